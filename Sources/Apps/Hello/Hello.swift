@@ -1,0 +1,37 @@
+import ParlorKit
+
+/// The smallest complete message app: pick a greeting, it is staged as a message carrying it in
+/// its URL, and whoever taps the message sees the greeting and who sent it.
+public struct Hello: MessagesApp {
+    public init() {}
+    public var manifest: AppManifest {
+        AppManifest(id: "org.parlor.hello", name: "Hello", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text y="8">👋</text></svg>"#))
+    }
+
+    public struct State: Codable, Sendable { var received: String?; var from: ParticipantID? }
+    public enum Action: Codable, Sendable { case greet(String) }
+    public var initialState: State { State() }
+    static let greetings = ["Hi!", "Good morning", "Party time 🎉"]
+
+    public func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        VStack {
+            if let received = state.received {
+                Text(received, style: .title, id: "greeting")
+                if let from = state.from { Text("from \(from.mention)", style: .caption) }
+            }
+            for greeting in Self.greetings { Button(greeting, action: Action.greet(greeting)) }
+        }
+    }
+
+    public func handle(_ action: Action, state: inout State, context: AppContext) async throws {
+        guard case .greet(let text) = action else { return }
+        let url = try QueryItems(["text": text]).url(base: "https://parlor.example/hello")
+        try await context.conversation.insert(Message(url: url, layout: .template(TemplateLayout(caption: text)), summaryText: "Said \(text)"))
+    }
+
+    public func willBecomeActive(state: inout State, context: AppContext) async throws {
+        guard let message = context.conversation.selectedMessage, let url = message.url else { return }
+        state.received = try QueryItems(url: url).require("text")
+        state.from = message.senderParticipantIdentifier
+    }
+}

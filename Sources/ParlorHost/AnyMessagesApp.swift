@@ -1,0 +1,61 @@
+import Foundation
+import ParlorKit
+
+/// A message app of any type, as hosts keep them in a directory.
+public struct AnyMessagesApp: Sendable {
+    public let manifest: AppManifest
+    public let assetsDirectory: URL?
+    private let make: @Sendable (InstanceConfiguration) -> any HostedAppInstance
+
+    public init<App: MessagesApp>(_ app: App) {
+        manifest = app.manifest
+        assetsDirectory = app.assetsDirectory
+        make = { AppInstance(app: app, configuration: $0) }
+    }
+
+    /// A new instance; resumes `configuration.snapshot` when given.
+    public func makeInstance(_ configuration: InstanceConfiguration) -> any HostedAppInstance {
+        make(configuration)
+    }
+
+    /// The file an `.asset(name)` image of this app names, if it exists inside the assets folder.
+    public func assetURL(named name: String) -> URL? {
+        guard (try? ImageSource.asset(name).validate()) != nil, let assetsDirectory else { return nil }
+        let url = assetsDirectory.appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
+
+/// One running app instance, for one user, in one conversation (or on the app's home surface).
+///
+/// Calls are handled one at a time, in the order they arrive. Each returns the instance's new
+/// look; an app that throws leaves its state as it was before the call and reports the failure.
+public protocol HostedAppInstance: Actor {
+    nonisolated var manifest: AppManifest { get }
+    /// Opens the app from the drawer: compact, no selected message.
+    func openFromDrawer() async -> InstanceUpdate
+    /// Opens the home surface: expanded, outside any conversation.
+    func openHome() async -> InstanceUpdate
+    /// The user tapped one of the app's messages: opens it expanded, or selects it if already open.
+    func tap(_ message: Message) async -> InstanceUpdate
+    /// Runs the app in transcript style for a live bubble showing `message`.
+    func openInTranscript(_ message: Message) async -> InstanceUpdate
+    /// A message from this app arrived from someone else.
+    func receive(_ message: Message) async -> InstanceUpdate
+    /// The user acted in the view.
+    func perform(_ event: ViewEvent) async -> InstanceUpdate
+    /// The user switched between compact and expanded.
+    func changeStyle(to style: PresentationStyle) async -> InstanceUpdate
+    /// The user closed the app (or switched conversation, or closed the tab).
+    func dismiss() async -> InstanceUpdate
+    /// The user sent this app's staged message.
+    func didStartSending(_ message: Message) async -> InstanceUpdate
+    /// The user removed this app's staged message.
+    func didCancelSending(_ message: Message) async -> InstanceUpdate
+    /// The conversation's other participants changed.
+    func updateRemoteParticipants(_ participants: [ParticipantID])
+    /// The current look, without running any hook.
+    func current() -> InstanceUpdate
+    /// The instance's persisted form.
+    func snapshot() -> InstanceSnapshot
+}

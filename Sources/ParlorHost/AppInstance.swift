@@ -1,0 +1,369 @@
+import Foundation
+import ParlorKit
+
+/// Runs one `MessagesApp` with the lifecycle of the Messages framework.
+///
+/// The observed orders it reproduces:
+/// - open from the drawer: willBecomeActive, didBecomeActive (compact, no selected message);
+/// - tap a message while inactive: the same, with the message selected, expanded;
+/// - tap a message while active: willSelect (old selection), didSelect, then willTransition and
+///   didTransition when the style changes to expanded;
+/// - dismiss: willResignActive, didResignActive.
+public actor AppInstance<App: MessagesApp>: HostedAppInstance {
+    public nonisolated let manifest: AppManifest
+    private let app: App
+    private var configuration: InstanceConfiguration
+    private var state: App.State
+    private var isActive = false
+    private var style: PresentationStyle = .compact
+    private var selectedMessage: Message?
+    private var modal: String?
+    private var lastView: ViewNode = .empty
+    private var failure: InstanceFailure?
+    /// A first-come first-served lock, so one call's awaits never let another call interleave.
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    /// How many times an action is re-run on a newer session head before giving up.
+    static var maxRebases: Int { 3 }
+    /// How deep hooks may chain presentation requests (a transition that requests a transition…).
+    static var maxRequestDepth: Int { 8 }
+
+    public init(app: App, configuration: InstanceConfiguration) {
+        self.app = app
+        self.manifest = app.manifest
+        self.configuration = configuration
+        self.state = app.initialState
+        if let snapshot = configuration.snapshot {
+            if let restored = try? JSONDecoder().decode(App.State.self, from: snapshot.state) {
+                state = restored
+                isActive = snapshot.isActive
+                style = snapshot.presentationStyle
+                selectedMessage = snapshot.selectedMessage
+                modal = snapshot.modal
+            } else {
+                failure = InstanceFailure(
+                    error: MessagesError(.invalidValue, "\(app.manifest.name) could not resume where you left it and started afresh."),
+                    detail: "saved state does not decode as \(App.State.self)")
+            }
+        }
+    }
+
+    // MARK: Entry points
+
+    public func openFromDrawer() async -> InstanceUpdate {
+        await serialized {
+            guard !isActive else { return }
+            selectedMessage = nil
+            await becomeActive(style: .compact)
+        }
+    }
+
+    public func openHome() async -> InstanceUpdate {
+        await serialized {
+            configuration.surface = .home
+            guard !isActive else { return }
+            await becomeActive(style: .expanded)
+        }
+    }
+
+    public func tap(_ message: Message) async -> InstanceUpdate {
+        await serialized {
+            guard isActive, style != .transcript else {
+                selectedMessage = message
+                await becomeActive(style: .expanded)
+                return
+            }
+            let willSelect = await run("willSelect") { app, state, context in
+                try await app.willSelect(message, state: &state, context: context)
+            }
+            selectedMessage = message
+            let didSelect = await run("didSelect") { app, state, context in
+                try await app.didSelect(message, state: &state, context: context)
+            }
+            await transition(to: .expanded, depth: 0)
+            await apply(willSelect + didSelect, depth: 0)
+        }
+    }
+
+    public func openInTranscript(_ message: Message) async -> InstanceUpdate {
+        await serialized {
+            selectedMessage = message
+            await becomeActive(style: .transcript)
+        }
+    }
+
+    public func receive(_ message: Message) async -> InstanceUpdate {
+        await serialized {
+            guard isActive, style != .transcript else { return }
+            let requests = await run("didReceive") { app, state, context in
+                try await app.didReceive(message, state: &state, context: context)
+            }
+            await apply(requests, depth: 0)
+        }
+    }
+
+    public func perform(_ event: ViewEvent) async -> InstanceUpdate {
+        await serialized {
+            guard isActive, style != .transcript else {
+                fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive")
+                return
+            }
+            switch event.kind {
+            case .dismissModal:
+                modal = nil
+            case .insertSticker:
+                await insertSticker(id: event.stickerID)
+            case .action:
+                await handleAction(event)
+            }
+        }
+    }
+
+    public func changeStyle(to style: PresentationStyle) async -> InstanceUpdate {
+        await serialized {
+            guard style != .transcript else { return }
+            await transition(to: style, depth: 0)
+        }
+    }
+
+    public func dismiss() async -> InstanceUpdate {
+        await serialized { await resign(depth: 0) }
+    }
+
+    public func didStartSending(_ message: Message) async -> InstanceUpdate {
+        await serialized {
+            guard isActive else { return }
+            let requests = await run("didStartSending") { app, state, context in
+                try await app.didStartSending(message, state: &state, context: context)
+            }
+            await apply(requests, depth: 0)
+        }
+    }
+
+    public func didCancelSending(_ message: Message) async -> InstanceUpdate {
+        await serialized {
+            guard isActive else { return }
+            let requests = await run("didCancelSending") { app, state, context in
+                try await app.didCancelSending(message, state: &state, context: context)
+            }
+            await apply(requests, depth: 0)
+        }
+    }
+
+    public func updateRemoteParticipants(_ participants: [ParticipantID]) {
+        configuration.remoteParticipants = participants
+    }
+
+    public func current() -> InstanceUpdate { update() }
+
+    public func snapshot() -> InstanceSnapshot {
+        InstanceSnapshot(
+            state: (try? JSONEncoder().encode(state)) ?? Data("null".utf8), isActive: isActive,
+            presentationStyle: style, selectedMessage: selectedMessage, modal: modal)
+    }
+
+    // MARK: Lifecycle steps
+
+    private func becomeActive(style newStyle: PresentationStyle) async {
+        style = newStyle
+        modal = nil
+        isActive = true
+        let will = await run("willBecomeActive") { app, state, context in
+            try await app.willBecomeActive(state: &state, context: context)
+        }
+        let did = await run("didBecomeActive") { app, state, context in
+            try await app.didBecomeActive(state: &state, context: context)
+        }
+        await apply(will + did, depth: 0)
+    }
+
+    private func resign(depth: Int) async {
+        guard isActive else { return }
+        let will = await run("willResignActive") { app, state, context in
+            try await app.willResignActive(state: &state, context: context)
+        }
+        isActive = false
+        modal = nil
+        let did = await run("didResignActive") { app, state, context in
+            try await app.didResignActive(state: &state, context: context)
+        }
+        // A resigned app may still ask to present a modal next time; ignore style requests.
+        for case .modal(let name) in will + did { modal = name }
+    }
+
+    private func transition(to newStyle: PresentationStyle, depth: Int) async {
+        guard isActive, newStyle != style, style != .transcript, depth < Self.maxRequestDepth else { return }
+        let will = await run("willTransition") { app, state, context in
+            try await app.willTransition(to: newStyle, state: &state, context: context)
+        }
+        style = newStyle
+        let did = await run("didTransition") { app, state, context in
+            try await app.didTransition(to: newStyle, state: &state, context: context)
+        }
+        await apply(will + did, depth: depth + 1)
+    }
+
+    private func apply(_ requests: [PresentationRequest], depth: Int) async {
+        for request in requests {
+            switch request {
+            case .style(let requested): await transition(to: requested, depth: depth)
+            case .dismiss: await resign(depth: depth)
+            case .modal(let name): modal = name
+            }
+        }
+    }
+
+    // MARK: Events
+
+    private func handleAction(_ event: ViewEvent) async {
+        guard let template = event.action, lastView.actionPayloads.contains(template) else {
+            fail(MessagesError(.actionRefused, "That control is no longer on the screen."), detail: "unknown action payload")
+            return
+        }
+        var payload = template
+        if template.isTemplate {
+            let value = event.value ?? ""
+            let limit = maxLength(ofFieldWith: template)
+            guard value.count <= limit else {
+                fail(MessagesError(.textExceedsMaxSize, "The text is \(value.count) characters; the limit is \(limit)."), detail: "input too long")
+                return
+            }
+            payload = template.filling(value)
+        }
+        let action: App.Action
+        do {
+            action = try JSONDecoder().decode(App.Action.self, from: Data(payload.json.utf8))
+        } catch {
+            fail(MessagesError(.invalidValue, "\(manifest.name) did not understand that action."), detail: "\(error)")
+            return
+        }
+        for attempt in 1...Self.maxRebases {
+            do {
+                let requests = try await call(interaction: true) { app, state, context in
+                    try await app.handle(action, state: &state, context: context)
+                }
+                await apply(requests, depth: 0)
+                return
+            } catch let error as MessagesError where error.code == .sessionConflict && error.sessionHead != nil && attempt < Self.maxRebases {
+                // Someone replaced the session head first: re-run the action on the new head.
+                selectedMessage = error.sessionHead
+            } catch {
+                record(error, hook: "handle")
+                return
+            }
+        }
+    }
+
+    private func insertSticker(id: String?) async {
+        let stickers = lastView.allNodes.flatMap { node -> [Sticker] in
+            if case .stickerBrowser(let browser) = node { return browser.stickers }
+            return []
+        }
+        guard let sticker = stickers.first(where: { $0.id == id }) else {
+            fail(MessagesError(.fileNotFound, "That sticker is not in this app's browser."), detail: "unknown sticker \(id ?? "nil")")
+            return
+        }
+        do {
+            _ = try await call(interaction: true) { _, _, context in
+                try await context.conversation.insertSticker(sticker)
+            }
+        } catch {
+            record(error, hook: "insertSticker")
+        }
+    }
+
+    private func maxLength(ofFieldWith payload: ActionPayload) -> Int {
+        for node in lastView.allNodes {
+            if case .textField(let field) = node, field.onChange == payload || field.onSubmit == payload {
+                return min(field.maxLength, Limits.maxTextLength)
+            }
+        }
+        return Limits.maxTextLength
+    }
+
+    // MARK: Running app code
+
+    private typealias Hook = @Sendable (App, inout App.State, AppContext) async throws -> Void
+
+    /// Runs a lifecycle hook; a failure is recorded and leaves the state unchanged.
+    private func run(_ name: String, _ hook: Hook) async -> [PresentationRequest] {
+        do {
+            return try await call(interaction: false, hook)
+        } catch {
+            record(error, hook: name)
+            return []
+        }
+    }
+
+    /// Runs app code with a fresh context; commits the state only when the code returns normally.
+    private func call(interaction: Bool, _ hook: Hook) async throws -> [PresentationRequest] {
+        let gate = EffectGate(visible: isActive, transcript: style == .transcript, interaction: interaction)
+        defer { gate.close() }
+        let context = makeContext(gate: gate)
+        var working = state
+        try await hook(app, &working, context)
+        state = working
+        return context.presentationRequests
+    }
+
+    private func makeContext(gate: EffectGate) -> AppContext {
+        let conversation = Conversation(
+            localParticipantIdentifier: configuration.localParticipant,
+            remoteParticipantIdentifiers: configuration.remoteParticipants,
+            selectedMessage: selectedMessage, appID: manifest.id,
+            host: configuration.surface == .home ? NoConversationHost() : configuration.conversationHost, gate: gate)
+        return AppContext(
+            conversation: conversation, presentationStyle: style, surface: configuration.surface,
+            container: configuration.container, manifest: manifest, httpClient: configuration.httpClient, gate: gate)
+    }
+
+    private func record(_ error: any Error, hook: String) {
+        if let error = error as? MessagesError {
+            fail(error, detail: "\(hook): \(error)")
+        } else {
+            fail(MessagesError(.unknown, "\(manifest.name) ran into a problem and could not finish that."), detail: "\(hook): \(error)")
+        }
+    }
+
+    private func fail(_ error: MessagesError, detail: String) {
+        failure = InstanceFailure(error: error, detail: detail)
+    }
+
+    // MARK: Rendering
+
+    private func update() -> InstanceUpdate {
+        InstanceUpdate(
+            appID: manifest.id, isActive: isActive, presentationStyle: style, modal: modal, view: lastView, error: failure)
+    }
+
+    private func render() {
+        guard isActive else {
+            lastView = .empty
+            return
+        }
+        let environment = ViewEnvironment(
+            presentationStyle: style, surface: configuration.surface, modal: modal,
+            localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
+        lastView = app.body(state: state, environment: environment)
+    }
+
+    /// Runs `body` alone (one call at a time), then renders and reports.
+    private func serialized(_ body: () async -> Void) async -> InstanceUpdate {
+        if busy {
+            await withCheckedContinuation { waiters.append($0) }
+        }
+        busy = true
+        failure = nil
+        await body()
+        render()
+        let result = update()
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()  // hands the lock over: `busy` stays true
+        }
+        return result
+    }
+}
+

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A session: the messages that form one transcript entry. Like `MSSession`, a value an app
+/// creates once (`Session()`) and reuses for every update.
+public struct Session: Sendable, Hashable, Codable {
+    public let id: SessionID
+    public init(id: SessionID = SessionID()) { self.id = id }
+}
+
+/// An app's message, like `MSMessage`: its data lives in `url`, its look in `layout`.
+///
+/// ```swift
+/// var message = Message(session: conversation.selectedMessage?.session ?? Session())
+/// message.url = try URLState.url(base: "https://example.org/rsvp", items: ["title": title])
+/// message.layout = .template(TemplateLayout(caption: title))
+/// try await conversation.insert(message)
+/// ```
+public struct Message: Sendable, Hashable, Codable, Identifiable {
+    /// Chosen when the message is created; a retried send with the same id is not duplicated.
+    public var id: MessageID
+    /// The app's data: `http`, `https` or `data` scheme, at most 5,000 characters.
+    public var url: URL?
+    public var layout: MessageLayout?
+    /// Messages sharing a session form one transcript entry.
+    public var session: Session?
+    /// The line left in the transcript when a later message of the session replaces this one.
+    public var summaryText: String?
+    public var accessibilityLabel: String?
+    /// Deleted shortly after the recipient reads it, unless the recipient keeps it.
+    public var shouldExpire: Bool
+    /// Set by the host: who sent it, in the viewing app's participant ids.
+    public var senderParticipantIdentifier: ParticipantID?
+    /// Set by the host: true until the message is sent.
+    public var isPending: Bool
+    /// Set by the host: the app that made the message.
+    public var appID: AppID?
+
+    public init(
+        id: MessageID = MessageID(), session: Session? = nil, url: URL? = nil, layout: MessageLayout? = nil,
+        summaryText: String? = nil, accessibilityLabel: String? = nil, shouldExpire: Bool = false
+    ) {
+        self.id = id
+        self.session = session
+        self.url = url
+        self.layout = layout
+        self.summaryText = summaryText
+        self.accessibilityLabel = accessibilityLabel
+        self.shouldExpire = shouldExpire
+        self.senderParticipantIdentifier = nil
+        self.isPending = true
+        self.appID = nil
+    }
+
+    /// The template layout, whether the layout is a template or live.
+    public var template: TemplateLayout? { layout?.template }
+
+    /// A plain-text description for viewers and notifications that cannot draw the bubble.
+    public var plainText: String {
+        if let accessibilityLabel, !accessibilityLabel.isEmpty { return accessibilityLabel }
+        let parts = (template?.texts ?? []).compactMap(\.value).filter { !$0.isEmpty }
+        if !parts.isEmpty { return parts.joined(separator: " · ") }
+        return summaryText ?? ""
+    }
+
+    /// Checks every limit of the reference: URL scheme and length, text lengths, media.
+    /// - Throws: `MessagesError` with `.improperFileURL`, `.urlExceedsMaxSize`, `.textExceedsMaxSize`
+    ///   or `.mediaExceedsMaxSize`.
+    public func validate() throws(MessagesError) {
+        if let url { try Message.validateURL(url) }
+        try layout?.template.validate()
+        try checkLength(summaryText, name: "summary text", limit: Limits.maxCaptionLength)
+        try checkLength(accessibilityLabel, name: "accessibility label", limit: Limits.maxAccessibilityLabelLength)
+    }
+
+    /// Checks a message URL: scheme http, https or data; at most `Limits.maxURLLength` characters.
+    public static func validateURL(_ url: URL) throws(MessagesError) {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard Limits.urlSchemes.contains(scheme) else {
+            throw MessagesError(
+                .improperFileURL,
+                scheme.isEmpty
+                    ? "A message URL needs a scheme: http, https or data."
+                    : "A message URL must use http, https or data, not '\(scheme)'.")
+        }
+        let length = url.absoluteString.count
+        guard length <= Limits.maxURLLength else {
+            throw MessagesError(
+                .urlExceedsMaxSize,
+                "The message URL is \(length) characters; the limit is \(Limits.maxURLLength). Carry less state in it.")
+        }
+    }
+}

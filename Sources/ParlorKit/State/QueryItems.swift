@@ -1,0 +1,134 @@
+import Foundation
+
+/// One `name=value` pair of a URL query.
+public struct QueryItem: Sendable, Hashable, Codable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An ordered list of query items: how most apps carry their state in a message URL.
+///
+/// Every character outside RFC 3986's unreserved set is percent-encoded, so names and values
+/// round-trip exactly, `&`, `=`, `%`, `+`, spaces and emoji included. Parsing never crashes:
+/// malformed input throws `MessagesError(.malformedURLState)`.
+///
+/// ```swift
+/// let url = try QueryItems(["title": "Party at 8", "yesCount": "3"]).url(base: "https://example.org/rsvp")
+/// let items = try QueryItems(url: url)
+/// let yes = try items.int("yesCount")
+/// ```
+public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLiteral, Sequence {
+    public var items: [QueryItem]
+
+    public init(_ items: [QueryItem] = []) { self.items = items }
+
+    /// Items in the dictionary literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.items = elements.map { QueryItem($0.0, $0.1) }
+    }
+
+    /// Items in the given pairs' order.
+    public init(_ pairs: KeyValuePairs<String, String>) {
+        self.items = pairs.map { QueryItem($0.key, $0.value) }
+    }
+
+    public func makeIterator() -> IndexingIterator<[QueryItem]> { items.makeIterator() }
+
+    /// The first value named `name`, or nil. Setting replaces every item of that name
+    /// (appending when there was none); setting nil removes them.
+    public subscript(name: String) -> String? {
+        get { items.first { $0.name == name }?.value }
+        set {
+            var result: [QueryItem] = []
+            var placed = false
+            for item in items {
+                guard item.name == name else {
+                    result.append(item)
+                    continue
+                }
+                if !placed, let newValue { result.append(QueryItem(name, newValue)) }
+                placed = true
+            }
+            if !placed, let newValue { result.append(QueryItem(name, newValue)) }
+            items = result
+        }
+    }
+
+    /// Every value named `name`, in order.
+    public func values(_ name: String) -> [String] { items.filter { $0.name == name }.map(\.value) }
+
+    public mutating func append(_ name: String, _ value: String) { items.append(QueryItem(name, value)) }
+
+    /// The value named `name`.
+    /// - Throws: `.malformedURLState` when it is missing.
+    public func require(_ name: String) throws(MessagesError) -> String {
+        guard let value = self[name] else {
+            throw MessagesError(.malformedURLState, "The message is missing its '\(name)' value.")
+        }
+        return value
+    }
+
+    /// The value named `name` as an integer.
+    /// - Throws: `.malformedURLState` when it is missing or not a whole number.
+    public func int(_ name: String) throws(MessagesError) -> Int {
+        let text = try require(name)
+        guard let value = Int(text) else {
+            throw MessagesError(.malformedURLState, "The message's '\(name)' should be a whole number, not '\(text.prefix(40))'.")
+        }
+        return value
+    }
+
+    /// The percent-encoded query string, without the leading `?`.
+    public var percentEncodedQuery: String {
+        items.map { QueryItems.encode($0.name) + "=" + QueryItems.encode($0.value) }.joined(separator: "&")
+    }
+
+    /// A URL made of `base` (whose own query is replaced) and these items.
+    /// - Throws: `.improperFileURL` for a bad base, `.urlExceedsMaxSize` when the result is too long.
+    public func url(base: String) throws(MessagesError) -> URL {
+        let trimmed = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
+        let text = items.isEmpty ? trimmed : trimmed + "?" + percentEncodedQuery
+        guard let url = URL(string: text), url.scheme != nil else {
+            throw MessagesError(.improperFileURL, "'\(base.prefix(80))' is not an absolute URL.")
+        }
+        try Message.validateURL(url)
+        return url
+    }
+
+    /// Parses the query of `url`. `+` is kept as a literal plus, as `URLComponents` writes it.
+    /// - Throws: `.malformedURLState` on invalid percent-encoding.
+    public init(url: URL) throws(MessagesError) {
+        try self.init(query: QueryItems.rawQuery(of: url.absoluteString))
+    }
+
+    /// Parses a percent-encoded query string (without `?`).
+    /// - Throws: `.malformedURLState` on invalid percent-encoding.
+    public init(query: String) throws(MessagesError) {
+        var items: [QueryItem] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = pair[0].removingPercentEncoding,
+                  let value = (pair.count > 1 ? String(pair[1]) : "").removingPercentEncoding
+            else {
+                throw MessagesError(.malformedURLState, "The message URL has invalid percent-encoding near '\(part.prefix(40))'.")
+            }
+            items.append(QueryItem(name, value))
+        }
+        self.items = items
+    }
+
+    static func rawQuery(of urlString: String) -> String {
+        guard let start = urlString.firstIndex(of: "?") else { return "" }
+        let afterMark = urlString[urlString.index(after: start)...]
+        return String(afterMark.prefix { $0 != "#" })
+    }
+
+    static func encode(_ text: String) -> String {
+        // Every Swift String is valid Unicode, so encoding to UTF-8 percent escapes cannot fail.
+        text.addingPercentEncoding(withAllowedCharacters: .urlUnreservedCharacters) ?? ""
+    }
+}

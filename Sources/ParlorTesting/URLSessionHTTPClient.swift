@@ -1,0 +1,36 @@
+import Foundation
+import ParlorKit
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An `HTTPClient` on URLSession, for running apps against real (local) servers in tests.
+public struct URLSessionHTTPClient: HTTPClient {
+    /// Responses larger than this are refused.
+    public var maxResponseSize: Int
+
+    public init(maxResponseSize: Int = 4 * 1024 * 1024) {
+        self.maxResponseSize = maxResponseSize
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
+        let components = request.timeout.components
+        urlRequest.timeoutInterval = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: urlRequest)
+        guard let http = response as? HTTPURLResponse else {
+            throw MessagesError(.networkFailure, "\(request.url.host ?? "The server") did not answer over HTTP.")
+        }
+        guard data.count <= maxResponseSize else {
+            throw MessagesError(.networkFailure, "The answer from \(request.url.host ?? "the server") is too large.")
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+}

@@ -6,11 +6,25 @@ public struct AnyMessagesApp: Sendable {
     public let manifest: AppManifest
     public let assetsDirectory: URL?
     private let make: @Sendable (InstanceConfiguration) -> any HostedAppInstance
+    private let validator: @Sendable (Message, Message?) throws -> Void
 
     public init<App: MessagesApp>(_ app: App) {
         manifest = app.manifest
         assetsDirectory = app.assetsDirectory
         make = { AppInstance(app: app, configuration: $0) }
+        validator = { try app.validate($0, replacing: $1) }
+    }
+
+    /// Runs the app's `validate(_:replacing:)` before a commit.
+    /// - Throws: the app's refusal; any error that is not a `MessagesError` becomes `.actionRefused`.
+    public func validate(_ message: Message, replacing head: Message?) throws(MessagesError) {
+        do {
+            try validator(message, head)
+        } catch let error as MessagesError {
+            throw error
+        } catch {
+            throw MessagesError(.actionRefused, "\(manifest.name) refused this message.")
+        }
     }
 
     /// A new instance; resumes `configuration.snapshot` when given.

@@ -103,14 +103,22 @@ public actor ConversationSimulator {
         if let existing = posted.first(where: { $0.id == id }) { return existing }
         var content = content
         if case .app(var message) = content {
+            guard let appID = message.appID, let app = apps[appID] else {
+                throw MessagesError(.invalidValue, "The message names no app of this conversation.")
+            }
+            // The host, not the sender, says who sent it.
+            message.senderParticipantIdentifier = participantID(of: sender, in: appID)
+            try message.validate()
+            var head: PostedMessage?
             if let session = message.session {
-                let head = posted.last { $0.message?.session == session }
+                head = posted.last { $0.message?.session == session }
                 if let head, head.id != replacing {
                     throw MessagesError(
                         .sessionConflict, "Someone else updated this first; your change was not applied to the old version.",
                         sessionHead: head.message)
                 }
             }
+            try app.validate(message, replacing: head?.message)
             message.isPending = false
             content = .app(message)
         }

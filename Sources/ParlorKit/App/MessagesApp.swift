@@ -45,6 +45,13 @@ public protocol MessagesApp: Sendable {
     /// Handles a control's action.
     func handle(_ action: Action, state: inout State, context: AppContext) async throws
 
+    /// Checks one of this app's messages before the host commits it, on the host, for every
+    /// sender: a client cannot bypass it. `head` is the message it replaces in its session (nil
+    /// when it starts a session). `message.senderParticipantIdentifier` is set by the host and can
+    /// be trusted. Throw `MessagesError(.actionRefused)` to refuse a forged or illegal message
+    /// (a board that changes two cells, a vote counted twice). The default accepts every message.
+    func validate(_ message: Message, replacing head: Message?) throws
+
     func willBecomeActive(state: inout State, context: AppContext) async throws
     func didBecomeActive(state: inout State, context: AppContext) async throws
     func willResignActive(state: inout State, context: AppContext) async throws
@@ -65,6 +72,7 @@ public protocol MessagesApp: Sendable {
 
 extension MessagesApp {
     public var assetsDirectory: URL? { nil }
+    public func validate(_ message: Message, replacing head: Message?) throws {}
     public func willBecomeActive(state: inout State, context: AppContext) async throws {}
     public func didBecomeActive(state: inout State, context: AppContext) async throws {}
     public func willResignActive(state: inout State, context: AppContext) async throws {}

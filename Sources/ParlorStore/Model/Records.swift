@@ -1,0 +1,153 @@
+import Foundation
+import ParlorKit
+
+public enum UserTag: IdentifierTag { public static let name = "user id" }
+/// Identifies an account.
+public typealias UserID = Identifier<UserTag>
+
+/// An account.
+public struct User: Sendable, Hashable, Codable {
+    public var id: UserID
+    /// Unique, case-insensitive; 3–32 of letters, digits, `.`, `-`, `_`.
+    public var username: String
+    public var displayName: String
+    public var createdAt: Date
+
+    public init(id: UserID, username: String, displayName: String, createdAt: Date) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
+}
+
+/// A conversation and who is in it.
+public struct ConversationRecord: Sendable, Hashable, Codable {
+    public var id: ConversationID
+    public var title: String?
+    public var isGroup: Bool
+    public var createdAt: Date
+    public var members: [UserID]
+    /// The sequence number of the newest message (0 when empty).
+    public var lastSequence: Int64
+}
+
+/// A conversation as one member's list shows it.
+public struct ConversationSummary: Sendable, Hashable, Codable {
+    public var conversation: ConversationRecord
+    /// Messages after the member's read mark, not counting their own.
+    public var unreadCount: Int
+    public var lastMessage: StoredMessage?
+}
+
+/// What a message holds.
+public enum StoredContent: Sendable, Hashable, Codable {
+    case text(String)
+    case sticker(Sticker)
+    case app(Message)
+
+    private enum CodingKeys: String, CodingKey { case kind, text, sticker, message }
+
+    public var kind: String {
+        switch self {
+        case .text: "text"
+        case .sticker: "sticker"
+        case .app: "app"
+        }
+    }
+
+    public var appMessage: Message? {
+        if case .app(let message) = self { return message }
+        return nil
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .kind) {
+        case "text": self = .text(try container.decode(String.self, forKey: .text))
+        case "sticker": self = .sticker(try container.decode(Sticker.self, forKey: .sticker))
+        case "app": self = .app(try container.decode(Message.self, forKey: .message))
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "Unknown message kind '\(other)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        switch self {
+        case .text(let text): try container.encode(text, forKey: .text)
+        case .sticker(let sticker): try container.encode(sticker, forKey: .sticker)
+        case .app(let message): try container.encode(message, forKey: .message)
+        }
+    }
+}
+
+/// A committed message.
+public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
+    /// Chosen by the sending client; unique in its conversation.
+    public var id: MessageID
+    public var conversationID: ConversationID
+    /// Gapless, from 1, per conversation.
+    public var sequence: Int64
+    public var sender: UserID
+    public var content: StoredContent
+    public var sentAt: Date
+
+    public var transcriptSessionID: SessionID? { content.appMessage?.session?.id }
+}
+
+/// A message to append.
+public struct NewMessage: Sendable {
+    public var id: MessageID
+    public var conversationID: ConversationID
+    public var sender: UserID
+    public var content: StoredContent
+    /// For a message in a session: the head it replaces (nil when it starts the session).
+    public var replacing: MessageID?
+
+    public init(id: MessageID, conversationID: ConversationID, sender: UserID, content: StoredContent, replacing: MessageID? = nil) {
+        self.id = id
+        self.conversationID = conversationID
+        self.sender = sender
+        self.content = content
+        self.replacing = replacing
+    }
+}
+
+/// What a user has in a conversation's compose field.
+public struct StagedRecord: Sendable, Hashable, Codable {
+    public enum Item: Sendable, Hashable, Codable {
+        case message(Message)
+        case sticker(Sticker)
+    }
+    public var item: Item
+    /// For a staged app message in a session: the head it replaces.
+    public var replacing: MessageID?
+
+    public init(item: Item, replacing: MessageID?) {
+        self.item = item
+        self.replacing = replacing
+    }
+}
+
+/// Where an app instance runs: in a conversation, or on the app's home surface.
+public enum InstanceScope: Sendable, Hashable {
+    case conversation(ConversationID)
+    case home
+
+    var key: String {
+        switch self {
+        case .conversation(let id): id.description
+        case .home: "home"
+        }
+    }
+}
+
+/// A stored blob: content-addressed bytes with their media type.
+public struct Blob: Sendable, Hashable {
+    /// Lowercase hex SHA-256 of `data`.
+    public var hash: String
+    public var contentType: String
+    public var data: Data
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ParlorKit
+
+/// Everything Parlor keeps: accounts, conversations, messages, staged messages, app instances,
+/// app containers, installs and blobs. SQLite (`SQLiteStore`) is the embedded default; one test
+/// suite runs against every implementation.
+///
+/// Messages get gapless per-conversation sequence numbers and are durable when `append` returns.
+public protocol ParlorStore: Sendable {
+    // MARK: Accounts
+    /// - Throws: `StoreError(.conflict)` when the username is taken (case-insensitively).
+    func createUser(username: String, displayName: String, passwordHash: String) async throws -> User
+    /// The user and their password hash, by username (case-insensitive).
+    func credentials(username: String) async throws -> (user: User, passwordHash: String)?
+    func user(id: UserID) async throws -> User?
+    func users(ids: [UserID]) async throws -> [User]
+    func allUsers() async throws -> [User]
+    /// Deletes the account, its tokens and memberships. Messages they sent stay.
+    func deleteUser(id: UserID) async throws
+
+    // MARK: Sign-in tokens (stored hashed)
+    func createToken(hash: String, user: UserID, expiresAt: Date) async throws
+    /// The user a token belongs to, if it exists and has not expired at `now`.
+    func user(tokenHash: String, now: Date) async throws -> User?
+    func deleteToken(hash: String) async throws
+
+    // MARK: Conversations
+    /// - Throws: `StoreError(.notFound)` when a member does not exist.
+    func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord
+    func conversation(id: ConversationID) async throws -> ConversationRecord?
+    /// The user's conversations, most recently active first.
+    func conversations(of user: UserID) async throws -> [ConversationSummary]
+    func addMember(_ user: UserID, to conversation: ConversationID) async throws
+    func removeMember(_ user: UserID, from conversation: ConversationID) async throws
+    func setTitle(_ title: String?, of conversation: ConversationID) async throws
+
+    // MARK: Messages
+    /// Commits a message durably and gives it the conversation's next sequence number.
+    ///
+    /// Idempotent: a message whose id is already in the conversation returns the stored one with
+    /// `isDuplicate`. For an app message in a session, the session's head must be
+    /// `message.replacing`, else it throws `SessionConflict` carrying the head. `validate` runs
+    /// inside the commit with the head, so a message is checked against exactly what it replaces.
+    func append(
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+    ) async throws -> (message: StoredMessage, isDuplicate: Bool)
+    /// Messages with a sequence number above `sequence`, oldest first, at most `limit`.
+    func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage]
+    /// The newest messages, at most `limit`, oldest first.
+    func latestMessages(in conversation: ConversationID, limit: Int) async throws -> [StoredMessage]
+    func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage?
+    /// The newest message of a session.
+    func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage?
+    /// Marks messages up to `sequence` as read by `user`.
+    func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws
+
+    // MARK: Expiring messages
+    /// Records that `user` first read an expiring message at `at` (later reads keep the first).
+    func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws
+    /// Keeps an expiring message for `user`.
+    func keep(user: UserID, message: MessageID, conversation: ConversationID) async throws
+    /// Hides, for their readers, expiring messages read before `readBefore` and not kept; returns what it hid.
+    func expireReads(readBefore: Date) async throws -> [(user: UserID, conversation: ConversationID, message: MessageID)]
+    /// The messages hidden for `user` in a conversation.
+    func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID>
+
+    // MARK: Compose fields
+    /// Sets (or with nil clears) what `user` has staged in a conversation.
+    func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws
+    func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord?
+
+    // MARK: Apps
+    func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws
+    func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data?
+    /// The user's participant id inside `app`: created on first use, then stable.
+    func participantID(user: UserID, app: AppID) async throws -> ParticipantID
+    func containerData(user: UserID, app: AppID, key: String) async throws -> Data?
+    func setContainerData(_ data: Data?, user: UserID, app: AppID, key: String) async throws
+    /// The user's drawer (app ids and `sticker:<pack>` ids, in order), or nil when never set.
+    func drawer(user: UserID) async throws -> [String]?
+    func setDrawer(_ items: [String], user: UserID) async throws
+
+    // MARK: Blobs
+    /// Stores bytes under their content hash (lowercase hex SHA-256, computed by the caller);
+    /// storing the same bytes twice keeps one copy.
+    func putBlob(_ data: Data, hash: String, contentType: String) async throws
+    func blob(hash: String) async throws -> Blob?
+}
+
+/// A session's head changed before this message could replace it.
+public struct SessionConflict: Error, Sendable {
+    /// The session's head now.
+    public var head: StoredMessage
+}

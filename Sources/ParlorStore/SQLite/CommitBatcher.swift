@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Logging
+import ParlorKit
+
+/// Group commit: appends that arrive while a transaction is being written wait and are then
+/// committed together in the next one, each in its own savepoint so one refusal (a stale session
+/// head, an app's validation) does not affect the others. Every caller resumes only after its
+/// transaction is durable.
+actor CommitBatcher {
+    typealias Validate = @Sendable (NewMessage, StoredMessage?) throws -> Void
+    typealias Outcome = Result<(message: StoredMessage, isDuplicate: Bool), any Error>
+
+    private struct Pending {
+        let message: NewMessage
+        let validate: Validate
+        let continuation: CheckedContinuation<(message: StoredMessage, isDuplicate: Bool), any Error>
+    }
+
+    /// The most appends one transaction takes.
+    static let maxBatch = 512
+
+    private let pool: DatabasePool
+    private let logger: Logger
+    private var queue: [Pending] = []
+    private var draining = false
+
+    init(pool: DatabasePool, logger: Logger) {
+        self.pool = pool
+        self.logger = logger
+    }
+
+    func submit(_ message: NewMessage, validate: @escaping Validate) async throws -> (message: StoredMessage, isDuplicate: Bool) {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.append(Pending(message: message, validate: validate, continuation: continuation))
+            if !draining {
+                draining = true
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !queue.isEmpty {
+            let batch = Array(queue.prefix(Self.maxBatch))
+            queue.removeFirst(batch.count)
+            let requests = batch.map { ($0.message, $0.validate) }
+            let outcomes: [Outcome]
+            do {
+                outcomes = try await pool.write { db in try requests.map { try Self.commitOne($0.0, validate: $0.1, db: db) } }
+            } catch {
+                logger.error("A group commit failed", metadata: ["error": "\(error)", "messages": "\(batch.count)"])
+                let failure = StoreError(.unavailable, "The message could not be saved; try again.")
+                outcomes = Array(repeating: .failure(failure), count: batch.count)
+            }
+            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+        }
+        draining = false
+    }
+
+    private static func commitOne(_ message: NewMessage, validate: Validate, db: Database) throws -> Outcome {
+        var outcome: Outcome?
+        try db.inSavepoint {
+            do {
+                outcome = .success(try append(message, validate: validate, db: db))
+                return .commit
+            } catch let error as DatabaseError {
+                throw error  // the database itself failed: fail the whole batch
+            } catch {
+                outcome = .failure(error)
+                return .rollback
+            }
+        }
+        return outcome ?? .failure(StoreError(.unavailable, "The message could not be saved."))
+    }
+
+    private static func append(_ message: NewMessage, validate: Validate, db: Database) throws -> (message: StoredMessage, isDuplicate: Bool) {
+        let conversation = message.conversationID.description
+        if let existing = try Row.fetchOne(
+            db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: [conversation, message.id.description])
+        {
+            return (try SQLiteStore.decodeMessage(existing), true)
+        }
+        let session = message.content.appMessage?.session?.id.description
+        var head: StoredMessage?
+        if let session {
+            head = try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1",
+                arguments: [conversation, session]
+            ).map(SQLiteStore.decodeMessage)
+            if let head, head.id != message.replacing { throw SessionConflict(head: head) }
+        }
+        try validate(message, head)
+        let now = Date()
+        guard let sequence = try Int64.fetchOne(
+            db, sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq",
+            arguments: [SQLiteStore.time(now), conversation])
+        else { throw StoreError(.notFound, "There is no such conversation.") }
+        let stored = StoredMessage(
+            id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
+            content: message.content, sentAt: now)
+        try db.execute(
+            sql: "INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
+                try SQLiteStore.encode(message.content), SQLiteStore.time(now),
+            ])
+        return (stored, false)
+    }
+}

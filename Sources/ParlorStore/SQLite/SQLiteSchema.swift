@@ -1,0 +1,102 @@
+import GRDB
+
+/// The SQLite schema, as GRDB migrations. Never edit a shipped migration: add a new one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    display_name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE TABLE auth_tokens (
+                    hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    expires_at REAL NOT NULL
+                );
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY,
+                    title TEXT,
+                    is_group INTEGER NOT NULL,
+                    created_at REAL NOT NULL,
+                    last_seq INTEGER NOT NULL DEFAULT 0,
+                    last_activity REAL NOT NULL
+                );
+                CREATE TABLE members (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    joined_at REAL NOT NULL,
+                    last_read_seq INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (conversation_id, user_id)
+                );
+                CREATE INDEX members_by_user ON members(user_id);
+                CREATE TABLE messages (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    sender_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    session_id TEXT,
+                    content TEXT NOT NULL,
+                    sent_at REAL NOT NULL,
+                    PRIMARY KEY (conversation_id, seq),
+                    UNIQUE (conversation_id, id)
+                );
+                CREATE INDEX messages_by_session ON messages(conversation_id, session_id, seq) WHERE session_id IS NOT NULL;
+                CREATE TABLE expiring_reads (
+                    user_id TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL,
+                    message_id TEXT NOT NULL,
+                    read_at REAL NOT NULL,
+                    kept INTEGER NOT NULL DEFAULT 0,
+                    hidden INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (user_id, conversation_id, message_id)
+                );
+                CREATE TABLE staged (
+                    user_id TEXT NOT NULL,
+                    conversation_id TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (user_id, conversation_id)
+                );
+                CREATE TABLE app_instances (
+                    user_id TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    snapshot BLOB NOT NULL,
+                    PRIMARY KEY (user_id, scope, app_id)
+                );
+                CREATE TABLE app_participants (
+                    user_id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    participant_id TEXT NOT NULL UNIQUE,
+                    PRIMARY KEY (user_id, app_id)
+                );
+                CREATE TABLE app_containers (
+                    user_id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    PRIMARY KEY (user_id, app_id, key)
+                );
+                CREATE TABLE drawers (
+                    user_id TEXT PRIMARY KEY,
+                    items TEXT NOT NULL
+                );
+                CREATE TABLE blobs (
+                    hash TEXT PRIMARY KEY,
+                    content_type TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}
+
+/// GRDB's row; ParlorKit's `Row` is the view DSL's list row.
+typealias Row = GRDB.Row

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import ParlorKit
+
+extension SQLiteStore {
+    public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
+        let json = try staged.map(Self.encode)
+        try await write { db in
+            if let json {
+                try db.execute(
+                    sql: "INSERT INTO staged (user_id, conversation_id, record) VALUES (?, ?, ?) ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record",
+                    arguments: [user.description, conversation.description, json])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM staged WHERE user_id = ? AND conversation_id = ?", arguments: [user.description, conversation.description])
+            }
+        }
+    }
+
+    public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {
+        let json = try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT record FROM staged WHERE user_id = ? AND conversation_id = ?",
+                arguments: [user.description, conversation.description])
+        }
+        guard let json else { return nil }
+        return try? JSONDecoder().decode(StagedRecord.self, from: Data(json.utf8))
+    }
+
+    public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot",
+                arguments: [user.description, scope.key, app.rawValue, snapshot])
+        }
+    }
+
+    public func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT snapshot FROM app_instances WHERE user_id = ? AND scope = ? AND app_id = ?",
+                arguments: [user.description, scope.key, app.rawValue])
+        }
+    }
+
+    public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        let candidate = ParticipantID()
+        let stored = try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO app_participants (user_id, app_id, participant_id) VALUES (?, ?, ?)",
+                arguments: [user.description, app.rawValue, candidate.description])
+            return try String.fetchOne(
+                db, sql: "SELECT participant_id FROM app_participants WHERE user_id = ? AND app_id = ?",
+                arguments: [user.description, app.rawValue])
+        }
+        guard let stored, let id = ParticipantID(stored) else { throw StoreError(.unavailable, "A participant id could not be stored.") }
+        return id
+    }
+
+    public func containerData(user: UserID, app: AppID, key: String) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(
+                db, sql: "SELECT value FROM app_containers WHERE user_id = ? AND app_id = ? AND key = ?",
+                arguments: [user.description, app.rawValue, key])
+        }
+    }
+
+    public func setContainerData(_ data: Data?, user: UserID, app: AppID, key: String) async throws {
+        try await write { db in
+            if let data {
+                try db.execute(
+                    sql: "INSERT INTO app_containers (user_id, app_id, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, app_id, key) DO UPDATE SET value = excluded.value",
+                    arguments: [user.description, app.rawValue, key, data])
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM app_containers WHERE user_id = ? AND app_id = ? AND key = ?", arguments: [user.description, app.rawValue, key])
+            }
+        }
+    }
+
+    public func drawer(user: UserID) async throws -> [String]? {
+        let json = try await read { db in
+            try String.fetchOne(db, sql: "SELECT items FROM drawers WHERE user_id = ?", arguments: [user.description])
+        }
+        return json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+
+    public func setDrawer(_ items: [String], user: UserID) async throws {
+        let json = try Self.encode(items)
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO drawers (user_id, items) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET items = excluded.items",
+                arguments: [user.description, json])
+        }
+    }
+
+    public func putBlob(_ data: Data, hash: String, contentType: String) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO blobs (hash, content_type, size, data) VALUES (?, ?, ?, ?)",
+                arguments: [hash, contentType, data.count, data])
+        }
+    }
+
+    public func blob(hash: String) async throws -> Blob? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT hash, content_type, data FROM blobs WHERE hash = ?", arguments: [hash]).map {
+                Blob(hash: $0["hash"], contentType: $0["content_type"], data: $0["data"])
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import ParlorKit
+
+extension SQLiteStore {
+    public func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord {
+        let id = ConversationID()
+        let now = Date()
+        let unique = Array(NSOrderedSet(array: members.map(\.description))).compactMap { $0 as? String }
+        try await write { db in
+            for member in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [member]) == nil {
+                throw StoreError(.notFound, "A member of the new conversation does not exist.")
+            }
+            try db.execute(
+                sql: "INSERT INTO conversations (id, title, is_group, created_at, last_activity) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id.description, title, isGroup, Self.time(now), Self.time(now)])
+            for member in unique {
+                try db.execute(
+                    sql: "INSERT INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
+                    arguments: [id.description, member, Self.time(now)])
+            }
+        }
+        return ConversationRecord(
+            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique.compactMap(UserID.init), lastSequence: 0)
+    }
+
+    public func conversation(id: ConversationID) async throws -> ConversationRecord? {
+        try await read { db in try Self.conversation(db, id: id.description) }
+    }
+
+    static func conversation(_ db: Database, id: String) throws -> ConversationRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]),
+              let conversationID = ConversationID(row["id"] as String)
+        else { return nil }
+        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, user_id", arguments: [id])
+        return ConversationRecord(
+            id: conversationID, title: row["title"], isGroup: row["is_group"], createdAt: date(row["created_at"]),
+            members: members.compactMap(UserID.init), lastSequence: row["last_seq"])
+    }
+
+    public func conversations(of user: UserID) async throws -> [ConversationSummary] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db, sql: """
+                    SELECT c.id, m.last_read_seq,
+                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread
+                    FROM members m JOIN conversations c ON c.id = m.conversation_id
+                    WHERE m.user_id = ? ORDER BY c.last_activity DESC
+                    """, arguments: [user.description])
+            return try rows.compactMap { row -> ConversationSummary? in
+                let id: String = row["id"]
+                guard let record = try Self.conversation(db, id: id) else { return nil }
+                let last = try Row.fetchOne(
+                    db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1", arguments: [id]
+                ).map(Self.decodeMessage)
+                return ConversationSummary(conversation: record, unreadCount: row["unread"], lastMessage: last)
+            }
+        }
+    }
+
+    public func addMember(_ user: UserID, to conversation: ConversationID) async throws {
+        try await write { db in
+            guard try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [user.description]) != nil else {
+                throw StoreError(.notFound, "There is no such user.")
+            }
+            let seq = try Int64.fetchOne(db, sql: "SELECT last_seq FROM conversations WHERE id = ?", arguments: [conversation.description])
+            guard let seq else { throw StoreError(.notFound, "There is no such conversation.") }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO members (conversation_id, user_id, joined_at, last_read_seq) VALUES (?, ?, ?, ?)",
+                arguments: [conversation.description, user.description, Self.time(Date()), seq])
+        }
+    }
+
+    public func removeMember(_ user: UserID, from conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "DELETE FROM members WHERE conversation_id = ? AND user_id = ?",
+                arguments: [conversation.description, user.description])
+        }
+    }
+
+    public func setTitle(_ title: String?, of conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE conversations SET title = ? WHERE id = ?", arguments: [title, conversation.description])
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import ParlorKit
+
+extension SQLiteStore {
+    public func append(
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+    ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
+        try await batcher.submit(message, validate: validate)
+    }
+
+    public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                arguments: [conversation.description, sequence, limit]
+            ).map(Self.decodeMessage)
+        }
+    }
+
+    public func latestMessages(in conversation: ConversationID, limit: Int) async throws -> [StoredMessage] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?",
+                arguments: [conversation.description, limit]
+            ).map(Self.decodeMessage).reversed()
+        }
+    }
+
+    public func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: [conversation.description, id.description]
+            ).map(Self.decodeMessage)
+        }
+    }
+
+    public func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1",
+                arguments: [conversation.description, session.description]
+            ).map(Self.decodeMessage)
+        }
+    }
+
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE members SET last_read_seq = MAX(last_read_seq, ?) WHERE conversation_id = ? AND user_id = ?",
+                arguments: [sequence, conversation.description, user.description])
+        }
+    }
+
+    public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO expiring_reads (user_id, conversation_id, message_id, read_at) VALUES (?, ?, ?, ?)",
+                arguments: [user.description, conversation.description, message.description, Self.time(at)])
+        }
+    }
+
+    public func keep(user: UserID, message: MessageID, conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO expiring_reads (user_id, conversation_id, message_id, read_at, kept) VALUES (?, ?, ?, ?, 1)
+                    ON CONFLICT (user_id, conversation_id, message_id) DO UPDATE SET kept = 1 WHERE hidden = 0
+                    """,
+                arguments: [user.description, conversation.description, message.description, Self.time(Date())])
+        }
+    }
+
+    public func expireReads(readBefore: Date) async throws -> [(user: UserID, conversation: ConversationID, message: MessageID)] {
+        try await write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "UPDATE expiring_reads SET hidden = 1 WHERE hidden = 0 AND kept = 0 AND read_at < ? RETURNING user_id, conversation_id, message_id",
+                arguments: [Self.time(readBefore)])
+            return rows.compactMap { row in
+                guard let user = UserID(row["user_id"] as String), let conversation = ConversationID(row["conversation_id"] as String),
+                      let message = MessageID(row["message_id"] as String)
+                else { return nil }
+                return (user, conversation, message)
+            }
+        }
+    }
+
+    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID> {
+        try await read { db in
+            Set(try String.fetchAll(
+                db, sql: "SELECT message_id FROM expiring_reads WHERE user_id = ? AND conversation_id = ? AND hidden = 1",
+                arguments: [user.description, conversation.description]
+            ).compactMap(MessageID.init))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import Logging
+import ParlorKit
+
+/// The embedded store: one SQLite database in WAL mode.
+///
+/// Appends arriving together are committed in one transaction (group commit), so with
+/// `synchronous = FULL` many messages share one fsync while each is still durable before
+/// `append` returns.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: dataDirectory.appendingPathComponent("parlor.sqlite").path, logger: logger)
+/// ```
+public final class SQLiteStore: ParlorStore {
+    /// How SQLite syncs commits to disk.
+    public enum Durability: String, Sendable, CaseIterable {
+        /// fsync on every commit: an acknowledged message survives power loss.
+        case full
+        /// fsync at checkpoints: survives a killed process, may lose the last commits on power loss.
+        case normal
+    }
+
+    let pool: DatabasePool
+    let batcher: CommitBatcher
+    let logger: Logger
+
+    /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
+    /// supported (WAL needs a file).
+    public init(path: String, durability: Durability = .full, logger: Logger) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try SQLiteSchema.migrator.migrate(pool)
+        } catch {
+            throw StoreError(.unavailable, "The database at \(path) could not be opened: \(Self.describe(error))")
+        }
+        self.logger = logger
+        self.batcher = CommitBatcher(pool: pool, logger: logger)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "SQLite error \(error.resultCode)" }
+        return "\(error)"
+    }
+
+    /// Runs a read, mapping database errors to `StoreError`.
+    func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.unavailable, "The database could not be read: \(Self.describe(error))")
+        }
+    }
+
+    /// Runs a write transaction, mapping database errors to `StoreError`.
+    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            throw StoreError(.conflict, "That already exists.")
+        } catch {
+            throw StoreError(.unavailable, "The database could not be written: \(Self.describe(error))")
+        }
+    }
+}
+
+// MARK: Row decoding
+
+extension SQLiteStore {
+    static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
+    static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    static func decodeUser(_ row: Row) throws -> User {
+        guard let id = UserID(row["id"] as String) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }
+        return User(id: id, username: row["username"], displayName: row["display_name"], createdAt: date(row["created_at"]))
+    }
+
+    static func decodeMessage(_ row: Row) throws -> StoredMessage {
+        guard let id = MessageID(row["id"] as String),
+              let conversation = ConversationID(row["conversation_id"] as String),
+              let sender = UserID(row["sender_id"] as String)
+        else { throw StoreError(.unavailable, "A stored message id is corrupt.") }
+        let json: String = row["content"]
+        let content: StoredContent
+        do {
+            content = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
+        } catch {
+            throw StoreError(.unavailable, "A stored message could not be read.")
+        }
+        return StoredMessage(
+            id: id, conversationID: conversation, sequence: row["seq"], sender: sender, content: content,
+            sentAt: date(row["sent_at"]))
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        } catch {
+            throw StoreError(.invalid, "The value could not be stored: \(error)")
+        }
+    }
+}

@@ -64,7 +64,7 @@ let package = Package(
             resources: appsWithResources.contains(name) ? [.copy("Assets")] : [])
     }
     + apps.map { name in
-        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "ParlorTesting"], path: "Tests/Apps/\(name)Tests")
+        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"], path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]
 )

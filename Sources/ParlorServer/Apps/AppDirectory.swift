@@ -1,0 +1,83 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+
+/// A sticker pack the server offers, with the folder its files are in.
+public struct StickerPackEntry: Sendable {
+    public var pack: StickerPack
+    public var directory: URL
+
+    public init(pack: StickerPack, directory: URL) {
+        self.pack = pack
+        self.directory = directory
+    }
+}
+
+/// The apps and sticker packs this server offers: the store users install from.
+public struct AppDirectory: Sendable {
+    public let apps: [AnyMessagesApp]
+    public let packs: [StickerPackEntry]
+    private let appsByID: [AppID: AnyMessagesApp]
+    private let packsByID: [String: StickerPackEntry]
+
+    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry]) {
+        self.apps = apps
+        self.packs = packs
+        appsByID = Dictionary(apps.map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
+        packsByID = Dictionary(packs.map { ($0.pack.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func app(_ id: AppID) -> AnyMessagesApp? { appsByID[id] }
+    public func pack(_ id: String) -> StickerPackEntry? { packsByID[id] }
+
+    /// The drawer item id of a sticker pack.
+    public static func drawerID(ofPack id: String) -> String { "sticker:" + id }
+
+    /// Every app and pack, in directory order: a new user's drawer.
+    public var defaultDrawer: [String] {
+        apps.map(\.manifest.id.rawValue) + packs.map { Self.drawerID(ofPack: $0.pack.id) }
+    }
+
+    /// Whether `item` names an app or pack of this directory.
+    public func contains(drawerItem item: String) -> Bool {
+        if item.hasPrefix("sticker:") { return packsByID[String(item.dropFirst("sticker:".count))] != nil }
+        return appsByID[AppID(item)] != nil
+    }
+
+    /// The sticker with id `<pack>/<file>`, if a pack has it.
+    public func sticker(id: String) -> Sticker? {
+        guard let packID = id.split(separator: "/", maxSplits: 1).first.map(String.init), let entry = packsByID[packID] else { return nil }
+        return entry.pack.stickers.first { $0.id == id }
+    }
+
+    /// The file of a sticker pack's image.
+    public func packFile(pack: String, name: String) -> URL? {
+        guard let entry = packsByID[pack], (try? ImageSource.asset(name).validate()) != nil else { return nil }
+        let url = entry.directory.appendingPathComponent(name)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Where a client loads an image from: app assets under /assets/apps, inline and web images as they are.
+    public static func imageURL(_ source: ImageSource?, app: AppID) -> String? {
+        switch source {
+        case .asset(let name)?: "/assets/apps/\(pathComponent(app.rawValue))/\(pathComponent(name))"
+        case .url(let url)?: url.absoluteString
+        case nil: nil
+        }
+    }
+
+    /// Where a client loads a sticker's image from.
+    public static func stickerURL(_ sticker: Sticker) -> String {
+        switch sticker.image {
+        case .asset(let name):
+            let pack = sticker.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+            return "/assets/stickers/\(pathComponent(pack))/\(pathComponent(name))"
+        case .url(let url):
+            return url.absoluteString
+        }
+    }
+
+    static func pathComponent(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlUnreservedCharacters) ?? ""
+    }
+}

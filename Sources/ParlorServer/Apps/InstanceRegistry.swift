@@ -1,0 +1,86 @@
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+/// Identifies one app instance: a user's app in a conversation, or on its home surface.
+struct InstanceKey: Hashable, Sendable {
+    let user: UserID
+    let scope: InstanceScope
+    let app: AppID
+}
+
+/// The running app instances, and which app each user has open in each conversation.
+actor InstanceRegistry {
+    private var instances: [InstanceKey: any HostedAppInstance] = [:]
+    private var open: [UserConversation: AppID] = [:]
+
+    struct UserConversation: Hashable {
+        let user: UserID
+        let conversation: ConversationID
+    }
+
+    func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key] }
+
+    /// Keeps `instance` unless another one for `key` got there first; returns the one kept.
+    func insert(_ instance: any HostedAppInstance, for key: InstanceKey) -> any HostedAppInstance {
+        if let existing = instances[key] { return existing }
+        instances[key] = instance
+        return instance
+    }
+
+    func openApp(of user: UserID, in conversation: ConversationID) -> AppID? {
+        open[UserConversation(user: user, conversation: conversation)]
+    }
+
+    func setOpenApp(_ app: AppID?, of user: UserID, in conversation: ConversationID) {
+        open[UserConversation(user: user, conversation: conversation)] = app
+    }
+
+    /// The instances of `app` open in `conversation` for `users`.
+    func openInstances(of app: AppID, in conversation: ConversationID, for users: [UserID]) -> [(UserID, any HostedAppInstance)] {
+        users.compactMap { user in
+            guard open[UserConversation(user: user, conversation: conversation)] == app,
+                  let instance = instances[InstanceKey(user: user, scope: .conversation(conversation), app: app)]
+            else { return nil }
+            return (user, instance)
+        }
+    }
+
+    /// Every instance in `conversation` (to update participants).
+    func instances(in conversation: ConversationID) -> [(InstanceKey, any HostedAppInstance)] {
+        instances.filter { $0.key.scope == .conversation(conversation) }.map { ($0.key, $0.value) }
+    }
+
+    /// Forgets a user's instances in a conversation they left.
+    func remove(user: UserID, conversation: ConversationID) {
+        instances = instances.filter { !($0.key.user == user && $0.key.scope == .conversation(conversation)) }
+        open[UserConversation(user: user, conversation: conversation)] = nil
+    }
+}
+
+/// One user's conversation as their app instances see it.
+struct ServerConversationHost: ConversationHost {
+    let core: ParlorCore
+    let user: UserID
+    let conversation: ConversationID
+
+    func stage(_ message: Message, replacing: MessageID?) async throws {
+        try await core.stage(StagedRecord(item: .message(message), replacing: replacing), user: user, conversation: conversation)
+    }
+
+    func send(_ message: Message, replacing: MessageID?) async throws -> Message {
+        let stored = try await core.commitAppMessage(message, replacing: replacing, from: user, in: conversation)
+        return stored.content.appMessage ?? message
+    }
+
+    func insertText(_ text: String) async throws {
+        var frame = Wire.ServerFrame(type: "composeText")
+        frame.conversation = conversation
+        frame.text = text
+        await core.hub.send(frame, to: user)
+    }
+
+    func insertSticker(_ sticker: Sticker) async throws {
+        try await core.stage(StagedRecord(item: .sticker(sticker), replacing: nil), user: user, conversation: conversation)
+    }
+}

@@ -1,0 +1,48 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ParlorKit
+import ParlorStore
+
+/// An app's container for one user, kept in the store.
+struct StoreContainer: AppContainer {
+    let store: any ParlorStore
+    let user: UserID
+    let app: AppID
+    static let maxValueBytes = 1024 * 1024
+
+    func data(forKey key: String) async throws -> Data? {
+        try await store.containerData(user: user, app: app, key: key)
+    }
+
+    func setData(_ data: Data?, forKey key: String) async throws {
+        guard key.count <= 200, (data?.count ?? 0) <= Self.maxValueBytes else {
+            throw MessagesError(.mediaExceedsMaxSize, "A stored value is limited to \(Self.maxValueBytes) bytes and its key to 200 characters.")
+        }
+        try await store.setContainerData(data, user: user, app: app, key: key)
+    }
+}
+
+/// Apps' HTTP requests, through AsyncHTTPClient. Responses over 4 MiB are refused.
+struct ServerHTTPClient: ParlorKit.HTTPClient {
+    let client: AsyncHTTPClient.HTTPClient
+    static let maxResponseBytes = 4 * 1024 * 1024
+
+    func send(_ request: ParlorKit.HTTPRequest) async throws -> ParlorKit.HTTPResponse {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let timeout = TimeAmount.nanoseconds(Int64(request.timeout.components.seconds) * 1_000_000_000 + request.timeout.components.attoseconds / 1_000_000_000)
+        do {
+            let response = try await client.execute(outgoing, timeout: timeout)
+            let body = try await response.body.collect(upTo: Self.maxResponseBytes)
+            var headers: [String: String] = [:]
+            for header in response.headers { headers[header.name.lowercased()] = header.value }
+            return ParlorKit.HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: body))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw MessagesError(.networkFailure, "\(request.url.host ?? "The server") did not answer in time.")
+        }
+    }
+}

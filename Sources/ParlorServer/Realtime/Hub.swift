@@ -1,0 +1,82 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import Synchronization
+
+/// What waits to be written to one connection.
+enum Outgoing: Sendable {
+    /// A frame already encoded.
+    case frame(String)
+    /// A committed message, rendered for the connection's user when written.
+    case message(StoredMessage)
+}
+
+/// The outbound side of one WebSocket connection: a bounded queue. A connection that falls
+/// `limit` items behind is cut off (its client reconnects and replays what it missed), so a slow
+/// client never holds up the others.
+final class ClientConnection: Sendable {
+    let id = UUID()
+    let user: UserID
+    let stream: AsyncStream<Outgoing>
+    private let continuation: AsyncStream<Outgoing>.Continuation
+    private let pending = Mutex(0)
+    private let limit: Int
+
+    init(user: UserID, limit: Int) {
+        self.user = user
+        self.limit = limit
+        (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
+    }
+
+    /// Queues `item`; false (and the connection is closed) when the client is too far behind.
+    @discardableResult
+    func enqueue(_ item: Outgoing) -> Bool {
+        let accepted = pending.withLock { count -> Bool in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+        if accepted {
+            continuation.yield(item)
+        } else {
+            continuation.finish()
+        }
+        return accepted
+    }
+
+    /// Called by the writer after each item.
+    func didWrite() { pending.withLock { $0 -= 1 } }
+
+    /// Ends the stream; the writer stops.
+    func close() { continuation.finish() }
+}
+
+/// Every open connection, by user.
+actor Hub {
+    private var connections: [UserID: [UUID: ClientConnection]] = [:]
+
+    func register(_ connection: ClientConnection) {
+        connections[connection.user, default: [:]][connection.id] = connection
+    }
+
+    func unregister(_ connection: ClientConnection) {
+        connections[connection.user]?[connection.id] = nil
+        if connections[connection.user]?.isEmpty == true { connections[connection.user] = nil }
+    }
+
+    /// Queues `item` for every connection of every user in `users`.
+    func send(_ item: Outgoing, to users: some Sequence<UserID>) {
+        for user in users {
+            for connection in connections[user]?.values ?? [:].values { connection.enqueue(item) }
+        }
+    }
+
+    func send(_ frame: Wire.ServerFrame, to user: UserID) {
+        send(.frame(frame.json()), to: [user])
+    }
+
+    /// Whether `user` has an open connection.
+    func isOnline(_ user: UserID) -> Bool { connections[user]?.isEmpty == false }
+
+    var connectionCount: Int { connections.values.reduce(0) { $0 + $1.count } }
+}

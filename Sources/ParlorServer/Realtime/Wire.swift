@@ -1,0 +1,163 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+/// A stored account (`Wire.User` is its public form).
+typealias Account = User
+
+/// The JSON shapes clients see. docs/PROTOCOL.md documents them.
+public enum Wire {
+    /// The WebSocket protocol's version; `hello` frames name it.
+    public static let protocolVersion = 1
+
+    public struct User: Codable, Sendable, Hashable {
+        public var id: UserID
+        public var username: String
+        public var displayName: String
+
+        init(_ user: Account) {
+            id = user.id
+            username = user.username
+            displayName = user.displayName
+        }
+    }
+
+    public struct Conversation: Codable, Sendable {
+        public var id: ConversationID
+        public var title: String?
+        public var isGroup: Bool
+        public var members: [User]
+        public var lastSequence: Int64
+        public var unreadCount: Int
+        /// A one-line preview of the newest message.
+        public var preview: String?
+    }
+
+    public struct StickerRef: Codable, Sendable, Hashable {
+        public var id: String
+        public var url: String
+        public var description: String
+    }
+
+    /// A message's template with its image resolved to a URL.
+    public struct Template: Codable, Sendable, Hashable {
+        public var imageURL: String?
+        public var mediaURL: String?
+        public var imageTitle: String?
+        public var imageSubtitle: String?
+        public var caption: String?
+        public var subcaption: String?
+        public var trailingCaption: String?
+        public var trailingSubcaption: String?
+    }
+
+    public struct AppMessage: Codable, Sendable {
+        public var appID: AppID
+        public var appName: String
+        public var appIconURL: String?
+        /// Whether the viewer has the app; when not, the bubble offers to get it.
+        public var installed: Bool
+        public var sessionID: SessionID?
+        public var summaryText: String?
+        public var accessibilityLabel: String?
+        public var shouldExpire: Bool
+        public var layout: Template
+        /// For live layouts, the app's view drawn in the bubble for this viewer.
+        public var liveView: ViewNode?
+        /// The message URL when it is a web page a viewer without the app can open.
+        public var webURL: String?
+        /// Display names for the `$<participant id>` tokens in the texts and views.
+        public var names: [String: String]
+    }
+
+    public struct Message: Codable, Sendable {
+        public var id: MessageID
+        public var conversation: ConversationID
+        public var sequence: Int64
+        public var sender: UserID
+        public var senderName: String
+        public var sentAt: Date
+        public var kind: String
+        public var text: String?
+        public var sticker: StickerRef?
+        public var app: AppMessage?
+    }
+
+    public struct Staged: Codable, Sendable {
+        public var kind: String
+        public var sticker: StickerRef?
+        public var app: AppMessage?
+    }
+
+    public struct AppUpdate: Codable, Sendable {
+        public var appID: AppID
+        public var appName: String
+        public var isActive: Bool
+        public var presentationStyle: PresentationStyle
+        public var modal: String?
+        public var view: ViewNode
+        public var error: ErrorBody?
+        /// Display names for `$<participant id>` tokens in the view.
+        public var names: [String: String]
+    }
+
+    public struct ErrorBody: Codable, Sendable {
+        public var code: String
+        public var message: String
+    }
+
+    /// What a client sends over the WebSocket. `type` says which fields matter.
+    public struct ClientFrame: Decodable, Sendable {
+        public var type: String
+        public var requestId: String?
+        public var since: [String: Int64]?
+        public var conversation: ConversationID?
+        public var id: MessageID?
+        public var text: String?
+        public var sticker: String?
+        public var app: AppID?
+        public var message: MessageID?
+        public var event: ViewEvent?
+        public var style: PresentationStyle?
+        public var sequence: Int64?
+    }
+
+    /// What the server sends over the WebSocket.
+    public struct ServerFrame: Encodable, Sendable {
+        public var type: String
+        public var requestId: String?
+        public var protocolVersion: Int?
+        public var user: User?
+        public var conversation: ConversationID?
+        public var conversationInfo: Conversation?
+        public var message: Message?
+        public var messageID: MessageID?
+        public var staged: Staged?
+        public var text: String?
+        public var app: AppID?
+        public var update: AppUpdate?
+        public var error: ErrorBody?
+        public var head: Message?
+
+        init(type: String) { self.type = type }
+
+        static func error(_ error: APIError, requestId: String? = nil) -> ServerFrame {
+            var frame = ServerFrame(type: "error")
+            frame.requestId = requestId
+            frame.error = ErrorBody(code: error.code, message: error.message)
+            return frame
+        }
+    }
+}
+
+extension Wire.ServerFrame {
+    /// The frame as a JSON text.
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = .withoutEscapingSlashes
+        // Every field is a plain value; encoding cannot fail.
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"type":"error"}"#
+    }
+}

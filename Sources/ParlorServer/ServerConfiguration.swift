@@ -1,0 +1,42 @@
+import Foundation
+
+/// How a Parlor server runs.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on; 127.0.0.1 by default.
+    public var host: String
+    /// The port; 0 picks a free one (tests).
+    public var port: Int
+    /// The largest client WebSocket message accepted; larger ones get an error frame.
+    public var maxClientMessageBytes: Int
+    /// Messages waiting for one slow connection before it is disconnected (it resumes later).
+    public var sendQueueLimit: Int
+    /// How long a sign-in lasts.
+    public var sessionLifetime: Duration
+    /// The bcrypt cost for passwords (tests lower it).
+    public var passwordCost: UInt8
+    /// How long a read expiring message stays.
+    public var expiryDelay: Duration
+    /// How often expired reads are swept.
+    public var expirySweepInterval: Duration
+    /// The largest uploaded blob.
+    public var maxBlobBytes: Int
+    /// Set the cookie's Secure flag (behind HTTPS).
+    public var secureCookies: Bool
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
+        sessionLifetime: Duration = .seconds(30 * 24 * 3600), passwordCost: UInt8 = 11, expiryDelay: Duration = .seconds(120),
+        expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false
+    ) {
+        self.host = host
+        self.port = port
+        self.maxClientMessageBytes = maxClientMessageBytes
+        self.sendQueueLimit = sendQueueLimit
+        self.sessionLifetime = sessionLifetime
+        self.passwordCost = passwordCost
+        self.expiryDelay = expiryDelay
+        self.expirySweepInterval = expirySweepInterval
+        self.maxBlobBytes = maxBlobBytes
+        self.secureCookies = secureCookies
+    }
+}

@@ -1,0 +1,26 @@
+import Hummingbird
+import HummingbirdWebSocket
+import ParlorStore
+
+/// The request context of every route: Hummingbird's core storage, the WebSocket handler slot,
+/// and the signed-in user once `SessionAuthenticator` found one.
+public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The signed-in user, if any.
+    public var user: User?
+    /// The hash of the token that signed the user in.
+    public var tokenHash: String?
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+    }
+
+    /// The signed-in user.
+    /// - Throws: `APIError.unauthorized` when nobody is signed in.
+    public func requireUser() throws -> User {
+        guard let user else { throw APIError.unauthorized }
+        return user
+    }
+}

@@ -225,8 +225,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         if template.isTemplate {
             let value = event.value ?? ""
             let limit = maxLength(ofFieldWith: template)
-            guard value.count <= limit else {
-                fail(MessagesError(.textExceedsMaxSize, "The text is \(value.count) characters; the limit is \(limit)."), detail: "input too long")
+            guard Limits.length(of: value) <= limit else {
+                fail(MessagesError(.textExceedsMaxSize, "The text is \(Limits.length(of: value)) characters; the limit is \(limit)."), detail: "input too long")
                 return
             }
             payload = template.filling(value)

@@ -181,8 +181,8 @@ public actor ConversationSimulator {
     }
 
     func sendText(_ text: String, by name: String) async throws -> PostedMessage {
-        guard !text.isEmpty, text.count <= Limits.maxTextLength else {
-            throw MessagesError(.textExceedsMaxSize, "A text message has 1 to \(Limits.maxTextLength) characters; this one has \(text.count).")
+        guard !text.isEmpty, Limits.length(of: text) <= Limits.maxTextLength else {
+            throw MessagesError(.textExceedsMaxSize, "A text message has 1 to \(Limits.maxTextLength) characters; this one has \(Limits.length(of: text)).")
         }
         let entry = try commit(.text(text), id: MessageID(), from: name, replacing: nil)
         composeText[name] = nil

@@ -41,6 +41,12 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 style = snapshot.presentationStyle
                 selectedMessage = snapshot.selectedMessage
                 modal = snapshot.modal
+                if isActive {
+                    // The view the user last saw: what `current()` shows and what actions are checked against.
+                    lastView = app.body(
+                        state: state,
+                        environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+                }
             } else {
                 failure = InstanceFailure(
                     error: MessagesError(.invalidValue, "\(app.manifest.name) could not resume where you left it and started afresh."),
@@ -342,10 +348,16 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             lastView = .empty
             return
         }
-        let environment = ViewEnvironment(
+        lastView = app.body(
+            state: state, environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+    }
+
+    private static func environment(
+        configuration: InstanceConfiguration, style: PresentationStyle, modal: String?, selectedMessage: Message?
+    ) -> ViewEnvironment {
+        ViewEnvironment(
             presentationStyle: style, surface: configuration.surface, modal: modal,
             localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
-        lastView = app.body(state: state, environment: environment)
     }
 
     /// Runs `body` alone (one call at a time), then renders and reports.

@@ -20,6 +20,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private var modal: String?
     private var lastView: ViewNode = .empty
     private var failure: InstanceFailure?
+    /// Why the snapshot could not be resumed; reported with the first call's update too.
+    private var resumeFailure: InstanceFailure?
     /// A first-come first-served lock, so one call's awaits never let another call interleave.
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -48,9 +50,11 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                         environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
                 }
             } else {
-                failure = InstanceFailure(
+                let failure = InstanceFailure(
                     error: MessagesError(.invalidValue, "\(app.manifest.name) could not resume where you left it and started afresh."),
                     detail: "saved state does not decode as \(App.State.self)")
+                self.failure = failure
+                resumeFailure = failure
             }
         }
     }
@@ -366,7 +370,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             await withCheckedContinuation { waiters.append($0) }
         }
         busy = true
-        failure = nil
+        failure = resumeFailure
+        resumeFailure = nil
         await body()
         render()
         let result = update()

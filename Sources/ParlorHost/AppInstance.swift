@@ -143,7 +143,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didStartSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive else { return }
+            guard isActive, style != .transcript else { return }
             let requests = await run("didStartSending") { app, state, context in
                 try await app.didStartSending(message, state: &state, context: context)
             }
@@ -153,7 +153,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didCancelSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive else { return }
+            guard isActive, style != .transcript else { return }
             let requests = await run("didCancelSending") { app, state, context in
                 try await app.didCancelSending(message, state: &state, context: context)
             }

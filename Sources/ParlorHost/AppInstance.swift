@@ -115,8 +115,14 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func perform(_ event: ViewEvent) async -> InstanceUpdate {
         await serialized {
-            guard isActive, style != .transcript else {
+            guard isActive else {
                 fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive")
+                return
+            }
+            guard style != .transcript else {
+                fail(
+                    MessagesError(.apiUnavailableInPresentationContext, "Open \(manifest.name) by tapping its message to use it."),
+                    detail: "event in transcript style")
                 return
             }
             switch event.kind {

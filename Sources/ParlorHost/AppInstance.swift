@@ -221,6 +221,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     }
 
     private func apply(_ requests: [PresentationRequest], depth: Int) async {
+        // A live bubble cannot change how it is shown: it cannot dismiss itself or present a modal.
+        guard style != .transcript else { return }
         for request in requests {
             switch request {
             case .style(let requested): await transition(to: requested, depth: depth)

@@ -148,15 +148,32 @@ struct EffectTests {
         #expect(harness.host.isUntouched)
     }
 
-    @Test("A live bubble's view is drawn but its controls do nothing")
+    @Test("A live bubble's view is drawn but its controls are apiUnavailableInPresentationContext")
     func transcriptActions() async throws {
         let harness = Harness()
         let bubble = harness.instance()
         let drawn = await bubble.openInTranscript(harness.message())
         #expect(drawn.count == "count 0")
         let update = await bubble.perform(.action(try drawn.action("Increment")))
-        #expect(update.error != nil)
+        #expect(update.errorCode == .apiUnavailableInPresentationContext)
         #expect(update.count == "count 0")
+        let sticker = await bubble.perform(.insertSticker(RecordingApp.sticker.id))
+        #expect(sticker.errorCode == .apiUnavailableInPresentationContext)
+        #expect(harness.host.isUntouched)
+    }
+
+    @Test("A live bubble that calls dismiss() or presents a modal stays drawn")
+    func transcriptPresentation() async {
+        let harness = Harness()
+        let app = harness.app { name, _, context in
+            if name == "willBecomeActive" { context.present(modal: "details") }
+            if name == "didBecomeActive" { context.dismiss() }
+        }
+        let update = await harness.instance(app).openInTranscript(harness.message())
+        #expect(update.isActive)
+        #expect(update.modal == nil)
+        #expect(update.count == "count 0")
+        #expect(!harness.log.names.contains("willResignActive"))
     }
 
     @Test("After dismissal nothing reaches the conversation: sendWhileNotVisible")

@@ -115,6 +115,16 @@ struct MessageValidationTests {
         #expect(code { try Message(layout: .template(TemplateLayout(image: .url(over)))).validate() } == .mediaExceedsMaxSize)
     }
 
+    @Test("A linked image or media URL of 5,000 characters passes; 5,001 is urlExceedsMaxSize")
+    func linkedImageLimit() throws {
+        let fits = try url(scheme: "https", length: 5_000), over = try url(scheme: "https", length: 5_001)
+        #expect(code { try TemplateLayout(image: .url(fits)).validate() } == nil)
+        #expect(code { try TemplateLayout(image: .url(over)).validate() } == .urlExceedsMaxSize)
+        #expect(code { try TemplateLayout(mediaFileURL: over).validate() } == .urlExceedsMaxSize)
+        let huge = try url(scheme: "https", length: 1_000_000)
+        #expect(code { try Message(layout: .live(LiveLayout(alternateLayout: TemplateLayout(image: .url(huge))))).validate() } == .urlExceedsMaxSize)
+    }
+
     @Test("Layout images must use http, https or data; asset names must be plain file names")
     func imageSources() throws {
         let ftp = try url("ftp://example.org/a.png"), https = try url("https://example.org/a.png")

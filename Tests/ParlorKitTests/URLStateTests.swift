@@ -76,6 +76,7 @@ struct URLStateTests {
     @Test("Malformed state is malformedURLState, never a crash", arguments: [
         ("missing item", "other=1"),
         ("bad percent-encoding", "state=%E2%82"),
+        ("a stray percent sign", "state=%zz"),
         ("truncated base64", "state=eyJ0aXRsZSI6"),
         ("one base64 character too many", "state=eyJ0aXRsZSI6I"),
         ("padding inside base64url", "state=YQ=="),

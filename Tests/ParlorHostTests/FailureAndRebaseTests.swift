@@ -107,7 +107,8 @@ struct FailureAndRebaseTests {
         let first = Task { await instance.perform(.action(slow)) }
         try await waitUntil { harness.log.names.contains("slow started") }
         let second = Task { await instance.perform(.action(fast)) }
-        for _ in 0..<50 { await Task.yield() }
+        // Give the second call ample time to start; it must wait for the first.
+        try await Task.sleep(for: .milliseconds(100))
         #expect(!harness.log.names.contains("fast"))
 
         await harness.gate.open()

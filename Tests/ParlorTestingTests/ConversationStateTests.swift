@@ -84,6 +84,23 @@ struct ConversationStateTests {
         #expect(lines.last?.liveView != nil)
     }
 
+    @Test("tap flips a toggle and picks a picker option by its title")
+    func tapToggleAndPicker() async throws {
+        let fixture = Fixture()
+        let alice = fixture["Alice"]
+        try await alice.openApp(named: "Counter")
+        try await alice.tap("Loud")
+        #expect(await alice.view().visibleTexts.contains("loud true, size S"))
+        try await alice.tap("loud")
+        #expect(await alice.view().visibleTexts.contains("loud false, size S"))
+        try await alice.tap("Large")
+        #expect(await alice.view().visibleTexts.contains("loud false, size L"))
+        try await alice.setToggle("Loud", to: true)
+        try await alice.choose("Small", in: "Size")
+        #expect(await alice.view().visibleTexts.contains("loud true, size S"))
+        await #expect(throws: SimulatorError.self) { try await alice.tap("Medium") }
+    }
+
     @Test("Opening a second app dismisses the first")
     func secondAppDismissesFirst() async throws {
         let fixture = Fixture()

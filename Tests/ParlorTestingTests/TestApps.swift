@@ -33,8 +33,12 @@ struct CounterApp: MessagesApp {
 
     var manifest: AppManifest { AppManifest(id: "org.parlor.test.counter", name: "Counter", icon: .asset("counter.png")) }
 
-    struct State: Codable, Sendable { var count = 0 }
-    enum Action: Codable, Sendable { case add(Int), sendNow, sendTwice, expiring, cheat }
+    struct State: Codable, Sendable {
+        var count = 0
+        var loud = false
+        var size = "S"
+    }
+    enum Action: Codable, Sendable { case add(Int), sendNow, sendTwice, expiring, cheat, setLoud(Bool), setSize(String) }
     var initialState: State { State() }
 
     static func count(of message: Message?) -> Int? {
@@ -57,6 +61,9 @@ struct CounterApp: MessagesApp {
             Button("Send twice", action: Action.sendTwice)
             Button("Expiring", action: Action.expiring)
             Button("Cheat", action: Action.cheat)
+            Toggle("Loud", isOn: state.loud, id: "loud", onChange: Action.setLoud)
+            Picker("Size", selection: state.size, options: [("Small", "S"), ("Large", "L")], id: "size", onChange: Action.setSize)
+            Text("loud \(state.loud), size \(state.size)", id: "settings")
         }
     }
 
@@ -80,6 +87,10 @@ struct CounterApp: MessagesApp {
             try await context.conversation.insert(Self.message(1, session: nil, expiring: true))
         case .cheat:
             try await context.conversation.insert(Self.message(base + 5, session: selected?.session))
+        case .setLoud(let loud):
+            state.loud = loud
+        case .setSize(let size):
+            state.size = size
         }
     }
 

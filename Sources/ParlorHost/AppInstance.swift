@@ -20,6 +20,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private var modal: String?
     private var lastView: ViewNode = .empty
     private var failure: InstanceFailure?
+    /// Why the snapshot could not be resumed; reported with the first call's update too.
+    private var resumeFailure: InstanceFailure?
     /// A first-come first-served lock, so one call's awaits never let another call interleave.
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -41,10 +43,18 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 style = snapshot.presentationStyle
                 selectedMessage = snapshot.selectedMessage
                 modal = snapshot.modal
+                if isActive {
+                    // The view the user last saw: what `current()` shows and what actions are checked against.
+                    lastView = app.body(
+                        state: state,
+                        environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+                }
             } else {
-                failure = InstanceFailure(
+                let failure = InstanceFailure(
                     error: MessagesError(.invalidValue, "\(app.manifest.name) could not resume where you left it and started afresh."),
                     detail: "saved state does not decode as \(App.State.self)")
+                self.failure = failure
+                resumeFailure = failure
             }
         }
     }
@@ -105,8 +115,14 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func perform(_ event: ViewEvent) async -> InstanceUpdate {
         await serialized {
-            guard isActive, style != .transcript else {
+            guard isActive else {
                 fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive")
+                return
+            }
+            guard style != .transcript else {
+                fail(
+                    MessagesError(.apiUnavailableInPresentationContext, "Open \(manifest.name) by tapping its message to use it."),
+                    detail: "event in transcript style")
                 return
             }
             switch event.kind {
@@ -133,7 +149,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didStartSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive else { return }
+            guard isActive, style != .transcript else { return }
             let requests = await run("didStartSending") { app, state, context in
                 try await app.didStartSending(message, state: &state, context: context)
             }
@@ -143,7 +159,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didCancelSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive else { return }
+            guard isActive, style != .transcript else { return }
             let requests = await run("didCancelSending") { app, state, context in
                 try await app.didCancelSending(message, state: &state, context: context)
             }
@@ -205,6 +221,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     }
 
     private func apply(_ requests: [PresentationRequest], depth: Int) async {
+        // A live bubble cannot change how it is shown: it cannot dismiss itself or present a modal.
+        guard style != .transcript else { return }
         for request in requests {
             switch request {
             case .style(let requested): await transition(to: requested, depth: depth)
@@ -225,8 +243,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         if template.isTemplate {
             let value = event.value ?? ""
             let limit = maxLength(ofFieldWith: template)
-            guard value.count <= limit else {
-                fail(MessagesError(.textExceedsMaxSize, "The text is \(value.count) characters; the limit is \(limit)."), detail: "input too long")
+            guard Limits.length(of: value) <= limit else {
+                fail(MessagesError(.textExceedsMaxSize, "The text is \(Limits.length(of: value)) characters; the limit is \(limit)."), detail: "input too long")
                 return
             }
             payload = template.filling(value)
@@ -342,10 +360,16 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             lastView = .empty
             return
         }
-        let environment = ViewEnvironment(
+        lastView = app.body(
+            state: state, environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+    }
+
+    private static func environment(
+        configuration: InstanceConfiguration, style: PresentationStyle, modal: String?, selectedMessage: Message?
+    ) -> ViewEnvironment {
+        ViewEnvironment(
             presentationStyle: style, surface: configuration.surface, modal: modal,
             localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
-        lastView = app.body(state: state, environment: environment)
     }
 
     /// Runs `body` alone (one call at a time), then renders and reports.
@@ -354,7 +378,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             await withCheckedContinuation { waiters.append($0) }
         }
         busy = true
-        failure = nil
+        failure = resumeFailure
+        resumeFailure = nil
         await body()
         render()
         let result = update()

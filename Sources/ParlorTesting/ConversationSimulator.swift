@@ -75,7 +75,10 @@ public actor ConversationSimulator {
     /// Removes a participant: their apps are closed and they see nothing new.
     public func removeParticipant(_ name: String) async throws {
         try requireParticipant(name)
-        if let instance = activeInstance(of: name) { _ = await instance.dismiss() }
+        if let instance = activeInstance(of: name) { _ = await record(instance.dismiss(), for: name) }
+        openPack[name] = nil
+        staged[name] = nil
+        composeText[name] = nil
         names.removeAll { $0 == name }
         await refreshParticipants()
     }
@@ -157,6 +160,7 @@ public actor ConversationSimulator {
     func composeTextOf(_ name: String) -> String { composeText[name] ?? "" }
 
     func sendStaged(by name: String) async throws -> PostedMessage? {
+        try requireParticipant(name)
         guard let (item, replacing) = staged[name] else { return nil }
         let posted: PostedMessage
         switch item {
@@ -181,8 +185,8 @@ public actor ConversationSimulator {
     }
 
     func sendText(_ text: String, by name: String) async throws -> PostedMessage {
-        guard !text.isEmpty, text.count <= Limits.maxTextLength else {
-            throw MessagesError(.textExceedsMaxSize, "A text message has 1 to \(Limits.maxTextLength) characters; this one has \(text.count).")
+        guard !text.isEmpty, Limits.length(of: text) <= Limits.maxTextLength else {
+            throw MessagesError(.textExceedsMaxSize, "A text message has 1 to \(Limits.maxTextLength) characters; this one has \(Limits.length(of: text)).")
         }
         let entry = try commit(.text(text), id: MessageID(), from: name, replacing: nil)
         composeText[name] = nil

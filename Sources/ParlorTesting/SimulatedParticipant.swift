@@ -73,8 +73,8 @@ public struct SimulatedParticipant: Sendable {
     /// What the open app last reported to the user, if its last call failed.
     public func appError() async -> MessagesError? { await simulator.currentUpdate(of: name)?.error?.error }
 
-    /// Taps a button, selectable row, toggle or picker option by accessibility label or id.
-    /// When several controls match, `index` picks one (in view order).
+    /// Taps a button, selectable row or toggle (flipping it) by accessibility label or id, or a
+    /// picker option by its title. When several controls match, `index` picks one (in view order).
     public func tap(_ labelOrID: String, index: Int = 0) async throws {
         let view = await currentView()
         let payload = try Self.payload(in: view, labelOrID: labelOrID, index: index)
@@ -254,15 +254,18 @@ public struct SimulatedParticipant: Sendable {
     }
 
     static func payload(in view: ViewNode, labelOrID: String, index: Int) throws -> ActionPayload {
-        let payloads: [ActionPayload] = view.interactiveNodes(matching: labelOrID).compactMap { node in
+        let payloads: [ActionPayload] = view.allNodes.flatMap { node -> [ActionPayload] in
+            let named = node.interactiveLabel != nil && (node.interactiveLabel == labelOrID || node.elementID == labelOrID)
             switch node {
-            case .button(let button): button.disabled ? nil : button.action
-            case .row(let row): row.action
-            default: nil
+            case .button(let button) where named && !button.disabled: return [button.action]
+            case .row(let row) where named: return row.action.map { [$0] } ?? []
+            case .toggle(let toggle) where named: return [toggle.isOn ? toggle.turnOff : toggle.turnOn]
+            case .picker(let picker): return picker.options.filter { $0.title == labelOrID }.map(\.action)
+            default: return []
             }
         }
         guard index < payloads.count else {
-            throw SimulatorError("No enabled button or row '\(labelOrID)' (#\(index)). \(describe(view))")
+            throw SimulatorError("No enabled button, row, toggle or picker option '\(labelOrID)' (#\(index)). \(describe(view))")
         }
         return payloads[index]
     }

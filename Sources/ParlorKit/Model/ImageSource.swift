@@ -35,8 +35,8 @@ public enum ImageSource: Sendable, Hashable, Codable {
         }
     }
 
-    /// Checks the source: an asset name without path separators; a URL with an allowed scheme and,
-    /// inline, at most `Limits.maxInlineImageLength` characters.
+    /// Checks the source: an asset name without path separators; a URL with an allowed scheme and
+    /// at most `Limits.maxURLLength` characters, or `Limits.maxInlineImageLength` for an inline `data:` image.
     public func validate() throws(MessagesError) {
         switch self {
         case .asset(let name):
@@ -52,6 +52,11 @@ public enum ImageSource: Sendable, Hashable, Codable {
                 throw MessagesError(
                     .mediaExceedsMaxSize,
                     "An inline image is \(url.absoluteString.count) characters; the limit is \(Limits.maxInlineImageLength).")
+            }
+            if scheme != "data", url.absoluteString.count > Limits.maxURLLength {
+                throw MessagesError(
+                    .urlExceedsMaxSize,
+                    "An image URL is \(url.absoluteString.count) characters; the limit is \(Limits.maxURLLength).")
             }
         }
     }

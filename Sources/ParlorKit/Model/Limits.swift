@@ -1,6 +1,9 @@
 import Foundation
 
 /// The limits of the Messages model. Each is enforced with a `MessagesError` whose code says which.
+///
+/// Text lengths count Unicode scalars (`length(of:)`): a letter with combining marks counts each
+/// mark, so a text that shows one character cannot carry megabytes past a limit.
 public enum Limits {
     /// A message URL is at most 5,000 characters (Apple's limit; `urlExceedsMaxSize`).
     public static let maxURLLength = 5_000
@@ -20,4 +23,8 @@ public enum Limits {
     public static let maxTextLength = 10_000
     /// An image carried inline as a `data:` URL in a layout: at most 256 KiB (`mediaExceedsMaxSize`).
     public static let maxInlineImageLength = 256 * 1024
+
+    /// How long `text` is against a text limit: its Unicode scalars, not its grapheme clusters,
+    /// which can hold any number of combining marks each.
+    package static func length(of text: String) -> Int { text.unicodeScalars.count }
 }

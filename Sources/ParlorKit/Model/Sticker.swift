@@ -19,10 +19,11 @@ public struct Sticker: Sendable, Hashable, Codable, Identifiable {
 
     /// Checks the description's length and the image source.
     public func validate() throws(MessagesError) {
-        guard localizedDescription.count <= Limits.maxStickerDescriptionLength else {
+        let length = Limits.length(of: localizedDescription)
+        guard length <= Limits.maxStickerDescriptionLength else {
             throw MessagesError(
                 .stickerFileImproperFileAttributes,
-                "The sticker description is \(localizedDescription.count) characters; the limit is \(Limits.maxStickerDescriptionLength).")
+                "The sticker description is \(length) characters; the limit is \(Limits.maxStickerDescriptionLength).")
         }
         try image.validate()
     }

@@ -103,6 +103,6 @@ public enum MessageLayout: Sendable, Hashable, Codable {
 }
 
 func checkLength(_ value: String?, name: String, limit: Int) throws(MessagesError) {
-    guard let value, value.count > limit else { return }
-    throw MessagesError(.textExceedsMaxSize, "The \(name) is \(value.count) characters; the limit is \(limit).")
+    guard let value, Limits.length(of: value) > limit else { return }
+    throw MessagesError(.textExceedsMaxSize, "The \(name) is \(Limits.length(of: value)) characters; the limit is \(limit).")
 }

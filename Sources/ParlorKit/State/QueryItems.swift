@@ -111,9 +111,7 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
         var items: [QueryItem] = []
         for part in query.split(separator: "&", omittingEmptySubsequences: true) {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = pair[0].removingPercentEncoding,
-                  let value = (pair.count > 1 ? String(pair[1]) : "").removingPercentEncoding
-            else {
+            guard let name = QueryItems.decode(pair[0]), let value = QueryItems.decode(pair.count > 1 ? pair[1] : "") else {
                 throw MessagesError(.malformedURLState, "The message URL has invalid percent-encoding near '\(part.prefix(40))'.")
             }
             items.append(QueryItem(name, value))
@@ -125,6 +123,32 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
         guard let start = urlString.firstIndex(of: "?") else { return "" }
         let afterMark = urlString[urlString.index(after: start)...]
         return String(afterMark.prefix { $0 != "#" })
+    }
+
+    /// Decodes percent escapes into UTF-8; nil for a bad escape or bytes that are not UTF-8.
+    /// Unlike `removingPercentEncoding`, keeps a leading U+FEFF (which UTF-8 decoders drop as a BOM).
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     static func encode(_ text: String) -> String {

@@ -94,10 +94,10 @@ extension ViewNode {
     /// An empty result means every control is labelled.
     public var accessibilityProblems: [String] {
         allNodes.compactMap { node in
-            if let label = node.interactiveLabel, label.trimmingCharacters(in: .whitespaces).isEmpty {
+            if let label = node.interactiveLabel, label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 return "A \(node.typeName) has no accessibility label."
             }
-            if case .image(let image) = node, let label = image.label, label.trimmingCharacters(in: .whitespaces).isEmpty {
+            if case .image(let image) = node, let label = image.label, label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 return "An image has an empty label; pass nil to mark it decorative."
             }
             return nil

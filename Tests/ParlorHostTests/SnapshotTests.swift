@@ -1,0 +1,77 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import Testing
+
+@Suite("AppInstance snapshots")
+struct SnapshotTests {
+    @Test("A new instance made from a snapshot resumes the same state, style and selection, and takes actions at once")
+    func resume() async throws {
+        let harness = Harness()
+        let original = harness.instance()
+        let first = harness.message()
+        var update = await original.tap(first)
+        for _ in 0..<2 { update = await original.perform(.action(try update.action("Increment"))) }
+        let snapshot = await original.snapshot()
+        #expect(snapshot.isActive)
+        #expect(snapshot.presentationStyle == .expanded)
+        #expect(snapshot.selectedMessage == first)
+
+        let wire = try JSONDecoder().decode(InstanceSnapshot.self, from: try JSONEncoder().encode(snapshot))
+        #expect(wire == snapshot)
+
+        let resumed = harness.instance(snapshot: wire)
+        let current = await resumed.current()
+        #expect(current.isActive)
+        #expect(current.presentationStyle == .expanded)
+        #expect(current.count == "count 2")
+        #expect(current.error == nil)
+
+        let next = await resumed.perform(.action(try update.action("Increment")))
+        #expect(next.error == nil)
+        #expect(next.count == "count 3")
+
+        harness.log.clear()
+        _ = await resumed.tap(harness.message())
+        #expect(harness.log.all.first?.name == "willSelect")
+        #expect(harness.log.all.first?.selected == first.id)
+    }
+
+    @Test("A snapshot of a closed instance resumes closed")
+    func resumeClosed() async throws {
+        let harness = Harness()
+        let original = harness.instance()
+        let opened = await original.openFromDrawer()
+        _ = await original.perform(.action(try opened.action("Increment")))
+        _ = await original.dismiss()
+        let resumed = harness.instance(snapshot: await original.snapshot())
+        let current = await resumed.current()
+        #expect(!current.isActive)
+        #expect(current.view == .empty)
+        let reopened = await resumed.openFromDrawer()
+        #expect(reopened.count == "count 1")
+    }
+
+    @Test("An undecodable snapshot starts afresh and reports it, and the instance works", arguments: [
+        Data("not json".utf8), Data(#"{"count":"many"}"#.utf8), Data(),
+    ])
+    func undecodable(_ state: Data) async throws {
+        let harness = Harness()
+        let snapshot = InstanceSnapshot(state: state, isActive: true, presentationStyle: .expanded, selectedMessage: harness.message(), modal: "details")
+        let instance = harness.instance(snapshot: snapshot)
+        let current = await instance.current()
+        #expect(current.errorCode == .invalidValue)
+        #expect(!current.isActive)
+
+        let opened = await instance.openFromDrawer()
+        #expect(opened.errorCode == .invalidValue, "the first call's update still tells the user")
+        #expect(opened.isActive)
+        #expect(opened.presentationStyle == .compact)
+        #expect(opened.count == "count 0")
+        #expect(harness.log.all.allSatisfy { $0.selected == nil })
+
+        let next = await instance.perform(.action(try opened.action("Increment")))
+        #expect(next.error == nil)
+        #expect(next.count == "count 1")
+    }
+}

@@ -3,13 +3,18 @@ import ParlorKit
 /// An icon for sale: the seed's `Icon`, shared by the store's home surface and its message
 /// extension. Prices are whole cents, so a price read from a message compares exactly.
 public struct Icon: Sendable, Hashable, Codable, Identifiable {
+    /// The name shown to people ("Cat icon").
     public var name: String
     /// The icon's file in the app's `Assets` folder, without the `.png` extension; unique in the catalog.
     public var imageName: String
+    /// Who designed it, as the store describes it.
     public var description: String
+    /// The price in whole cents (299 for $2.99).
     public var priceInCents: Int
+    /// Whether the home grid shows the icon first.
     public var isFeatured: Bool
 
+    /// An icon; the store's icons are `IconCatalog.icons`.
     public init(name: String, imageName: String, description: String, priceInCents: Int, isFeatured: Bool) {
         self.name = name
         self.imageName = imageName
@@ -18,6 +23,7 @@ public struct Icon: Sendable, Hashable, Codable, Identifiable {
         self.isFeatured = isFeatured
     }
 
+    /// The image name, unique in the catalog.
     public var id: String { imageName }
 
     /// The icon's image file.

@@ -16,13 +16,18 @@ import ParlorKit
 public struct IconMessage: Sendable, Hashable {
     /// Whether the message shares an icon or likes one shared in its session.
     public enum Kind: String, Sendable, Hashable {
+        /// Someone shares the icon; starts a session.
         case share
+        /// Someone likes the icon shared in the message's session; replaces the session's head.
         case like
     }
 
+    /// The icon, as the catalog has it.
     public var icon: Icon
+    /// Whether the message shares the icon or likes it.
     public var kind: Kind
 
+    /// A message about `icon`.
     public init(icon: Icon, kind: Kind) {
         self.icon = icon
         self.kind = kind

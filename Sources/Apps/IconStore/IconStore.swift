@@ -11,14 +11,17 @@ import ParlorKit
 ///
 /// Both surfaces read `IconCatalog` and the same `Purchases` in the user's container.
 public struct IconStore: MessagesApp {
+    /// The app, ready to be hosted.
     public init() {}
 
+    /// Icon Store, with a home surface.
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.iconstore", name: "Icon Store", icon: .asset("iconstore.png"),
             summary: "Browse and buy icons, and share them in conversations.", hasHomeSurface: true)
     }
 
+    /// The bundled `Assets` folder holding the icons' PNG files (made by `tools/generate_icons.py`).
     public var assetsDirectory: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }
 
     /// The name of the modal screen showing an icon's detail (the seed's `IconDetail` segue).
@@ -54,10 +57,14 @@ public struct IconStore: MessagesApp {
         case like
     }
 
+    /// Nothing shown, nothing owned: the container is read when the app opens.
     public var initialState: State { State() }
 
     // MARK: Actions
 
+    /// Shares, shows, buys or likes an icon.
+    /// - Throws: `.actionRefused` for an icon the store does not sell, or Like without a shared icon;
+    ///   the container's and the conversation's errors (a like's `.sessionConflict` makes the host re-run it).
     public func handle(_ action: Action, state: inout State, context: AppContext) async throws {
         switch action {
         case .share(let imageName):

@@ -16,12 +16,14 @@ import ParlorKit
 public struct RSVP: MessagesApp {
     public init() {}
 
+    /// RSVP's id, name, icon and store line.
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.rsvp", name: "RSVP", icon: .asset(Invitation.imageName),
             summary: "Ask who is coming: everyone answers Yes or No in one message that keeps the count.")
     }
 
+    /// The bundled Assets folder holding the party image.
     public var assetsDirectory: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }
 
     /// One participant's view of the app.
@@ -54,8 +56,12 @@ public struct RSVP: MessagesApp {
         case answer(Answer)
     }
 
+    /// An empty form and nothing on screen.
     public var initialState: State { State() }
 
+    /// Opens the form, edits the title, creates the RSVP, or sends an answer.
+    /// - Throws: the title's problem; `.sessionConflict` (for the host to re-run the answer on the new
+    ///   head); `.urlExceedsMaxSize` when the RSVP is full; `.malformedURLState` for an unreadable RSVP.
     public func handle(_ action: Action, state: inout State, context: AppContext) async throws {
         switch action {
         case .createRSVP:
@@ -74,14 +80,17 @@ public struct RSVP: MessagesApp {
         }
     }
 
+    /// Shows the tapped RSVP, or the form when opened from the drawer.
     public func willBecomeActive(state: inout State, context: AppContext) async throws {
         show(context.conversation.selectedMessage, in: &state)
     }
 
+    /// Shows the RSVP tapped while the app was open.
     public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
         show(message, in: &state)
     }
 
+    /// Refreshes the RSVP on screen when someone answers it.
     public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {
         // Someone answered the RSVP on screen: show the new counts.
         guard let viewing = state.viewing, message.session == viewing.session else { return }

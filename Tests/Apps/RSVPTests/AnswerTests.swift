@@ -1,0 +1,127 @@
+import Foundation
+import ParlorKit
+import ParlorTesting
+import RSVP
+import Testing
+
+@Suite("RSVP: answers")
+struct AnswerTests {
+    @Test("Each participant has one answer: YES is disabled once given, and NO moves the vote")
+    func oneAnswerPerParticipant() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [RSVP()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        try await ann.createRSVP(titled: "Board games")
+        let bobID = try await bob.rsvpID()
+
+        try await bob.answerRSVP("Board games", "YES")
+        let answered = await bob.view()
+        #expect(answered.isButtonDisabled("YES") == true)
+        #expect(answered.text(withID: "your-answer") == "Your answer: Yes")
+        #expect(try await simulator.latestRSVP().invitation.yes == [bobID])
+
+        // Bob changes his mind in the same open view.
+        try await bob.tap("NO")
+        #expect(await bob.appError() == nil)
+        let moved = try await simulator.latestRSVP().invitation
+        #expect(moved.yes.isEmpty)
+        #expect(moved.no == [bobID])
+        #expect(await bob.view().text(withID: "yes-count") == "Yes Count: 0")
+        #expect(await bob.view().text(withID: "no-count") == "No Count: 1")
+
+        // Reopened later, the bubble still knows Bob's answer.
+        try await bob.dismissApp()
+        let reopened = try await bob.tapMessage(containing: "Board games")
+        #expect(reopened.text(withID: "your-answer") == "Your answer: No")
+        #expect(reopened.isButtonDisabled("NO") == true)
+        #expect(await simulator.rsvpMessages().count == 3)
+    }
+
+    @Test("The organizer sees who answered Yes and who answered No; guests see only the counts")
+    func organizerSeesWhoAnswered() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol", "Dan"], apps: [RSVP()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        let carol = simulator.participant("Carol")
+        let dan = simulator.participant("Dan")
+        try await ann.createRSVP(titled: "Dinner")
+        try await bob.answerRSVP("Dinner", "YES")
+        try await carol.answerRSVP("Dinner", "NO")
+        try await dan.answerRSVP("Dinner", "YES")
+
+        let organizerView = try await ann.tapMessage(containing: "Dinner")
+        let bobID = try await bob.rsvpID()
+        let carolID = try await carol.rsvpID()
+        let danID = try await dan.rsvpID()
+        #expect(organizerView.rowTexts(ofList: "yes-list") == [bobID.mention, danID.mention])
+        #expect(organizerView.rowTexts(ofList: "no-list") == [carolID.mention])
+        #expect(organizerView.visibleTexts.contains("Yes (2)"))
+        #expect(organizerView.visibleTexts.contains("No (1)"))
+
+        let guestView = try await bob.tapMessage(containing: "Dinner")
+        #expect(guestView.rowTexts(ofList: "yes-list") == nil)
+        #expect(!guestView.visibleTexts.contains(danID.mention))
+        #expect(guestView.text(withID: "yes-count") == "Yes Count: 2")
+    }
+
+    @Test("An organizer's list says 'Nobody yet' before anyone answers, and fills in while it is open")
+    func organizerListUpdatesLive() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob"], apps: [RSVP()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        try await ann.createRSVP(titled: "Karaoke")
+        let before = try await ann.tapMessage(containing: "Karaoke")
+        #expect(before.rowTexts(ofList: "yes-list") == ["Nobody yet"])
+
+        try await bob.answerRSVP("Karaoke", "YES")
+        #expect(await ann.view().rowTexts(ofList: "yes-list") == [try await bob.rsvpID().mention])
+    }
+
+    @Test("Collapsed answers leave readable lines: who asked, who answered what, who changed their answer")
+    func summaryLines() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [RSVP()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        let carol = simulator.participant("Carol")
+        try await ann.createRSVP(titled: "Movie night")
+        try await bob.answerRSVP("Movie night", "YES")
+        try await bob.tap("NO")
+        try await carol.answerRSVP("Movie night", "YES")
+
+        let (annID, bobID, carolID) = try await (ann.rsvpID(), bob.rsvpID(), carol.rsvpID())
+        let transcript = try await carol.transcript()
+        #expect(transcript.filter { $0.kind == .summary }.map(\.text) == [
+            "\(annID.mention) asked: Movie night",
+            "\(bobID.mention) answered Yes",
+            "\(bobID.mention) changed to No",
+        ])
+        #expect(try await simulator.latestRSVP().message.summaryText == "\(carolID.mention) answered Yes")
+    }
+
+    @Test("100 participants answer one RSVP: all are counted and listed, and the URL stays within 5,000 characters")
+    func hundredParticipants() async throws {
+        let guests = (1...100).map { "Guest \($0)" }
+        let simulator = ConversationSimulator(participants: ["Ann"] + guests, apps: [RSVP()])
+        let ann = simulator.participant("Ann")
+        try await ann.createRSVP(titled: "Company picnic")
+        for (index, name) in guests.enumerated() {
+            let guest = simulator.participant(name)
+            try await guest.answerRSVP("Company picnic", index.isMultiple(of: 3) ? "NO" : "YES")
+            #expect(await guest.appError() == nil, "\(name) could not answer")
+            try await guest.dismissApp()
+        }
+
+        let (invitation, message) = try await simulator.latestRSVP()
+        #expect(invitation.yesCount == 66)
+        #expect(invitation.noCount == 34)
+        let url = try #require(message.url)
+        #expect(url.absoluteString.count <= Limits.maxURLLength)
+        #expect(message.template?.subcaption == "Yes Count: 66")
+
+        var expected: Set<ParticipantID> = []
+        for name in guests { expected.insert(try await simulator.participant(name).rsvpID()) }
+        #expect(Set(invitation.yes + invitation.no) == expected)
+        let organizerView = try await ann.tapMessage(containing: "Company picnic")
+        #expect((organizerView.rowTexts(ofList: "yes-list")?.count ?? 0) + (organizerView.rowTexts(ofList: "no-list")?.count ?? 0) == 100)
+    }
+}

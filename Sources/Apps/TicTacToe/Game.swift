@@ -91,6 +91,16 @@ public struct Game: Sendable, Hashable, Codable {
         cells[square] = turn
     }
 
+    /// Decodes the squares and checks them like `init(cells:)`: a stored game is a possible game.
+    public init(from decoder: any Decoder) throws {
+        try self.init(cells: decoder.singleValueContainer().decode([Mark?].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(cells)
+    }
+
     private func count(_ mark: Mark) -> Int { cells.count { $0 == mark } }
 
     private func hasLine(_ mark: Mark) -> Bool {

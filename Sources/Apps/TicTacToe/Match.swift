@@ -6,12 +6,14 @@ import ParlorKit
 /// on the two players are fixed; everyone else in the conversation watches. A rematch names both
 /// players from its first move.
 public struct Match: Sendable, Hashable, Codable {
+    /// The board and whose turn it is.
     public var game: Game
     /// The player of X: the one who started the game.
     public var x: ParticipantID
     /// The player of O; nil until someone other than X makes O's first move.
     public var o: ParticipantID?
 
+    /// A match as it stands; `Match.start` begins a new one.
     public init(game: Game, x: ParticipantID, o: ParticipantID?) {
         self.game = game
         self.x = x

@@ -8,6 +8,7 @@ import ParlorKit
 /// board is full; then either player can ask for a rematch. The rules live in `Game`, the
 /// players and the URL in `Match`; the host refuses forged moves through `validate`.
 public struct TicTacToe: MessagesApp {
+    /// The app, ready to be hosted: `ConversationSimulator(apps: [TicTacToe()])`.
     public init() {}
 
     public var manifest: AppManifest {
@@ -16,6 +17,7 @@ public struct TicTacToe: MessagesApp {
             summary: "Play tic-tac-toe in a conversation, one message per move.")
     }
 
+    /// What one participant's app shows: a game read from a message, or a new game about to start.
     public struct State: Codable, Sendable {
         /// The game on screen, read from the tapped message; nil before a game starts.
         var match: Match?
@@ -25,6 +27,7 @@ public struct TicTacToe: MessagesApp {
         var rematchOpponent: ParticipantID?
     }
 
+    /// The board's squares and the Rematch button.
     public enum Action: Codable, Sendable {
         case play(square: Int)
         case rematch

@@ -1,3 +1,4 @@
+import Foundation
 import ParlorKit
 import Testing
 import TicTacToe
@@ -81,6 +82,15 @@ struct GameTests {
     func unreachableBoards(board: String) {
         let cells = board.map { Mark(rawValue: String($0)) }
         #expect(throws: MessagesError.self) { try Game(cells: cells) }
+    }
+
+    @Test("A game is stored as its squares and read back only if it is a possible game")
+    func codable() throws {
+        let game = try playedGame([4, 0])
+        let data = try JSONEncoder().encode(game)
+        #expect(String(decoding: data, as: UTF8.self) == #"["O",null,null,null,"X",null,null,null,null]"#)
+        #expect(try JSONDecoder().decode(Game.self, from: data) == game)
+        #expect(throws: MessagesError.self) { try JSONDecoder().decode(Game.self, from: Data(#"["X","X"]"#.utf8)) }
     }
 
     @Test("A board has nine squares")

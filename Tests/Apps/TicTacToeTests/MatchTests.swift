@@ -43,11 +43,8 @@ struct MatchTests {
         ])
     func malformedURL(text: String) throws {
         let url = try #require(URL(string: text))
-        #expect {
-            try Match(url: url)
-        } throws: { error in
-            (error as? MessagesError)?.code == .malformedURLState
-        }
+        let error = #expect(throws: MessagesError.self) { try Match(url: url) }
+        #expect(error?.code == .malformedURLState)
     }
 
     @Test("A message without a URL carries no game")

@@ -154,6 +154,38 @@ struct TicTacToeTests {
         #expect(over.interactiveNodes(matching: "Rematch").isEmpty, "a watcher cannot start the players' rematch")
     }
 
+    @Test("When two others race for O, the first send takes the seat and the second is refused as stale")
+    func raceForO() async throws {
+        let (simulator, people) = conversation(["Alice", "Bob", "Carol"])
+        let (alice, bob, carol) = (people[0], people[1], people[2])
+        try await alice.startGame(at: 4)
+        try await bob.tapLatestMessage()
+        try await bob.tap("square0")
+        try await carol.tapLatestMessage()
+        try await carol.tap("square8")
+        try await bob.sendStagedMove()
+        let stale = await #expect(throws: MessagesError.self) { try await carol.sendStaged() }
+        #expect(stale?.code == .sessionConflict)
+        #expect(await simulator.messages.count == 2)
+        let bobID = try await bob.participantID(in: appName)
+        let latest = try await alice.latestGameMessage()
+        #expect(try QueryItems(url: #require(latest?.url))["oPlayer"] == bobID.description)
+    }
+
+    @Test("Tapping a game's bubble while the app is open from the drawer switches to that game, expanded")
+    func selectWhileOpen() async throws {
+        let (_, people) = conversation()
+        let (alice, bob) = (people[0], people[1])
+        try await alice.startGame(at: 4)
+        try await bob.openApp(named: appName)
+        #expect(await bob.view().visibleTexts.contains("Tap a square to start a game. You play X."))
+        let view = try await bob.tapLatestMessage()
+        #expect(await bob.presentationStyle() == .expanded)
+        #expect(view.interactiveNodes(matching: "Row 2, column 2, X").count == 1)
+        try await bob.tap("square0")
+        #expect(await bob.staged()?.message?.template?.caption == "It's your move!")
+    }
+
     @Test("Rematch: whoever asks plays X and moves first, in a new session against the same opponent")
     func rematch() async throws {
         let (simulator, people) = conversation(["Alice", "Bob", "Carol"])

@@ -3,9 +3,8 @@ import Foundation
 /// A JSON value read forgivingly, for hand-edited and tool-written catalogs: keys match without
 /// regard to case, dashes, underscores or spaces (`grid-size`, `gridSize`, `Grid_Size`), and
 /// numbers and strings stand in for each other.
-struct LenientJSON: @unchecked Sendable {
-    // @unchecked: `value` holds only what JSONSerialization makes (strings, numbers, arrays,
-    // dictionaries, NSNull), which are immutable.
+struct LenientJSON {
+    /// What JSONSerialization made: strings, numbers, arrays, dictionaries, NSNull.
     private let value: Any
 
     private init(value: Any) { self.value = value }

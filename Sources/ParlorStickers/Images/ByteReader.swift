@@ -26,7 +26,6 @@ struct ByteReader {
     }
 
     var remaining: Int { bytes.count - offset }
-    var isAtEnd: Bool { offset >= bytes.count }
 
     mutating func skip(_ count: Int) throws(ImageParseError) {
         guard count >= 0, count <= remaining else { throw .truncated(format) }

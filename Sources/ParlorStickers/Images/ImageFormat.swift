@@ -1,6 +1,13 @@
 /// An image format a sticker may use, as found in the file's bytes (never from its extension).
 public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    case png, apng, gif, jpeg
+    /// A still PNG.
+    case png
+    /// An animated PNG: a PNG with an acTL chunk.
+    case apng
+    /// A GIF, still or animated.
+    case gif
+    /// A JPEG (baseline or progressive).
+    case jpeg
 
     /// The extension a file of this format gets when Parlor writes it (`png` for APNG too, so
     /// browsers that cannot animate still show the first frame).
@@ -29,6 +36,7 @@ public enum ImageFormat: String, Sendable, Hashable, Codable, CaseIterable, Cust
 /// What a sticker image's headers say: its format, pixel size and frames. Read without decoding
 /// the pixels.
 public struct ImageInfo: Sendable, Hashable, Codable {
+    /// The format found in the bytes.
     public var format: ImageFormat
     /// Width in pixels, as declared by the file's header.
     public var width: Int
@@ -39,6 +47,7 @@ public struct ImageInfo: Sendable, Hashable, Codable {
     /// The size of the whole file in bytes.
     public var byteCount: Int
 
+    /// Creates image facts; `StickerValidator.validateImage` reads them from a file.
     public init(format: ImageFormat, width: Int, height: Int, frameCount: Int = 1, byteCount: Int) {
         self.format = format
         self.width = width

@@ -72,8 +72,7 @@ enum ImageInspector {
         if flags & 0x80 != 0 { try reader.skip(3 << (Int(flags & 0x07) + 1)) }
         var frames = 0
         walk: while true {
-            // A GIF that ends cleanly after a frame but lacks its trailer still plays everywhere.
-            if reader.isAtEnd, frames > 0 { break walk }
+            // A GIF ends with a trailer byte; one without it was cut short, perhaps between frames.
             switch try reader.uint8() {
             case 0x2C:  // image descriptor
                 try reader.skip(8)

@@ -8,7 +8,9 @@ public struct SequenceTiming: Sendable, Hashable, Codable {
         case fps
     }
 
+    /// Seconds per cycle (`.fixed`) or frames per second (`.fps`).
     public var duration: Double
+    /// How `duration` is read.
     public var durationType: DurationType
     /// How many times the animation repeats after it first plays; 0 plays it forever.
     public var repetitions: Int
@@ -16,6 +18,7 @@ public struct SequenceTiming: Sendable, Hashable, Codable {
     /// Xcode's defaults: 15 frames per second, forever.
     public static let standard = SequenceTiming(duration: 15, durationType: .fps, repetitions: 0)
 
+    /// Creates a timing; see the properties for the meaning of each value.
     public init(duration: Double, durationType: DurationType, repetitions: Int) {
         self.duration = duration
         self.durationType = durationType

@@ -17,6 +17,7 @@ public struct LoadedSticker: Sendable, Hashable {
     public var assetName: String
     /// The image's format, size and frames, read from its bytes.
     public var image: ImageInfo
+    /// Where the image's bytes are: a file, or an APNG assembled in memory.
     public var origin: Origin
 
     /// The image's bytes.
@@ -47,6 +48,7 @@ public struct LoadedStickerPack: Sendable, Hashable {
     /// What is wrong with the stickers left out (and with the pack's own files).
     public var problems: [StickerProblem]
 
+    /// Creates a loaded pack; `StickerPackLoader` makes these.
     public init(pack: StickerPack, directory: URL, stickers: [LoadedSticker], problems: [StickerProblem]) {
         self.pack = pack
         self.directory = directory

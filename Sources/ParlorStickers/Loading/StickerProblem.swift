@@ -14,6 +14,7 @@ public struct StickerProblem: Sendable, Hashable, CustomStringConvertible {
     /// What is wrong: `code` says which rule, `message` how to fix it.
     public var error: MessagesError
 
+    /// Creates a problem with `file` (relative to the pack folder) and its error.
     public init(file: String, error: MessagesError) {
         self.file = file
         self.error = error
@@ -24,5 +25,6 @@ public struct StickerProblem: Sendable, Hashable, CustomStringConvertible {
     /// The sentence saying what is wrong and what to do.
     public var message: String { error.message }
 
+    /// `<file>: <code>: <message>`, for logs and the command line.
     public var description: String { "\(file): \(error)" }
 }

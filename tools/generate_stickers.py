@@ -175,9 +175,10 @@ def rainbow():
         inset = 40 + index * 22
         draw.arc(box(inset, inset + 50, 408 - inset, 408 - inset + 50 + 120), 180, 360, fill=color + (255,), width=u(23))
     for cx in (96, 312):
-        for dx, dy, radius in ((-34, 8, 30), (0, -10, 40), (36, 6, 32), (0, 20, 34)):
-            draw.ellipse(box(cx + dx - radius, 260 + dy - radius, cx + dx + radius, 260 + dy + radius), fill=(250, 250, 255, 255))
-        draw.arc(box(cx - 64, 250, cx + 68, 312), 10, 170, fill=(207, 216, 230, 255), width=u(4))
+        for shift, color in ((7, (207, 216, 232, 255)), (0, (250, 250, 255, 255))):
+            for dx, dy, radius in ((-36, 0, 30), (0, -18, 42), (38, -4, 32)):
+                draw.ellipse(box(cx + dx - radius, 286 + dy - radius + shift, cx + dx + radius, 286 + dy + radius + shift), fill=color)
+            draw.rounded_rectangle(box(cx - 66, 280 + shift, cx + 70, 318 + shift), radius=u(19), fill=color)
     return image
 
 

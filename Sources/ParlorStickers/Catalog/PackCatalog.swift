@@ -35,11 +35,12 @@ struct PackCatalog: Sendable {
         }
 
         if let listed = contents?[CatalogKeys.stickers]?.array ?? manifest?[CatalogKeys.stickers]?.array {
+            let listFile = contents?[CatalogKeys.stickers]?.array != nil ? "Contents.json" : "pack.json"
             for item in listed {
                 let description = item[CatalogKeys.description]?.string
                 guard let file = item[CatalogKeys.fileName]?.string ?? item.string else {
                     catalog.problems.append(StickerProblem(
-                        file: "Contents.json", error: MessagesError(.fileNotFound, "A sticker listed in the pack has no filename; give it one or remove it.")))
+                        file: listFile, error: MessagesError(.fileNotFound, "A sticker listed in the pack has no filename; give it one or remove it.")))
                     continue
                 }
                 catalog.addEntry(named: file, description: description)

@@ -1,0 +1,74 @@
+/// One chunk of a PNG file: a four-letter type and its data, framed by a length and a CRC.
+struct PNGChunk: Sendable, Hashable {
+    /// The eight bytes every PNG file starts with.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The largest chunk length the PNG specification allows (2^31 - 1).
+    static let maxLength = 0x7FFF_FFFF
+
+    var type: String
+    var data: [UInt8]
+
+    init(type: String, data: [UInt8]) {
+        self.type = type
+        self.data = data
+    }
+
+    /// The chunk as it sits in a file: length, type, data, CRC-32 of type and data.
+    var encoded: [UInt8] {
+        let typeBytes = Array(type.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12 + data.count)
+        bytes.appendBigEndian(UInt32(data.count))
+        bytes.append(contentsOf: typeBytes)
+        bytes.append(contentsOf: data)
+        bytes.appendBigEndian(CRC32.checksum(typeBytes + data))
+        return bytes
+    }
+
+    /// Splits a PNG file into its chunks, up to and including IEND, checking the signature,
+    /// every length against the bytes left and every CRC.
+    /// - Throws: `ImageParseError` for a missing signature, a truncated chunk, a bad CRC or a
+    ///   missing IEND.
+    static func chunks(of bytes: [UInt8]) throws(ImageParseError) -> [PNGChunk] {
+        var reader = ByteReader(bytes, format: "PNG")
+        guard reader.hasPrefix(signature) else { throw ImageParseError("does not start with the PNG signature") }
+        try reader.skip(signature.count)
+        var chunks: [PNGChunk] = []
+        while true {
+            let length = Int(try reader.uint32BigEndian())
+            guard length <= maxLength else { throw ImageParseError("declares a PNG chunk of \(length) bytes, more than PNG allows") }
+            let typeBytes = Array(try reader.take(4))
+            guard typeBytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw ImageParseError("has a PNG chunk with an invalid type (the file is corrupt)")
+            }
+            let data = Array(try reader.take(length))
+            let crc = try reader.uint32BigEndian()
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard crc == CRC32.checksum(typeBytes + data) else {
+                throw ImageParseError("has a damaged PNG \(type) chunk (its checksum does not match)")
+            }
+            chunks.append(PNGChunk(type: type, data: data))
+            if type == "IEND" { return chunks }
+        }
+    }
+}
+
+/// The CRC-32 PNG uses (ISO 3309, polynomial 0xEDB88320, reflected), computed by table.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 {
+            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
+        }
+        return value
+    }
+
+    /// The CRC-32 of `bytes`.
+    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

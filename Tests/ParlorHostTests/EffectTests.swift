@@ -79,7 +79,8 @@ struct EffectTests {
         #expect(tooLong.errorCode == .textExceedsMaxSize)
         #expect(tooLong.view.visibleTexts.contains(#"title a"b\c⁂🎉éxx"#))
 
-        let marks = await instance.perform(.action(template, value: "y" + String(repeating: "\u{301}", count: 50)))
+        // One visible character carrying 100 combining marks counts as 13 (one per 8 scalars).
+        let marks = await instance.perform(.action(template, value: "y" + String(repeating: "\u{301}", count: 100)))
         #expect(marks.errorCode == .textExceedsMaxSize)
     }
 

@@ -161,7 +161,7 @@ struct MessageValidationTests {
         } catch {
             #expect(error.code == .stickerFileImproperFileAttributes)
         }
-        let zalgo = "d" + String(repeating: "\u{301}", count: 1_000)
+        let zalgo = "d" + String(repeating: "\u{301}", count: 2_000)  // one character, counted as 251
         #expect(throws: MessagesError.self) { _ = try Sticker(id: "party/2", image: image, localizedDescription: zalgo) }
     }
 

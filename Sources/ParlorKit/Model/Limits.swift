@@ -2,8 +2,9 @@ import Foundation
 
 /// The limits of the Messages model. Each is enforced with a `MessagesError` whose code says which.
 ///
-/// Text lengths count Unicode scalars (`length(of:)`): a letter with combining marks counts each
-/// mark, so a text that shows one character cannot carry megabytes past a limit.
+/// Text lengths count characters as a person does (`length(of:)`); a character stuffed with
+/// combining marks counts one per 8 Unicode scalars, so text that shows one character cannot
+/// carry megabytes past a limit.
 public enum Limits {
     /// A message URL is at most 5,000 characters (Apple's limit; `urlExceedsMaxSize`).
     public static let maxURLLength = 5_000
@@ -24,7 +25,13 @@ public enum Limits {
     /// An image carried inline as a `data:` URL in a layout: at most 256 KiB (`mediaExceedsMaxSize`).
     public static let maxInlineImageLength = 256 * 1024
 
-    /// How long `text` is against a text limit: its Unicode scalars, not its grapheme clusters,
-    /// which can hold any number of combining marks each.
-    package static func length(of text: String) -> Int { text.unicodeScalars.count }
+    /// How long `text` is against a text limit: its characters as a person counts them (an emoji
+    /// with a skin tone or a family emoji is one), except that text stuffed with combining marks
+    /// counts one per 8 Unicode scalars, so a single "character" cannot carry megabytes.
+    package static func length(of text: String) -> Int {
+        max(text.count, (text.unicodeScalars.count + scalarsPerCharacter - 1) / scalarsPerCharacter)
+    }
+
+    /// The most Unicode scalars one counted character may average.
+    package static let scalarsPerCharacter = 8
 }

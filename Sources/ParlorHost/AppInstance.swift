@@ -26,8 +26,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// How many times an action is re-run on a newer session head before giving up.
-    static var maxRebases: Int { 3 }
+    /// How many times an action is re-run on a newer session head before giving up. Each conflict
+    /// means someone else's message went through, so a burst of N simultaneous answers needs up to
+    /// N re-runs; the cap only stops an app that never converges.
+    static var maxRebases: Int { 32 }
     /// How deep hooks may chain presentation requests (a transition that requests a transition…).
     static var maxRequestDepth: Int { 8 }
 
@@ -104,7 +106,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     }
 
     public func receive(_ message: Message) async -> InstanceUpdate {
-        await serialized {
+        await serialized(userInitiated: false) {
             guard isActive, style != .transcript else { return }
             let requests = await run("didReceive") { app, state, context in
                 try await app.didReceive(message, state: &state, context: context)
@@ -263,9 +265,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 }
                 await apply(requests, depth: 0)
                 return
-            } catch let error as MessagesError where error.code == .sessionConflict && error.sessionHead != nil && attempt < Self.maxRebases {
+            } catch let error as MessagesError where error.code == .sessionConflict && error.sessionHead != nil {
                 // Someone replaced the session head first: re-run the action on the new head.
                 selectedMessage = error.sessionHead
+                if attempt == Self.maxRebases { record(error, hook: "handle") }
             } catch {
                 record(error, hook: "handle")
                 return
@@ -372,13 +375,16 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
     }
 
-    /// Runs `body` alone (one call at a time), then renders and reports.
-    private func serialized(_ body: () async -> Void) async -> InstanceUpdate {
+    /// Runs `body` alone (one call at a time), then renders and reports. A call the user did not
+    /// cause (`userInitiated: false`, a delivery) keeps the error the user has not seen yet.
+    private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
         if busy {
             await withCheckedContinuation { waiters.append($0) }
         }
         busy = true
-        failure = resumeFailure
+        if userInitiated || resumeFailure != nil {
+            failure = resumeFailure
+        }
         resumeFailure = nil
         await body()
         render()

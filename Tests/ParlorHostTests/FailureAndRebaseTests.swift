@@ -73,26 +73,44 @@ struct FailureAndRebaseTests {
         #expect(update.count == "count 1")
     }
 
-    @Test("A send that keeps conflicting gives up after 3 tries with sessionConflict and the state unchanged")
-    func rebaseGivesUp() async throws {
+    @Test("A burst of conflicts is absorbed: each re-run builds on the newer head, as many times as others got in first")
+    func rebaseAbsorbsBurst() async throws {
         let harness = Harness()
         let instance = harness.instance()
         let session = Session()
-        let heads = (2...6).map { harness.message(session: session, count: $0) }
-        let opened = await instance.tap(harness.message(session: session, count: 1))
+        let heads = (2...11).map { harness.message(session: session, count: $0) }
+        let first = harness.message(session: session, count: 1)
+        let opened = await instance.tap(first)
         harness.host.refuseNextSends(withHeads: heads)
         harness.log.clear()
 
         let update = await instance.perform(.action(try opened.action("Send")))
-        #expect(harness.log.names.filter { $0 == "handle(sendUpdate)" }.count == 3)
-        #expect(harness.host.sendAttempts.count == 3)
+        #expect(update.error == nil)
+        #expect(harness.host.sendAttempts.map(\.replacing) == [first.id] + heads.map(\.id))
+        #expect(harness.host.sent.count == 1)
+    }
+
+    @Test("A send that never stops conflicting gives up after 32 tries with sessionConflict and the state unchanged")
+    func rebaseGivesUp() async throws {
+        let harness = Harness()
+        let instance = harness.instance()
+        let session = Session()
+        let heads = (2...40).map { harness.message(session: session, count: $0) }
+        let opened = await instance.tap(harness.message(session: session, count: 1))
+        harness.host.refuseNextSends(withHeads: Array(heads.prefix(32)))
+        harness.log.clear()
+
+        let update = await instance.perform(.action(try opened.action("Send")))
+        #expect(harness.log.names.filter { $0 == "handle(sendUpdate)" }.count == 32)
+        #expect(harness.host.sendAttempts.count == 32)
         #expect(harness.host.sent.isEmpty)
         #expect(update.errorCode == .sessionConflict)
         #expect(update.count == "count 0")
 
-        // The user can try again.
+        // The user can try again; the instance already knows the newest head.
         let retried = await instance.perform(.action(try update.action("Send")))
         #expect(retried.error == nil)
+        #expect(harness.host.sendAttempts.last?.replacing == heads[31].id)
         #expect(harness.host.sent.count == 1)
         #expect(retried.count == "count 1")
     }

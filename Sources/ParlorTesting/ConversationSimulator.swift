@@ -103,7 +103,13 @@ public actor ConversationSimulator {
 
     func commit(_ content: SimulatedContent, id: MessageID, from sender: String, replacing: MessageID?) throws -> PostedMessage {
         try requireParticipant(sender)
-        if let existing = posted.first(where: { $0.id == id }) { return existing }
+        if let existing = posted.first(where: { $0.id == id }) {
+            // A retry returns the original; an id reused by someone else is refused.
+            guard existing.sender == sender else {
+                throw MessagesError(.invalidValue, "That message id is already used in this conversation.")
+            }
+            return existing
+        }
         var content = content
         if case .app(var message) = content {
             guard let appID = message.appID, let app = apps[appID] else {
@@ -115,6 +121,9 @@ public actor ConversationSimulator {
             var head: PostedMessage?
             if let session = message.session {
                 head = posted.last { $0.message?.session == session }
+                if let head, head.message?.appID != appID {
+                    throw MessagesError(.actionRefused, "That session belongs to another app.")
+                }
                 if let head, head.id != replacing {
                     throw MessagesError(
                         .sessionConflict, "Someone else updated this first; your change was not applied to the old version.",

@@ -139,6 +139,17 @@ public struct SimulatedParticipant: Sendable {
     /// Closes the open app.
     public func dismissApp() async throws { try await simulator.dismissApp(of: name) }
 
+    /// Commits an app message as a modified client or another host could, bypassing the app's
+    /// own code but not the host's checks (limits, session head, the app's `validate`): for
+    /// testing that forged messages are refused.
+    /// - Throws: the host's refusal.
+    @discardableResult
+    public func sendRawMessage(_ message: Message, replacing: MessageID?) async throws -> PostedMessage {
+        let posted = try await simulator.commit(.app(message), id: message.id, from: name, replacing: replacing)
+        await simulator.deliverPending()
+        return posted
+    }
+
     /// Sends an event as a client would, without checking that the view offers it (for testing
     /// what the host refuses).
     public func sendRawEvent(_ event: ViewEvent) async throws {

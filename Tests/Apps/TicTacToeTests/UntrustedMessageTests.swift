@@ -1,14 +1,13 @@
 import Foundation
 import ParlorHost
 import ParlorKit
-@testable import ParlorTesting
+import ParlorTesting
 import Testing
 import TicTacToe
 
 /// A message URL is outside input: a modified client can send any URL it likes. These tests
 /// build forged messages by hand and check that the app's `validate` refuses them, then send them
-/// to the simulated host's commit as such a client would (`@testable`: ParlorTesting has no
-/// public way to send a raw message) and check that nothing is committed.
+/// to the simulated host as such a client would (`sendRawMessage`) and check that nothing is committed.
 @Suite("Untrusted messages: forged moves and malformed URLs")
 struct UntrustedMessageTests {
     let app = TicTacToe()
@@ -37,7 +36,7 @@ struct UntrustedMessageTests {
 
         let before = await simulator.messages
         let hosted = await #expect(throws: MessagesError.self) {
-            try await simulator.commit(.app(forged), id: forged.id, from: sender, replacing: head?.id)
+            try await simulator.participant(sender).sendRawMessage(forged, replacing: head?.id)
         }
         #expect(hosted == MessagesError(code, reason))
         #expect(await simulator.messages == before, "nothing was committed")
@@ -54,7 +53,7 @@ struct UntrustedMessageTests {
             items["position0"] = "O"
             items["oPlayer"] = bobID.description
         }
-        _ = try await simulator.commit(.app(move), id: move.id, from: "Bob", replacing: head.id)
+        _ = try await simulator.participant("Bob").sendRawMessage(move, replacing: head.id)
         let latest = try await people[0].latestGameMessage()
         #expect(try positions(of: latest) == ["O", "-", "-", "-", "X", "-", "-", "-", "-"])
     }

@@ -1,15 +1,16 @@
 import Foundation
 import ParlorHost
 import ParlorKit
+import ParlorStickers
 
-/// A sticker pack the server offers, with the folder its files are in.
+/// A sticker pack the server offers: the pack and each sticker's image bytes (a file, or an APNG
+/// assembled from a sticker sequence).
 public struct StickerPackEntry: Sendable {
-    public var pack: StickerPack
-    public var directory: URL
+    public var loaded: LoadedStickerPack
+    public var pack: StickerPack { loaded.pack }
 
-    public init(pack: StickerPack, directory: URL) {
-        self.pack = pack
-        self.directory = directory
+    public init(_ loaded: LoadedStickerPack) {
+        self.loaded = loaded
     }
 }
 
@@ -50,11 +51,10 @@ public struct AppDirectory: Sendable {
         return entry.pack.stickers.first { $0.id == id }
     }
 
-    /// The file of a sticker pack's image.
-    public func packFile(pack: String, name: String) -> URL? {
-        guard let entry = packsByID[pack], (try? ImageSource.asset(name).validate()) != nil else { return nil }
-        let url = entry.directory.appendingPathComponent(name)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    /// The bytes and media type of a sticker pack's image.
+    public func packImage(pack: String, name: String) -> (data: Data, mediaType: String)? {
+        guard let sticker = packsByID[pack]?.loaded.sticker(forAsset: name), let data = try? sticker.data() else { return nil }
+        return (data, sticker.image.format.mimeType)
     }
 
     /// Where a client loads an image from: app assets under /assets/apps, inline and web images as they are.

@@ -15,7 +15,7 @@ public struct Accounts: Sendable {
     /// The cookie that carries the browser's token.
     public static let cookieName = "parlor_session"
 
-    init(store: any ParlorStore, configuration: ServerConfiguration) {
+    public init(store: any ParlorStore, configuration: ServerConfiguration) {
         self.store = store
         self.configuration = configuration
         self.throttle = SignInThrottle()

@@ -42,6 +42,9 @@ extension ParlorCore {
             return try await commit(
                 NewMessage(id: message.id, conversationID: conversation, sender: user, content: .app(message), replacing: replacing)
             ) { _, head in
+                if let head, head.content.appMessage?.appID != appID {
+                    throw MessagesError(.actionRefused, "That session belongs to another app.")
+                }
                 try app.validate(checked, replacing: head?.content.appMessage)
             }
         } catch let conflict as SessionConflict {
@@ -56,7 +59,14 @@ extension ParlorCore {
         _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
     ) async throws -> StoredMessage {
         let (stored, isDuplicate) = try await store.append(message, validate: validate)
-        if !isDuplicate { await fanOut(stored) }
+        guard !isDuplicate else {
+            // A retry returns the original; an id reused by someone else is refused.
+            guard stored.sender == message.sender else {
+                throw APIError(.conflict, code: "idInUse", "That message id is already used in this conversation; choose a new one.")
+            }
+            return stored
+        }
+        await fanOut(stored)
         return stored
     }
 

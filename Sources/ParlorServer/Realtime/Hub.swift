@@ -9,6 +9,8 @@ enum Outgoing: Sendable {
     case frame(String)
     /// A committed message, rendered for the connection's user when written.
     case message(StoredMessage)
+    /// The client's `hello`: replay what it missed since these sequence numbers, then stream.
+    case start(since: [String: Int64])
 }
 
 /// The outbound side of one WebSocket connection: a bounded queue. A connection that falls

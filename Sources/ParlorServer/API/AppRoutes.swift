@@ -1,0 +1,159 @@
+import Crypto
+import Foundation
+import Hummingbird
+import ParlorKit
+import ParlorStore
+
+/// `/api/apps`, `/api/drawer`, `/api/stickers`, `/assets/*` and `/blobs`: the store, the drawer,
+/// sticker packs, app images and uploads.
+struct AppRoutes {
+    let core: ParlorCore
+
+    struct AppInfo: Encodable {
+        let id: AppID
+        let name: String
+        let summary: String
+        let iconURL: String?
+        let hasHomeSurface: Bool
+        let installed: Bool
+    }
+
+    struct PackInfo: Encodable {
+        let id: String
+        let drawerID: String
+        let name: String
+        let author: String?
+        let gridSize: StickerGridSize
+        let stickers: [Wire.StickerRef]
+        let installed: Bool
+    }
+
+    struct Directory: Encodable {
+        let apps: [AppInfo]
+        let packs: [PackInfo]
+        /// The user's drawer, in order: app ids and `sticker:<pack>` ids.
+        let drawer: [String]
+    }
+
+    struct DrawerBody: Codable { let items: [String] }
+    struct BlobInfo: Encodable {
+        let hash: String
+        let url: String
+    }
+
+    /// Upload types, by their leading bytes.
+    static let blobTypes: [(prefix: [UInt8], type: String)] = [
+        ([0x89, 0x50, 0x4E, 0x47], "image/png"), ([0xFF, 0xD8, 0xFF], "image/jpeg"), ([0x47, 0x49, 0x46, 0x38], "image/gif"),
+    ]
+
+    func add(to router: Router<ParlorRequestContext>) {
+        router.get("/api/apps") { _, context in
+            let user = try context.requireUser()
+            return try JSONBody.response(try await directory(for: user.id))
+        }
+        router.put("/api/drawer") { request, context in
+            let user = try context.requireUser()
+            let body = try await JSONBody.decode(DrawerBody.self, from: request)
+            try await core.setDrawer(body.items, of: user.id)
+            return try JSONBody.response(try await directory(for: user.id))
+        }
+        router.post("/api/apps/:item/install") { _, context in
+            let user = try context.requireUser()
+            let item = try drawerItem(context)
+            var drawer = try await core.drawer(of: user.id)
+            if !drawer.contains(item) { drawer.append(item) }
+            try await core.setDrawer(drawer, of: user.id)
+            return try JSONBody.response(try await directory(for: user.id))
+        }
+        router.delete("/api/apps/:item/install") { _, context in
+            let user = try context.requireUser()
+            let item = try drawerItem(context)
+            try await core.setDrawer(try await core.drawer(of: user.id).filter { $0 != item }, of: user.id)
+            return try JSONBody.response(try await directory(for: user.id))
+        }
+        router.get("/assets/apps/:app/:file") { _, context in
+            guard let app = context.parameters.get("app").flatMap({ core.directory.app(AppID($0)) }),
+                  let url = context.parameters.get("file").flatMap(app.assetURL(named:))
+            else { throw APIError.notFound }
+            return try fileResponse(url)
+        }
+        router.get("/assets/stickers/:pack/:file") { _, context in
+            guard let pack = context.parameters.get("pack"), let file = context.parameters.get("file"),
+                  let image = core.directory.packImage(pack: pack, name: file)
+            else { throw APIError.notFound }
+            return Response(
+                status: .ok, headers: [.contentType: image.mediaType, .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
+        }
+        router.post("/api/blobs") { request, context in
+            _ = try context.requireUser()
+            var request = request
+            let limit = core.configuration.maxBlobBytes
+            guard let buffer = try? await request.collectBody(upTo: limit) else {
+                throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
+            }
+            let data = Data(buffer: buffer)
+            guard let type = Self.blobTypes.first(where: { data.starts(with: $0.prefix) })?.type else {
+                throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
+            }
+            let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            try await core.store.putBlob(data, hash: hash, contentType: type)
+            return try JSONBody.response(BlobInfo(hash: hash, url: "/blobs/\(hash)"), status: .created)
+        }
+        router.get("/blobs/:hash") { _, context in
+            guard let hash = context.parameters.get("hash"), hash.count == 64, let blob = try await core.store.blob(hash: hash) else {
+                throw APIError.notFound
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: blob.contentType, .cacheControl: "public, max-age=31536000, immutable"],
+                body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
+        }
+    }
+
+    private func drawerItem(_ context: ParlorRequestContext) throws -> String {
+        guard let item = context.parameters.get("item"), core.directory.contains(drawerItem: item) else {
+            throw APIError(.notFound, code: "unknownApp", "There is no such app or sticker pack in the store.")
+        }
+        return item
+    }
+
+    private func directory(for user: UserID) async throws -> Directory {
+        let drawer = try await core.drawer(of: user)
+        let apps = core.directory.apps.map { app in
+            AppInfo(
+                id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
+                iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
+                installed: drawer.contains(app.manifest.id.rawValue))
+        }
+        let packs = core.directory.packs.map { entry in
+            PackInfo(
+                id: entry.pack.id, drawerID: AppDirectory.drawerID(ofPack: entry.pack.id), name: entry.pack.name, author: entry.pack.author,
+                gridSize: entry.pack.gridSize, stickers: entry.pack.stickers.map(ParlorCore.wire),
+                installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id)))
+        }
+        return Directory(apps: apps, packs: packs, drawer: drawer)
+    }
+
+    private func fileResponse(_ url: URL) throws -> Response {
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw APIError.notFound }
+        return Response(
+            status: .ok, headers: [.contentType: Self.mediaType(of: url), .cacheControl: "public, max-age=3600"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func mediaType(of url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "png", "apng": "image/png"
+        case "gif": "image/gif"
+        case "jpg", "jpeg": "image/jpeg"
+        case "svg": "image/svg+xml"
+        case "webp": "image/webp"
+        case "html": "text/html; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "json": "application/json"
+        default: "application/octet-stream"
+        }
+    }
+}

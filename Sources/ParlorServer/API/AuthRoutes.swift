@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import ParlorStore
+
+/// `/api/auth/*` and `/api/me`: sign up, sign in, sign out.
+struct AuthRoutes {
+    let accounts: Accounts
+    let configuration: ServerConfiguration
+
+    struct SignUp: Decodable {
+        let username: String
+        let displayName: String
+        let password: String
+    }
+
+    struct SignIn: Decodable {
+        let username: String
+        let password: String
+    }
+
+    struct Session: Encodable {
+        let user: Wire.User
+        /// For API clients: send it as `Authorization: Bearer <token>`. Browsers use the cookie.
+        let token: String
+    }
+
+    struct Me: Encodable { let user: Wire.User }
+
+    func add(to router: Router<ParlorRequestContext>) {
+        router.post("/api/auth/signup") { request, _ in
+            let body = try await JSONBody.decode(SignUp.self, from: request)
+            let user = try await accounts.signUp(username: body.username, displayName: body.displayName, password: body.password)
+            let token = try await accounts.issueToken(for: user.id)
+            return try JSONBody.response(Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
+        }
+        router.post("/api/auth/signin") { request, _ in
+            let body = try await JSONBody.decode(SignIn.self, from: request)
+            let (user, token) = try await accounts.signIn(username: body.username, password: body.password)
+            return try JSONBody.response(Session(user: Wire.User(user), token: token), headers: cookie(token))
+        }
+        router.post("/api/auth/signout") { _, context in
+            if let hash = context.tokenHash { try await accounts.signOut(tokenHash: hash) }
+            return Response(status: .noContent, headers: cookie(nil))
+        }
+        router.get("/api/me") { _, context in
+            try JSONBody.response(Me(user: Wire.User(try context.requireUser())))
+        }
+    }
+
+    /// The session cookie: HttpOnly, SameSite=Strict; nil clears it.
+    func cookie(_ token: String?) -> HTTPFields {
+        let lifetime = token == nil ? 0 : configuration.sessionLifetime.components.seconds
+        var value = "\(Accounts.cookieName)=\(token ?? ""); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(lifetime)"
+        if configuration.secureCookies { value += "; Secure" }
+        return [.setCookie: value]
+    }
+}

@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ParlorStore
+import ServiceLifecycle
+
+/// Builds the Parlor server: HTTP API, WebSocket gateway, app host and web client, with the
+/// services it runs beside (expiry sweeps, the apps' HTTP client).
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "data/parlor.sqlite", logger: logger)
+/// let app = ParlorServer.makeApplication(configuration: .init(port: 8080), store: store, directory: .builtIn(), logger: logger)
+/// try await app.runService()
+/// ```
+public enum ParlorServer {
+    /// The folder of the browser client's files.
+    public static var webRoot: URL? { Bundle.module.url(forResource: "Web", withExtension: nil) }
+
+    public static func makeApplication(
+        configuration: ServerConfiguration, store: any ParlorStore, directory: AppDirectory, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.redirectConfiguration = .disallow
+        clientConfiguration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, logger: logger)
+        let accounts = Accounts(store: store, configuration: configuration)
+
+        let router = Router(context: ParlorRequestContext.self)
+        router.middlewares.add(SecurityHeaders())
+        router.middlewares.add(SessionAuthenticator(accounts: accounts))
+        if let webRoot {
+            router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
+        }
+        router.get("/healthz") { _, _ in "ok" }
+        AuthRoutes(accounts: accounts, configuration: configuration).add(to: router)
+        ConversationRoutes(core: core).add(to: router)
+        AppRoutes(core: core).add(to: router)
+        let gateway = Gateway(core: core)
+        router.ws("/ws") { request, context in
+            guard context.user != nil, Self.isSameOrigin(request) else { return .dontUpgrade }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let user = context.requestContext.user else { return }
+            await gateway.run(user: user, inbound: inbound, outbound: outbound, logger: context.logger)
+        }
+
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
+            services: [ExpirySweeper(core: core), HTTPClientService(client: httpClient)],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+
+    /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).
+    static func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin] else { return true }  // not a browser
+        guard let host = request.head.authority, let originURL = URL(string: origin) else { return false }
+        let originHost = originURL.host.map { host in originURL.port.map { "\(host):\($0)" } ?? host }
+        return originHost == host
+    }
+}
+
+/// Hides expiring messages whose time is up, every few seconds.
+struct ExpirySweeper: Service {
+    let core: ParlorCore
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: core.configuration.expirySweepInterval)
+                do {
+                    try await core.sweepExpired()
+                } catch {
+                    core.logger.warning("Expiry sweep failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+}
+
+/// Owns the apps' HTTP client: shuts it down when the server stops.
+struct HTTPClientService: Service {
+    let client: HTTPClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HummingbirdWebSocket
+import ParlorKit
+import ParlorStore
+
+/// Writes one connection's queue to its socket, in order. Messages are delivered exactly once
+/// per conversation in sequence order: duplicates are dropped and gaps are filled from the store.
+struct ConnectionWriter: Sendable {
+    let core: ParlorCore
+    let connection: ClientConnection
+    /// The most messages replayed for one conversation; beyond it the client is told to reload.
+    static let maxReplay = 1000
+
+    /// Asks the writer to replay since the client's sequence numbers, then stream.
+    func start(since: [String: Int64]) {
+        connection.enqueue(.start(since: since))
+    }
+
+    /// Runs until the queue ends (the connection closed, or fell too far behind).
+    func run(outbound: WebSocketOutboundWriter) async throws {
+        var state = DeliveryState()
+        for await item in connection.stream {
+            defer { connection.didWrite() }
+            switch item {
+            case .frame(let json):
+                try await outbound.write(.text(json))
+            case .start(let since):
+                try await replay(since: since, state: &state, outbound: outbound)
+                for message in state.early { try await deliver(message, state: &state, outbound: outbound) }
+                state.early = []
+            case .message(let message):
+                guard state.started else {
+                    state.early.append(message)
+                    continue
+                }
+                try await deliver(message, state: &state, outbound: outbound)
+            }
+        }
+    }
+
+    struct DeliveryState {
+        var started = false
+        var delivered: [ConversationID: Int64] = [:]
+        var early: [StoredMessage] = []
+    }
+
+    private func replay(since: [String: Int64], state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
+        state.started = true
+        let user = connection.user
+        for summary in try await core.store.conversations(of: user) {
+            let conversation = summary.conversation.id
+            guard let last = since[conversation.description] else { continue }
+            state.delivered[conversation] = last
+            try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
+        }
+        try await outbound.write(.text(Wire.ServerFrame(type: "ready").json()))
+    }
+
+    private func deliver(_ message: StoredMessage, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
+        let conversation = message.conversationID
+        if let delivered = state.delivered[conversation] {
+            guard message.sequence > delivered else { return }
+            if message.sequence > delivered + 1 {
+                try await fill(conversation, upTo: message.sequence - 1, state: &state, outbound: outbound)
+            }
+        }
+        try await write(message, outbound: outbound)
+        state.delivered[conversation] = message.sequence
+    }
+
+    /// Sends the stored messages after what was delivered, up to `sequence`.
+    private func fill(_ conversation: ConversationID, upTo sequence: Int64, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
+        guard let delivered = state.delivered[conversation], sequence > delivered else { return }
+        if sequence - delivered > Int64(Self.maxReplay) {
+            var frame = Wire.ServerFrame(type: "resync")
+            frame.conversation = conversation
+            try await outbound.write(.text(frame.json()))
+            state.delivered[conversation] = sequence
+            return
+        }
+        let hidden = try await core.store.hiddenMessages(user: connection.user, conversation: conversation)
+        var after = delivered
+        while after < sequence {
+            let page = try await core.store.messages(in: conversation, after: after, limit: 200).filter { $0.sequence <= sequence }
+            guard let lastInPage = page.last else { break }
+            for message in page where !hidden.contains(message.id) { try await write(message, outbound: outbound) }
+            after = lastInPage.sequence
+        }
+        state.delivered[conversation] = max(after, delivered)
+    }
+
+    private func write(_ message: StoredMessage, outbound: WebSocketOutboundWriter) async throws {
+        var frame = Wire.ServerFrame(type: "message")
+        frame.message = await core.render(message, for: connection.user)
+        try await outbound.write(.text(frame.json()))
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ParlorKit
+import ParlorServer
+import ParlorStickers
+import ParlorStore
+
+/// `parlor user add|list|remove`.
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts.", subcommands: [Add.self, List.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an account. The password is read from standard input.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The username: 3 to 32 letters, digits, dots, dashes or underscores.") var username: String
+        @Option(help: "The name others see (default: the username).") var name: String?
+
+        func run() async throws {
+            try data.prepare()
+            let store = try openStore(data)
+            guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+                throw ValidationError("Type the password on standard input (for example: echo 'secret-pass' | parlor user add \(username)).")
+            }
+            do {
+                let user = try await Accounts(store: store, configuration: ServerConfiguration())
+                    .signUp(username: username, displayName: name ?? username, password: password)
+                print("Created \(user.username) (\(user.displayName)).")
+            } catch let error as APIError {
+                throw ValidationError(error.message)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the accounts.")
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let store = try openStore(data)
+            for user in try await store.allUsers() { print("\(user.username)\t\(user.displayName)") }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an account; its messages stay.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The username.") var username: String
+
+        func run() async throws {
+            let store = try openStore(data)
+            guard let user = try await store.credentials(username: username)?.user else {
+                throw ValidationError("There is no user called \(username); 'parlor user list' shows who there is.")
+            }
+            try await store.deleteUser(id: user.id)
+            print("Removed \(user.username).")
+        }
+    }
+}
+
+/// `parlor stickers validate|import`.
+struct StickersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stickers", abstract: "Check and add sticker packs.", subcommands: [Validate.self, Import.self])
+
+    struct Validate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a sticker pack (a folder of images or an Xcode .stickerpack).")
+        @Argument(help: "The pack's folder.") var path: String
+
+        func run() async throws {
+            let problems = StickerPackLoader.validate(at: URL(fileURLWithPath: path))
+            let loaded = try? StickerPackLoader.load(at: URL(fileURLWithPath: path))
+            for problem in problems { print("\(problem.file): \(problem.error.message) [\(problem.error.code.name)]") }
+            if let loaded { print("\(loaded.stickers.count) sticker(s) valid in \(loaded.pack.name).") }
+            guard problems.isEmpty else { throw ExitCode(1) }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Import a sticker pack into the server's data directory.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The pack's folder.") var path: String
+
+        func run() async throws {
+            try data.prepare()
+            do {
+                let imported = try StickerPackLoader.import(from: URL(fileURLWithPath: path), into: data.stickerDirectory)
+                for problem in imported.problems { print("Left out \(problem.file): \(problem.error.message)") }
+                print("Imported \(imported.stickers.count) sticker(s) as the pack '\(imported.pack.id)'. Restart the server to offer it.")
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+    }
+}
+
+func openStore(_ data: DataOptions) throws -> SQLiteStore {
+    do {
+        return try SQLiteStore(path: data.databasePath, logger: Logger(label: "parlor"))
+    } catch let error as StoreError {
+        throw ValidationError(error.message)
+    }
+}

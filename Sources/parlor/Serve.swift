@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ParlorServer
+import ParlorStore
+
+/// `parlor serve`: runs the server until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Parlor server.")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The address to listen on (env PARLOR_HOST).")
+    var host: String = ProcessInfo.processInfo.environment["PARLOR_HOST"] ?? "127.0.0.1"
+
+    @Option(help: "The port; 0 picks a free one (env PARLOR_PORT).")
+    var port: Int = ProcessInfo.processInfo.environment["PARLOR_PORT"].flatMap(Int.init) ?? 8080
+
+    @Flag(help: "Create demo users and conversations, and print how to sign in.")
+    var demo = false
+
+    @Option(help: "How SQLite syncs commits: full (survives power loss) or normal.")
+    var durability: String = "full"
+
+    @Option(help: "The feed the LinkShare app reads (default: Reddit's r/programming).")
+    var feedURL: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+
+    @Option(help: "The bcrypt cost of new passwords (4 to 16).")
+    var passwordCost: Int = 11
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
+        guard SQLiteStore.Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or normal.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level is one of trace, debug, info, notice, warning, error, critical.") }
+        guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
+        if let feedURL {
+            guard let url = URL(string: feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--feed-url must be an http(s) URL.")
+            }
+        }
+    }
+
+    func run() async throws {
+        try data.prepare()
+        var logger = Logger(label: "parlor")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let store = try openStore(logger: logger)
+        let directory = try AppDirectory.builtIn(feedURL: feedURL.flatMap(URL.init(string:)), stickerDirectory: data.stickerDirectory)
+        let configuration = ServerConfiguration(host: host, port: port, passwordCost: UInt8(passwordCost))
+        let demoLines = demo ? try await DemoData.create(store: store, configuration: configuration) : []
+        let host = self.host
+        let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger) { port in
+            var lines = ["Parlor is running. Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ in your browser."]
+            lines += demoLines
+            // Written unbuffered, so a script reading the output sees it at once.
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        try await app.runService()
+    }
+
+    private func openStore(logger: Logger) throws -> SQLiteStore {
+        do {
+            return try SQLiteStore(path: data.databasePath, durability: SQLiteStore.Durability(rawValue: durability) ?? .full, logger: logger)
+        } catch let error as StoreError {
+            throw ValidationError(error.message)
+        }
+    }
+}

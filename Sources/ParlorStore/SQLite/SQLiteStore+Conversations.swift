@@ -5,7 +5,7 @@ import ParlorKit
 extension SQLiteStore {
     public func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord {
         let id = ConversationID()
-        let now = Date()
+        let now = Self.now()
         let unique = Array(NSOrderedSet(array: members.map(\.description))).compactMap { $0 as? String }
         try await write { db in
             for member in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [member]) == nil {

@@ -33,7 +33,7 @@ extension SQLiteStore {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]),
               let conversationID = ConversationID(row["id"] as String)
         else { return nil }
-        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, user_id", arguments: [id])
+        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, rowid", arguments: [id])
         return ConversationRecord(
             id: conversationID, title: row["title"], isGroup: row["is_group"], createdAt: date(row["created_at"]),
             members: members.compactMap(UserID.init), lastSequence: row["last_seq"])

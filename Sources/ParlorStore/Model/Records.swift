@@ -27,6 +27,7 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     public var title: String?
     public var isGroup: Bool
     public var createdAt: Date
+    /// In the order they joined; the first members in the order the conversation was created with.
     public var members: [UserID]
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64

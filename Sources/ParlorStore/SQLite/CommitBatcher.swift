@@ -91,7 +91,7 @@ actor CommitBatcher {
             if let head, head.id != message.replacing { throw SessionConflict(head: head) }
         }
         try validate(message, head)
-        let now = Date()
+        let now = SQLiteStore.now()
         guard let sequence = try Int64.fetchOne(
             db, sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq",
             arguments: [SQLiteStore.time(now), conversation])

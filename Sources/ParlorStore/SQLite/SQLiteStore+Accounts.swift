@@ -4,7 +4,7 @@ import ParlorKit
 
 extension SQLiteStore {
     public func createUser(username: String, displayName: String, passwordHash: String) async throws -> User {
-        let user = User(id: UserID(), username: username, displayName: displayName, createdAt: Date())
+        let user = User(id: UserID(), username: username, displayName: displayName, createdAt: Self.now())
         do {
             try await pool.write { db in
                 try db.execute(

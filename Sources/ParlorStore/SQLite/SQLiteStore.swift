@@ -80,6 +80,11 @@ extension SQLiteStore {
     static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
     static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 
+    /// The current time as it reads back from a column: converting to seconds since 1970 rounds
+    /// away the last bit about half the time, so a value returned from a write would otherwise
+    /// differ from the same value read later.
+    static func now() -> Date { date(time(Date())) }
+
     static func decodeUser(_ row: Row) throws -> User {
         guard let id = UserID(row["id"] as String) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }
         return User(id: id, username: row["username"], displayName: row["display_name"], createdAt: date(row["created_at"]))

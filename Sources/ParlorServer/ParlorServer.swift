@@ -20,13 +20,14 @@ public enum ParlorServer {
 
     public static func makeApplication(
         configuration: ServerConfiguration, store: any ParlorStore, directory: AppDirectory, logger: Logger,
+        bus: any ClusterBus = SingleNodeBus(), services extraServices: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.timeout = .init(connect: .seconds(5), read: .seconds(10))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, logger: logger)
+        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, logger: logger)
         let accounts = Accounts(store: store, configuration: configuration)
 
         let router = Router(context: ParlorRequestContext.self)
@@ -53,7 +54,7 @@ public enum ParlorServer {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
-            services: [ExpirySweeper(core: core), HTTPClientService(client: httpClient)],
+            services: extraServices + [ExpirySweeper(core: core), HTTPClientService(client: httpClient), ClusterSync(core: core)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -60,7 +60,7 @@ struct AccountTests {
         }
     }
 
-    @Test("Deleting an account removes its tokens and memberships; its messages stay", arguments: StoreBackend.all)
+    @Test("Deleting an account removes its tokens, memberships and app data; its messages stay", arguments: StoreBackend.all)
     func deleteUserKeepsMessages(backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let alice = try await store.makeUser("alice")
@@ -68,6 +68,12 @@ struct AccountTests {
             let conversation = try await store.makeConversation(alice, bob)
             let hello = try await store.send("hello from alice", from: alice, in: conversation)
             try await store.createToken(hash: "alice-token", user: alice.id, expiresAt: .distantFuture)
+            let app = AppID("org.parlor.test")
+            let aliceInApp = try await store.participantID(user: alice.id, app: app)
+            try await store.setContainerData(Data("notes".utf8), user: alice.id, app: app, key: "notes")
+            try await store.setDrawer([app.rawValue], user: alice.id)
+            try await store.saveInstance(Data("{}".utf8), user: alice.id, scope: .home, app: app)
+            try await store.setStaged(StagedRecord(item: .message(Message()), replacing: nil), user: alice.id, conversation: conversation.id)
 
             try await store.deleteUser(id: alice.id)
 
@@ -79,6 +85,12 @@ struct AccountTests {
             #expect(try await store.allMessages(in: conversation) == [hello])
             #expect(try await store.summary(of: conversation, for: bob)?.lastMessage == hello)
             #expect(try await store.allUsers() == [bob])
+            // What only Alice had is gone with her account.
+            #expect(try await store.containerData(user: alice.id, app: app, key: "notes") == nil)
+            #expect(try await store.drawer(user: alice.id) == nil)
+            #expect(try await store.instance(user: alice.id, scope: .home, app: app) == nil)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == nil)
+            #expect(try await store.participantID(user: alice.id, app: app) != aliceInApp)
             // The name is free again.
             let newAlice = try await store.makeUser("alice")
             #expect(newAlice.id != alice.id)

@@ -49,6 +49,10 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id.description])
             guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such user.") }
+            // What only that user had goes with the account; messages they sent stay.
+            for table in ["staged", "app_instances", "app_participants", "app_containers", "drawers", "expiring_reads"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.description])
+            }
         }
     }
 

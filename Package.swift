@@ -4,6 +4,12 @@ import PackageDescription
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
 let appsWithResources: Set<String> = ["IconStore", "RSVP", "Todo"]
+/// Extra dependencies of some app test targets (LinkShareTests runs a local HTTP server).
+let appTestExtraDependencies: [String: [Target.Dependency]] = [
+    "LinkShare": [
+        .product(name: "Hummingbird", package: "hummingbird"),
+    ]
+]
 
 let package = Package(
     name: "Parlor",
@@ -11,6 +17,10 @@ let package = Package(
     products: [
         .library(name: "ParlorKit", targets: ["ParlorKit"]),
         .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
+    ],
+    dependencies: [
+        // LinkShareTests serve fixture JSON from a real local HTTP server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(name: "ParlorKit"),
@@ -28,7 +38,10 @@ let package = Package(
             resources: appsWithResources.contains(name) ? [.copy("Assets")] : [])
     }
     + apps.map { name in
-        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "ParlorTesting"], path: "Tests/Apps/\(name)Tests")
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "ParlorTesting"] + (appTestExtraDependencies[name] ?? []),
+            path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]
 )

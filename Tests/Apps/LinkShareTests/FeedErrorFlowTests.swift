@@ -55,8 +55,8 @@ struct FeedErrorFlowTests {
 
     @Test("Timeout: a server slower than the app's timeout gives a timeout error in time, and Retry recovers")
     func timeout() async throws {
-        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(10)), timeout: .seconds(1)) { alice, server in
-            expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 1 second. Retry in a moment.")
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, server in
+            expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
             server.answer(with: .listing(Fixtures.listing(title: "Back again", url: "https://back.example/")))
             try await alice.tap("Retry")
             let view = await alice.view()
@@ -67,13 +67,13 @@ struct FeedErrorFlowTests {
 
     @Test("Timeout: the app gives up at its timeout, not the server's pace")
     func timeoutIsPrompt() async throws {
-        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(10)), timeout: .seconds(1)) { alice, _ in
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, _ in
             let started = ContinuousClock.now
             try await alice.tap("Retry")
             let waited = ContinuousClock.now - started
             let error = await alice.view().text(id: "feed-error")
-            #expect(waited < .seconds(5))
-            #expect(error == "127.0.0.1 didn't answer within 1 second. Retry in a moment.")
+            #expect(waited < .seconds(6))
+            #expect(error == "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
         }
     }
 

@@ -4,6 +4,12 @@ import PackageDescription
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
 let appsWithResources: Set<String> = ["IconStore", "RSVP", "Todo"]
+/// Extra dependencies of some app test targets (LinkShareTests runs a local HTTP server).
+let appTestExtraDependencies: [String: [Target.Dependency]] = [
+    "LinkShare": [
+        .product(name: "Hummingbird", package: "hummingbird"),
+    ]
+]
 
 let package = Package(
     name: "Parlor",
@@ -68,7 +74,10 @@ let package = Package(
             resources: appsWithResources.contains(name) ? [.copy("Assets")] : [])
     }
     + apps.map { name in
-        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"], path: "Tests/Apps/\(name)Tests")
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"] + (appTestExtraDependencies[name] ?? []),
+            path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]
 )

@@ -91,4 +91,6 @@ public protocol ParlorStore: Sendable {
 public struct SessionConflict: Error, Sendable {
     /// The session's head now.
     public var head: StoredMessage
+
+    public init(head: StoredMessage) { self.head = head }
 }

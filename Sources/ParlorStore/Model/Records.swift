@@ -31,6 +31,15 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     public var members: [UserID]
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64
+
+    public init(id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64) {
+        self.id = id
+        self.title = title
+        self.isGroup = isGroup
+        self.createdAt = createdAt
+        self.members = members
+        self.lastSequence = lastSequence
+    }
 }
 
 /// A conversation as one member's list shows it.
@@ -39,6 +48,12 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     /// Messages after the member's read mark, not counting their own.
     public var unreadCount: Int
     public var lastMessage: StoredMessage?
+
+    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?) {
+        self.conversation = conversation
+        self.unreadCount = unreadCount
+        self.lastMessage = lastMessage
+    }
 }
 
 /// What a message holds.
@@ -94,6 +109,15 @@ public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
     public var sender: UserID
     public var content: StoredContent
     public var sentAt: Date
+
+    public init(id: MessageID, conversationID: ConversationID, sequence: Int64, sender: UserID, content: StoredContent, sentAt: Date) {
+        self.id = id
+        self.conversationID = conversationID
+        self.sequence = sequence
+        self.sender = sender
+        self.content = content
+        self.sentAt = sentAt
+    }
 
     public var transcriptSessionID: SessionID? { content.appMessage?.session?.id }
 }
@@ -151,4 +175,10 @@ public struct Blob: Sendable, Hashable {
     public var hash: String
     public var contentType: String
     public var data: Data
+
+    public init(hash: String, contentType: String, data: Data) {
+        self.hash = hash
+        self.contentType = contentType
+        self.data = data
+    }
 }

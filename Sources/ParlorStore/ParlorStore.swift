@@ -92,5 +92,6 @@ public struct SessionConflict: Error, Sendable {
     /// The session's head now.
     public var head: StoredMessage
 
+    /// The conflict a store throws when `head` is the session's head now.
     public init(head: StoredMessage) { self.head = head }
 }

@@ -201,3 +201,10 @@ extension PostgresConnection {
         try await self.query(query, logger: logger).collect()
     }
 }
+
+extension PostgresStore {
+    /// The value of a server setting on this store's connections (for tests and diagnostics).
+    func currentSetting(_ name: String) async throws -> String? {
+        try await query("SELECT current_setting(\(name))").first?.decode(String.self)
+    }
+}

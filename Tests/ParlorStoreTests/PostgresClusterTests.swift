@@ -1,7 +1,7 @@
 import Foundation
 import ParlorKit
 import ParlorStore
-import ParlorStorePostgres
+@testable import ParlorStorePostgres
 import PostgresNIO
 import Testing
 
@@ -36,8 +36,8 @@ struct PostgresClusterTests {
         }
     }
 
-    @Test("Replies to one session head from two nodes at once: one wins, the others conflict with it")
-    func racingRepliesAcrossNodes() async throws {
+    @Test("Replies to one session head from two nodes at once: one wins, the others conflict with it", arguments: 0..<3)
+    func racingRepliesAcrossNodes(round: Int) async throws {
         try await backend.withDatabase { database in
             let a = try await database.openNode()
             let b = try await database.openNode()
@@ -45,7 +45,7 @@ struct PostgresClusterTests {
             let bob = try await a.makeUser("bob")
             let conversation = try await a.makeConversation(alice, bob)
             let poll = Session()
-            let opening = try await a.sendApp("poll", in: poll, replacing: nil, from: alice, in: conversation)
+            let opening = try await a.sendApp("poll \(round)", in: poll, replacing: nil, from: alice, in: conversation)
             let seen = Locked<[MessageID?]>([])
 
             let outcomes = await withTaskGroup(of: Result<StoredMessage, any Error>.self) { group in
@@ -73,6 +73,17 @@ struct PostgresClusterTests {
             #expect(conflicts.allSatisfy { $0.head == winner })
             #expect(seen.value == [opening.id], "validate ran once, with exactly the head the winner replaced")
             #expect(try await b.allMessages(in: conversation) == [opening, winner])
+        }
+    }
+
+    @Test("Appends are durable on commit even where the database's default says otherwise")
+    func commitsAreSynchronous() async throws {
+        try await backend.withDatabase { database in
+            let url = try #require(database.postgresURL)
+            let name = try #require(URLComponents(string: url)?.path.dropFirst())
+            try await PostgresTestServer.shared().execute("ALTER DATABASE \(name) SET synchronous_commit = off")
+            let node = try #require(try await database.open() as? PostgresStore)
+            #expect(try await node.currentSetting("synchronous_commit") == "on")
         }
     }
 

@@ -32,6 +32,7 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64
 
+    /// A conversation as a store read it (public so that stores in other modules can build one).
     public init(id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64) {
         self.id = id
         self.title = title
@@ -49,6 +50,7 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     public var unreadCount: Int
     public var lastMessage: StoredMessage?
 
+    /// A member's summary as a store read it.
     public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?) {
         self.conversation = conversation
         self.unreadCount = unreadCount
@@ -110,6 +112,7 @@ public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
     public var content: StoredContent
     public var sentAt: Date
 
+    /// A message as a store committed or read it.
     public init(id: MessageID, conversationID: ConversationID, sequence: Int64, sender: UserID, content: StoredContent, sentAt: Date) {
         self.id = id
         self.conversationID = conversationID
@@ -176,6 +179,7 @@ public struct Blob: Sendable, Hashable {
     public var contentType: String
     public var data: Data
 
+    /// A blob as a store read it.
     public init(hash: String, contentType: String, data: Data) {
         self.hash = hash
         self.contentType = contentType

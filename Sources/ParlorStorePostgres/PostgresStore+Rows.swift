@@ -12,7 +12,7 @@ extension PostgresStore {
     static let userColumns = "id, username, display_name, created_at"
 
     static func decodeMessage(_ row: PostgresRow) throws -> StoredMessage {
-        let (conversation, sequence, id, sender, json, sentAt) = try row.decode((String, Int64, String, String, String, Timestamp).self)
+        let (conversation, sequence, id, sender, json, sentAt) = try readable { try row.decode((String, Int64, String, String, String, Timestamp).self) }
         guard let id = MessageID(id), let conversation = ConversationID(conversation), let sender = UserID(sender) else {
             throw StoreError(.unavailable, "A stored message id is corrupt.")
         }
@@ -26,9 +26,18 @@ extension PostgresStore {
     }
 
     static func decodeUser(_ row: PostgresRow) throws -> User {
-        let (id, username, displayName, createdAt) = try row.decode((String, String, String, Timestamp).self)
+        let (id, username, displayName, createdAt) = try readable { try row.decode((String, String, String, Timestamp).self) }
         guard let id = UserID(id) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }
         return User(id: id, username: username, displayName: displayName, createdAt: createdAt.date)
+    }
+
+    /// Decodes cells, reporting a mismatch as a `StoreError` rather than with the cell's data.
+    static func readable<T>(_ decode: () throws -> T) throws -> T {
+        do {
+            return try decode()
+        } catch let error as PostgresDecodingError {
+            throw StoreError(.unavailable, "A stored value could not be read (column \(error.columnName)).")
+        }
     }
 
     /// The JSON text of a value. JSON escapes control characters (U+0000 included), so the text

@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(name: "ParlorKit"),
@@ -40,6 +41,12 @@ let package = Package(
             "ParlorKit",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ParlorStorePostgres", dependencies: [
+            "ParlorKit", "ParlorStore",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "ParlorServer", dependencies: [
             "ParlorKit", "ParlorHost", "ParlorStore", "ParlorStickers",
@@ -57,7 +64,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
-        .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore"]),
+        .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore", "ParlorStorePostgres"]),
         .testTarget(name: "ParlorServerTests", dependencies: [
             "ParlorServer",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -92,4 +92,7 @@ public protocol ParlorStore: Sendable {
 public struct SessionConflict: Error, Sendable {
     /// The session's head now.
     public var head: StoredMessage
+
+    /// The conflict a store throws when `head` is the session's head now.
+    public init(head: StoredMessage) { self.head = head }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Message contents come back exactly as sent")
 struct ContentRoundTripTests {
     /// Texts a store could mangle: accents composed and decomposed, emoji sequences, right-to-left
-    /// script, escapes, quotes and an empty message.
+    /// script, escapes, quotes, NUL and other control characters, and an empty message.
     static let texts = [
         "Hello",
         "Gr\u{FC}\u{DF}e", "Gru\u{308}\u{DF}e",
@@ -14,6 +14,7 @@ struct ContentRoundTripTests {
         "مرحبا بالعالم — שלום",
         "line one\nline two\r\n\ttabbed \"quoted\" \\ back\\slash 'single' % _ ? ;",
         "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \u{200B}zero\u{200D}width\u{FEFF}",
+        "\u{0}nul\u{0}inside and at the end\u{0}", "\u{1}\u{7}\u{1B}[0m\u{7F}\u{85}",
         "",
         String(repeating: "long ", count: 2_000),
     ]

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import ParlorStore
+import ParlorStorePostgres
+import PostgresNIO
 import Testing
 
 /// A store implementation the suite runs against. Every test takes one as its argument, so a new
@@ -13,7 +15,7 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     /// Every backend the suite runs against.
-    static let all: [StoreBackend] = [.sqlite]
+    static let all: [StoreBackend] = [.sqlite, .postgres]
 
     /// `SQLiteStore` in a temporary directory, with the durability it ships with.
     static let sqlite = StoreBackend(name: "SQLite") {
@@ -27,11 +29,44 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
     }
 }
 
+extension StoreBackend {
+    /// `PostgresStore` on a database created for the test on the server at
+    /// `PARLOR_TEST_POSTGRES_URL` (start one with `scripts/pg-cluster start DIR`) and dropped after
+    /// it. Every store opened on it is a node of its own, with its client running until the
+    /// database is destroyed. Without the variable, every PostgreSQL case fails.
+    static let postgres = StoreBackend(name: "PostgreSQL") {
+        let admin = try PostgresTestServer.shared()
+        let name = "parlor_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try await admin.execute("CREATE DATABASE \(name)")
+        let url = try admin.url(database: name)
+        let runs = Locked<[Task<Void, Never>]>([])
+        return TestDatabase(
+            open: {
+                let store = try PostgresStore(url: url, logger: .quiet)
+                runs.update { $0.append(Task { try? await store.run() }) }
+                try await store.migrate()
+                return store
+            },
+            destroy: {
+                let tasks = runs.update { tasks in
+                    defer { tasks = [] }
+                    return tasks
+                }
+                for task in tasks { task.cancel() }
+                for task in tasks { await task.value }
+                try await admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            },
+            postgresURL: url)
+    }
+}
+
 /// One test's database: `open` gives a store on it (again and again, as a restarted server would),
 /// `destroy` removes it.
 struct TestDatabase: Sendable {
     let open: @Sendable () async throws -> any ParlorStore
     let destroy: @Sendable () async throws -> Void
+    /// For PostgreSQL, the database's URL.
+    var postgresURL: String?
 }
 
 extension StoreBackend {

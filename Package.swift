@@ -60,8 +60,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + apps.map { .target(name: $0) }, resources: [.copy("Web")]),
         .executableTarget(name: "parlor", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorStickers",
+            "ParlorServer", "ParlorStore", "ParlorStorePostgres", "ParlorStickers",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore", "ParlorStorePostgres"]),

@@ -41,8 +41,19 @@ extension PostgresStore {
     }
 
     public func deleteUser(id: UserID) async throws {
-        let deleted = try await query("DELETE FROM users WHERE id = \(id.description) RETURNING id")
-        guard !deleted.isEmpty else { throw StoreError(.notFound, "There is no such user.") }
+        let user = id.description
+        let logger = self.logger
+        try await transaction { connection in
+            let deleted = try await connection.rows("DELETE FROM users WHERE id = \(user) RETURNING id", logger: logger)
+            guard !deleted.isEmpty else { throw StoreError(.notFound, "There is no such user.") }
+            // What only that user had goes with the account; messages they sent stay.
+            try await connection.rows("DELETE FROM staged WHERE user_id = \(user)", logger: logger)
+            try await connection.rows("DELETE FROM app_instances WHERE user_id = \(user)", logger: logger)
+            try await connection.rows("DELETE FROM app_participants WHERE user_id = \(user)", logger: logger)
+            try await connection.rows("DELETE FROM app_containers WHERE user_id = \(user)", logger: logger)
+            try await connection.rows("DELETE FROM drawers WHERE user_id = \(user)", logger: logger)
+            try await connection.rows("DELETE FROM expiring_reads WHERE user_id = \(user)", logger: logger)
+        }
     }
 
     public func createToken(hash: String, user: UserID, expiresAt: Date) async throws {

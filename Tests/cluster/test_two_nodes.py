@@ -203,3 +203,64 @@ def test_concurrent_sends_through_both_nodes_make_one_gapless_sequence(database)
     finally:
         node_a.stop()
         node_b.stop()
+
+
+def find_button(view, title):
+    """The action payload of the button titled `title` in a view tree."""
+    if view.get("type") == "button" and view.get("title") == title:
+        return view["action"]
+    for child in view.get("children", []):
+        found = find_button(child, title)
+        if found:
+            return found
+    return None
+
+
+def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_the_other(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+
+        async def frames_until(socket, predicate, timeout=15):
+            async def loop():
+                async for raw in socket:
+                    frame = json.loads(raw)
+                    if predicate(frame):
+                        return frame
+            return await asyncio.wait_for(loop(), timeout)
+
+        async def connect(node, token):
+            socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
+            await socket.send(json.dumps({"type": "hello", "since": {conversation: 0}}))
+            await frames_until(socket, lambda f: f["type"] == "ready")
+            return socket
+
+        async def scenario():
+            tab_a, tab_b = await connect(node_a, alice_token), await connect(node_b, alice_token)
+            bob = await connect(node_b, bob_token)
+            await tab_a.send(json.dumps({"type": "openApp", "conversation": conversation, "app": "org.parlor.hello"}))
+            opened = await frames_until(tab_a, lambda f: f["type"] == "app" and f["update"]["isActive"])
+            action = find_button(opened["update"]["view"], "Good morning")
+            assert action, "the Hello app shows its greetings"
+            # Alice's other tab, on node B, follows the app she opened on node A.
+            followed = await frames_until(tab_b, lambda f: f["type"] == "app")
+            assert followed["update"]["isActive"]
+            await tab_a.send(json.dumps({"type": "appEvent", "conversation": conversation, "app": "org.parlor.hello",
+                                         "event": {"kind": "action", "action": action}}))
+            staged = await frames_until(tab_b, lambda f: f["type"] == "staged" and f.get("staged"))
+            assert staged["staged"]["app"]["layout"]["caption"] == "Good morning"
+            # Sent from the tab on node B: Bob (on node B too) gets it, and both of Alice's tabs see the field cleared.
+            await tab_b.send(json.dumps({"type": "sendStaged", "requestId": "s1", "conversation": conversation}))
+            ack = await frames_until(tab_b, lambda f: f["type"] == "ack")
+            assert ack["message"]["app"]["layout"]["caption"] == "Good morning"
+            received = await frames_until(bob, lambda f: f["type"] == "message")
+            assert received["message"]["id"] == ack["message"]["id"]
+            cleared = await frames_until(tab_a, lambda f: f["type"] == "staged" and not f.get("staged"))
+            assert cleared["conversation"] == conversation
+            for socket in (tab_a, tab_b, bob):
+                await socket.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        node_a.stop()
+        node_b.stop()

@@ -30,6 +30,8 @@ struct ConnectionWriter: Sendable {
                 state.early = []
             case .message(let message):
                 guard state.started else {
+                    // Until hello, messages wait here; a client that never says hello must not pile them up.
+                    guard state.early.count < connection.limit else { return }
                     state.early.append(message)
                     continue
                 }

@@ -22,7 +22,8 @@ final class ClientConnection: Sendable {
     let stream: AsyncStream<Outgoing>
     private let continuation: AsyncStream<Outgoing>.Continuation
     private let pending = Mutex(0)
-    private let limit: Int
+    /// The most items that may wait; past it the connection is cut off.
+    let limit: Int
 
     init(user: UserID, limit: Int) {
         self.user = user

@@ -16,8 +16,9 @@ struct SlowConsumerTests {
             #expect(stalled.sendText(#"{"type":"hello","since":{"\#(group.id)":0}}"#))
             let reader = try await TestSocket.session(port: port, as: bob, since: [group.id: 0])
 
-            let count = 150
-            let text = String(repeating: "z", count: 5_000)
+            // Enough to fill the kernel's send buffer for the stalled socket (up to tcp_wmem's maximum) twice over.
+            let text = String(repeating: "😀", count: 9_990)
+            let count = 2 * Self.maximumSendBuffer() / text.utf8.count + 20
             let sending = Task {
                 for index in 1...count { try await api.send("\(index) \(text)", in: group.id, as: alice) }
             }
@@ -41,6 +42,12 @@ struct SlowConsumerTests {
             await back.disconnect()
             await reader.disconnect()
         }
+    }
+
+    /// The most a socket's send buffer grows to (Linux: the last number of tcp_wmem).
+    static func maximumSendBuffer() -> Int {
+        let setting = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8)) ?? ""
+        return setting.split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 * 1024 * 1024
     }
 
     @Test("A connection that never says hello cannot pile up messages: past the queue limit it is closed with 1013, and a reconnect replays")

@@ -42,7 +42,9 @@ final class ParlorProcess: Sendable {
         process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--password-cost", "4", "--log-level", "warning"]
         let output = Pipe()
         process.standardOutput = output
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw SocketError(description: "Cannot create the log file \(log.path)")
+        }
         process.standardError = try FileHandle(forWritingTo: log)
         let printed = Printed()
         output.fileHandleForReading.readabilityHandler = { handle in

@@ -45,7 +45,7 @@ public enum ParlorServer {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.user else { return }
-            await gateway.run(user: user, inbound: inbound, outbound: outbound, logger: context.logger)
+            await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))

@@ -175,7 +175,17 @@ struct AppFlowTests {
             #expect(home.conversation == nil)
             #expect(home.update?.isActive == true)
             #expect(home.update?.presentationStyle == "expanded")
-            #expect(home.update?.view.allNodes.isEmpty == false)
+            let showButtons = home.update?.view.allNodes.compactMap { node -> ButtonNode? in
+                if case .button(let button) = node, button.id?.hasPrefix("show-") == true { return button }
+                return nil
+            } ?? []
+            let show = try #require(showButtons.first, "the home grid shows icons")
+            try await socket.send("homeEvent", ["app": "org.parlor.iconstore", "event": ["kind": "action", "action": .string(show.action.json)]])
+            let detail = try await socket.next("home")
+            #expect(detail.update?.modal != nil, "showing an icon presents its detail screen")
+            #expect(detail.update?.view.allNodes.contains { if case .modal = $0 { true } else { false } } == true)
+            try await socket.send("homeEvent", ["app": "org.parlor.iconstore", "event": ["kind": "dismissModal"]])
+            #expect(try await socket.next("home").update?.modal == nil)
             try await socket.send("closeHome", ["app": "org.parlor.iconstore"])
             #expect(try await socket.next("home").update?.isActive == false)
             try await socket.send("openHome", ["app": .string(Self.hello), "requestId": "h"])

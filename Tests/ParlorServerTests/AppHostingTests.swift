@@ -41,6 +41,51 @@ struct AppHostingTests {
         }
     }
 
+    @Test("An expiring message is hidden for a reader once its time is up (expired frame, gone from history and replay), unless kept")
+    func expiringMessages() async throws {
+        let server = try TestServer.withTestApps {
+            $0.expiryDelay = .zero
+            $0.expirySweepInterval = .milliseconds(100)
+        }
+        try await server.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol])
+            let since = [group.id: Int64(0)]
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+            let carolSocket = try await TestSocket.session(port: port, as: carol, since: since)
+            let opened = try await aliceSocket.openApp(Self.probe, in: group.id)
+            try await aliceSocket.activate("Send expiring", in: opened, conversation: group.id)
+            let message = try #require(try await bobSocket.messages(1).first)
+            #expect(message.app?.shouldExpire == true)
+            let sequence = JSON.int(message.sequence)
+
+            try await carolSocket.send("keep", ["conversation": .string(group.id), "message": .string(message.id)])
+            try await carolSocket.send("read", ["conversation": .string(group.id), "sequence": sequence])
+            try await bobSocket.send("read", ["conversation": .string(group.id), "sequence": sequence])
+            let expired = try await bobSocket.next("expired", timeout: .seconds(10))
+            #expect(expired.conversation == group.id)
+            #expect(expired.messageID == message.id)
+
+            #expect(try await api.messages(in: group.id, as: bob).isEmpty)
+            #expect(try await api.messages(in: group.id, as: carol).map(\.id) == [message.id], "kept")
+            #expect(try await api.messages(in: group.id, as: alice).map(\.id) == [message.id], "the sender's own message does not expire for them")
+            #expect(try await carolSocket.frames(within: .milliseconds(300)).filter { $0.type == "expired" }.isEmpty)
+            try await bobSocket.send("tapMessage", ["conversation": .string(group.id), "message": .string(message.id)])
+            #expect(try await bobSocket.error().error?.code == "notFound")
+            await bobSocket.disconnect()
+
+            let again = try await TestSocket.connect(port: port, as: bob)
+            _ = try await again.next()
+            try await again.hello(since: since)
+            #expect(try await again.next().type == "ready", "the expired message is not replayed")
+            for socket in [aliceSocket, carolSocket, again] { await socket.disconnect() }
+        }
+    }
+
     @Test("An app's insertText reaches the user's connections as composeText")
     func composeText() async throws {
         try await TestServer.withTestApps().run(.live) { api in

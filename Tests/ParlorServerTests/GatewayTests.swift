@@ -99,7 +99,10 @@ struct GatewayTests {
             let ack = try await socket.next("ack")
             #expect(ack.requestId == "joined")
             #expect(ack.message?.text == text)
-            await socket.disconnect()
+
+            try await socket.sendRaw(String(repeating: " ", count: 2 * 1024 * 1024))
+            let code = try await socket.closed()
+            #expect(code == .messageTooLarge, "a single frame over 1 MiB ends the connection")
         }
     }
 
@@ -204,6 +207,33 @@ struct GatewayTests {
             }
             #expect(sequences == Array(6...60))
             #expect(try await socket.frames(within: .milliseconds(300)).filter { $0.type == "message" }.isEmpty)
+            await socket.disconnect()
+        }
+    }
+
+    @Test("A client more than 1000 messages behind in a conversation gets resync instead of a replay, then live messages")
+    func resyncWhenFarBehind() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let quiet = try await api.conversation(of: alice, with: [bob], title: "Quiet")
+            for index in 1...1001 { try await api.send("m\(index)", in: direct.id, as: alice) }
+            try await api.send("q1", in: quiet.id, as: alice)
+            let socket = try await TestSocket.connect(port: port, as: bob)
+            _ = try await socket.next()
+            try await socket.hello(since: [direct.id: 0, quiet.id: 0])
+            var replayed: [Frame] = []
+            while true {
+                let frame = try await socket.next()
+                if frame.type == "ready" { break }
+                replayed.append(frame)
+            }
+            #expect(replayed.filter { $0.type == "resync" }.map(\.conversation) == [direct.id])
+            #expect(replayed.compactMap(\.message).map(\.text) == ["q1"], "other conversations replay as usual")
+            try await api.send("live", in: direct.id, as: alice)
+            #expect(try await socket.messages(1).map(\.sequence) == [1002])
             await socket.disconnect()
         }
     }

@@ -19,6 +19,7 @@ struct Probe: MessagesApp {
     enum Action: Codable, Sendable {
         case stage(String)
         case sendLive(String)
+        case sendExpiring(String)
         case compose(String)
         case fail
     }
@@ -35,6 +36,7 @@ struct Probe: MessagesApp {
                 Text(state.shown ?? "Nothing selected", id: "shown")
                 Button("Stage", action: Action.stage("staged"))
                 Button("Send live", action: Action.sendLive("live"))
+                Button("Send expiring", action: Action.sendExpiring("gone soon"))
                 Button("Compose", action: Action.compose("typed by Probe"))
                 Button("Fail", action: Action.fail)
             }
@@ -48,6 +50,10 @@ struct Probe: MessagesApp {
         case .sendLive(let text):
             let layout = MessageLayout.live(LiveLayout(alternateLayout: TemplateLayout(caption: text)))
             try await context.conversation.send(Self.message(text, layout: layout))
+        case .sendExpiring(let text):
+            var message = try Self.message(text, layout: .template(TemplateLayout(caption: text)))
+            message.shouldExpire = true
+            try await context.conversation.send(message)
         case .compose(let text):
             try await context.conversation.insertText(text)
         case .fail:

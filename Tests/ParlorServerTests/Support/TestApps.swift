@@ -39,6 +39,7 @@ struct Probe: MessagesApp {
                 Button("Send expiring", action: Action.sendExpiring("gone soon"))
                 Button("Compose", action: Action.compose("typed by Probe"))
                 Button("Fail", action: Action.fail)
+                if let dot = Self.dot { StickerBrowser(label: "Probe stickers", stickers: [dot]) }
             }
         }
     }
@@ -72,6 +73,11 @@ struct Probe: MessagesApp {
     func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {
         state.shown = "received " + (Self.text(of: message) ?? "?")
     }
+
+    /// The sticker of Probe's sticker browser.
+    static let dot = try? Sticker(
+        id: "probe/dot", image: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg>"#),
+        localizedDescription: "A dot")
 
     static func message(_ text: String, layout: MessageLayout) throws -> Message {
         let url = try QueryItems(["text": text]).url(base: "https://probe.example/")

@@ -46,7 +46,7 @@ public enum ParlorServer {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.user else { return }
-            await gateway.run(user: user, inbound: inbound, outbound: outbound, logger: context.logger)
+            await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
@@ -60,9 +60,11 @@ public enum ParlorServer {
     }
 
     /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).
+    /// Browsers send the page's http(s) origin; a ws(s) origin is a non-browser client naming its own URL.
     static func isSameOrigin(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }  // not a browser
         guard let host = request.head.authority, let originURL = URL(string: origin) else { return false }
+        if let scheme = originURL.scheme?.lowercased(), scheme == "ws" || scheme == "wss" { return true }
         let originHost = originURL.host.map { host in originURL.port.map { "\(host):\($0)" } ?? host }
         return originHost == host
     }

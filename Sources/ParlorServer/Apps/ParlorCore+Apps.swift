@@ -29,6 +29,7 @@ extension ParlorCore {
 
     /// A control of the open app's view was used.
     func appEvent(_ event: ViewEvent, app: AppID, for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard await instances.openApp(of: user, in: conversation) == app else {
             throw APIError(.conflict, code: "appNotOpen", "Open the app first.")
         }
@@ -38,6 +39,7 @@ extension ParlorCore {
 
     /// The expand or collapse control.
     func setStyle(_ style: PresentationStyle, for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard let app = await instances.openApp(of: user, in: conversation) else { return }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         await publish(await instance.changeStyle(to: style), user: user, scope: .conversation(conversation))
@@ -45,6 +47,7 @@ extension ParlorCore {
 
     /// Closes the open app of a conversation.
     func closeApp(for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard let app = await instances.openApp(of: user, in: conversation) else { return }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))

@@ -21,6 +21,8 @@ struct ConnectionWriter: Sendable {
         var state = DeliveryState()
         for await item in connection.stream {
             defer { connection.didWrite() }
+            // Cut off: skip the backlog so the close goes out next (the client replays it anyway).
+            guard !connection.hasFallenBehind else { return }
             switch item {
             case .frame(let json):
                 try await outbound.write(.text(json))
@@ -30,6 +32,11 @@ struct ConnectionWriter: Sendable {
                 state.early = []
             case .message(let message):
                 guard state.started else {
+                    // Until hello, messages wait here; a client that never says hello must not pile them up.
+                    guard state.early.count < connection.limit else {
+                        connection.fellBehind()
+                        return
+                    }
                     state.early.append(message)
                     continue
                 }

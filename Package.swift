@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
@@ -67,10 +68,12 @@ let package = Package(
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore", "ParlorStorePostgres"]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer",
+            "ParlorServer", "ParlorStore", "ParlorKit", "ParlorHost",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
         .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorTesting", "Hello"]),

@@ -31,6 +31,8 @@ struct ClusterSync: Service {
                 await apply(envelope.event)
             }
         }
+        // Alone on its store there are no events; a service that returned would stop the server.
+        try? await gracefulShutdown()
     }
 
     func apply(_ event: ClusterEvent) async {

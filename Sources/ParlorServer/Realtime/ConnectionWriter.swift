@@ -54,9 +54,11 @@ struct ConnectionWriter: Sendable {
     private func replay(since: [String: Int64], state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         state.started = true
         let user = connection.user
+        // Keys are conversation ids in any letter case.
+        let since = Dictionary(since.compactMap { key, value in ConversationID(key).map { ($0, value) } }, uniquingKeysWith: max)
         for summary in try await core.store.conversations(of: user) {
             let conversation = summary.conversation.id
-            guard let last = since[conversation.description] else { continue }
+            guard let last = since[conversation] else { continue }
             state.delivered[conversation] = last
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }

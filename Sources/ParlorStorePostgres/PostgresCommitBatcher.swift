@@ -19,12 +19,6 @@ actor PostgresCommitBatcher {
     typealias Appended = (message: StoredMessage, isDuplicate: Bool)
     typealias Outcome = Result<Appended, any Error>
 
-    private struct Pending {
-        let message: NewMessage
-        let validate: Validate
-        let continuation: CheckedContinuation<Appended, any Error>
-    }
-
     /// The most appends one transaction takes.
     static let maxBatch = 512
     /// How often a batch is retried when PostgreSQL aborts it for a deadlock or serialization failure.
@@ -34,8 +28,6 @@ actor PostgresCommitBatcher {
     private let channel: String
     private let nodeID: String
     private let logger: Logger
-    private var queue: [Pending] = []
-    private var draining = false
     private(set) var statistics = CommitStatistics()
 
     init(client: PostgresClient, channel: String, nodeID: String, logger: Logger) {
@@ -45,27 +37,12 @@ actor PostgresCommitBatcher {
         self.logger = logger
     }
 
-    func submit(_ message: NewMessage, validate: @escaping Validate) async throws -> Appended {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.append(Pending(message: message, validate: validate, continuation: continuation))
-            if !draining {
-                draining = true
-                Task { await self.drain() }
-            }
-        }
+    /// The queue that feeds this batcher: appends that arrive together share one transaction.
+    nonisolated func queue() -> GroupCommitQueue<AppendRequest, Appended> {
+        GroupCommitQueue(maxBatch: Self.maxBatch) { requests in await self.commit(requests.map { ($0.message, $0.validate) }) }
     }
 
-    private func drain() async {
-        while !queue.isEmpty {
-            let batch = Array(queue.prefix(Self.maxBatch))
-            queue.removeFirst(batch.count)
-            let outcomes = await commit(batch.map { ($0.message, $0.validate) })
-            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
-        }
-        draining = false
-    }
-
-    private func commit(_ requests: [(NewMessage, Validate)]) async -> [Outcome] {
+    func commit(_ requests: [(NewMessage, Validate)]) async -> [Outcome] {
         var attempt = 0
         while true {
             do {

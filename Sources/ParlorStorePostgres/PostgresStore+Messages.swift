@@ -8,7 +8,7 @@ extension PostgresStore {
         _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
     ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
         try await migrate()
-        return try await batcher.submit(message, validate: validate)
+        return try await appendQueue.submit(AppendRequest(message: message, validate: validate))
     }
 
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {

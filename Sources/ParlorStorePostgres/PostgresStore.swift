@@ -33,6 +33,7 @@ public final class PostgresStore: ParlorStore, ClusterBus, Service {
     let client: PostgresClient
     let logger: Logger
     let batcher: PostgresCommitBatcher
+    let appendQueue: GroupCommitQueue<AppendRequest, PostgresCommitBatcher.Appended>
     let listener: ClusterListener
     private let gate: MigrationGate
 
@@ -63,6 +64,7 @@ public final class PostgresStore: ParlorStore, ClusterBus, Service {
         self.logger = logger
         self.gate = MigrationGate()
         self.batcher = PostgresCommitBatcher(client: client, channel: channel, nodeID: nodeID, logger: logger)
+        self.appendQueue = batcher.queue()
         self.listener = ClusterListener(client: client, channel: channel, nodeID: nodeID, logger: logger)
     }
 

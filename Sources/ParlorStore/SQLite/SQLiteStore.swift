@@ -22,7 +22,7 @@ public final class SQLiteStore: ParlorStore {
     }
 
     let pool: DatabasePool
-    let batcher: CommitBatcher
+    let batcher: GroupCommitQueue<AppendRequest, CommitBatcher.Appended>
     let logger: Logger
 
     /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
@@ -41,7 +41,7 @@ public final class SQLiteStore: ParlorStore {
             throw StoreError(.unavailable, "The database at \(path) could not be opened: \(Self.describe(error))")
         }
         self.logger = logger
-        self.batcher = CommitBatcher(pool: pool, logger: logger)
+        self.batcher = CommitBatcher.queue(pool: pool, logger: logger)
     }
 
     static func describe(_ error: any Error) -> String {

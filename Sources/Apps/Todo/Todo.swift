@@ -12,10 +12,13 @@ public struct Todo: MessagesApp {
     /// The app, as a host's directory lists it.
     public init() {}
 
+    /// A green check in a rounded square, drawn (no emoji font needed).
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#34a853"/><path d="M17 33l10 10 20-22" fill="none" stroke="#fff" stroke-width="7" stroke-linecap="round" stroke-linejoin="round"/></svg>"##
+
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.todo", name: "Todo",
-            icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text y="8">✅</text></svg>"#),
+            icon: .svg(Self.icon),
             summary: "Keep a to-do list and send a note from it into a conversation.", hasHomeSurface: true)
     }
 

@@ -44,3 +44,27 @@ def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
     bob.press_in_app("Close Cat icon")
     bob.wait(lambda: not bob.visible(".surface [role=dialog]"), "the detail to close")
     bob.shot("detail-closed")
+
+
+@pytest.mark.flow
+def test_the_store_home_screen_shows_an_icon_and_buys_it(browsers):
+    alice = browsers("alice")
+    alice.click(lambda: alice.visible('.home-app-link[data-app="org.parlor.iconstore"]')[0], "Icon Store in the sidebar")
+    alice.wait_for_surface("Icon Store")
+    grid = alice.wait(lambda: (g := alice.visible('.surface [data-node-id="icon-grid"]')) and g[0], "the grid of icons")
+    assert grid.get_attribute("role") == "list" and grid.get_attribute("aria-label") == "Icons"
+    alice.wait(lambda: alice.js("return [...document.querySelectorAll('.vt-grid img')].slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"), "the icons to load")
+    alice.shot("store-home")
+    alice.press_in_app("Cat icon, $2.99")
+    alice.wait(lambda: alice.visible(".surface [role=dialog]"), "the icon's detail")
+    # Focus moves into the presented screen.
+    alice.wait(lambda: alice.js("return document.activeElement.classList.contains('modal-title')"), "focus on the detail's title")
+    alice.press_in_app("Buy Cat icon for $2.99")
+    alice.wait_for_node_text("detail-owned", "Owned")
+    alice.shot("store-owned")
+    alice.press_in_app("Close Cat icon")
+    alice.wait(lambda: not alice.visible(".surface [role=dialog]"), "the detail to close")
+    alice.wait(lambda: "Owned" in alice.surface_text(), "the grid to show the icon as owned")
+    # Leaving the home screen goes back to the list.
+    alice.press_in_app("Close Icon Store")
+    alice.wait(lambda: alice.visible(".placeholder"), "the start screen")

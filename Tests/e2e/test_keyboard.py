@@ -104,3 +104,26 @@ def test_the_phone_layout_shows_one_pane_at_a_time(browsers):
     bob.press_in_app("Close RSVP")
     bob.click(lambda: bob.visible(".back-button")[0], "Back")
     bob.wait(lambda: bob.visible(".conversation-link"), "the list again")
+
+
+@pytest.mark.flow
+def test_dark_mode_follows_the_system(browsers):
+    alice = browsers("alice")
+    alice.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    bob = browsers("bob")
+    bob.open_conversation("Alice")
+    bob.send_text("Good evening")
+    alice.open_conversation("Bob")
+    alice.wait_for_text_bubble("Good evening")
+    alice.send_text("Dark here")
+    alice.open_app("Tic-Tac-Toe")
+    alice.press_in_app("Row 1, column 1, empty")
+    alice.wait_for_staged("Want to play Tic-Tac-Toe?")
+    alice.send()
+    alice.wait_for_card("Want to play Tic-Tac-Toe?")
+    background = alice.js("return getComputedStyle(document.querySelector('.main')).backgroundColor")
+    assert background == "rgb(0, 0, 0)", background
+    theirs = alice.js("return getComputedStyle(document.querySelector('.entry-theirs .bubble')).color")
+    assert theirs != "rgb(29, 29, 31)", "text in their bubbles is light on dark"
+    alice.open_drawer()
+    alice.shot("dark-mode")

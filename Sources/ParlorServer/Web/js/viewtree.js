@@ -3,6 +3,10 @@
 
 import { h, safeImageURL, safeWebURL } from './dom.js';
 import { resolveMentions } from './mentions.js';
+import { stickerGrid, webPageView } from './widgets.js';
+
+export { FieldMemory } from './fields.js';
+export { stickerGrid, webPageView } from './widgets.js';
 
 const HEADING_TAGS = { largeTitle: 'h2', title: 'h2', title2: 'h3', title3: 'h4' };
 const CHANGE_DELAY = 300;
@@ -289,102 +293,4 @@ const DRAWERS = {
 /** Draws a modal node's content (the surface frames it as a dialog). */
 export function renderChildren(children, ctx, path = 'm') {
   return drawChildren(children, ctx, document.createDocumentFragment(), path);
-}
-
-/** The in-app web page: a sandboxed frame with its title and a way out to a real tab. */
-export function webPageView(url, title) {
-  const heading = title || (url ? new URL(url).host : 'Web page');
-  const bar = h(
-    'div',
-    { class: 'webpage-bar' },
-    h('span', { class: 'webpage-lock', attrs: { 'aria-hidden': 'true' } }),
-    h('span', { class: 'webpage-title', text: heading }),
-    url ? h('a', { class: 'webpage-open', href: url, target: '_blank', rel: 'noopener noreferrer', text: 'Open in new tab' }) : null,
-  );
-  if (!url) return h('div', { class: 'vt-webpage' }, bar, h('p', { class: 'vt-text vt-color-destructive', text: 'This page cannot be shown.' }));
-  const frame = h('iframe', {
-    class: 'webpage-frame',
-    src: url,
-    title: heading,
-    attrs: {
-      sandbox: 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox',
-      referrerpolicy: 'no-referrer',
-      loading: 'eager',
-    },
-  });
-  return h('div', { class: 'vt-webpage', dataset: { url } }, bar, frame);
-}
-
-/** A grid of sticker buttons in the pack's grid size (small, regular or large). */
-export function stickerGrid({ label, gridSize, stickers, onPick, disabled = false }) {
-  const size = ['small', 'regular', 'large'].includes(gridSize) ? gridSize : 'regular';
-  const grid = h('div', { class: ['sticker-grid', `sticker-grid-${size}`], attrs: { role: 'list', 'aria-label': label } });
-  for (const sticker of stickers) {
-    const img = h('img', { alt: '', class: 'sticker-grid-image', loading: 'lazy', attrs: { 'aria-hidden': 'true' } });
-    if (sticker.url) img.src = sticker.url;
-    grid.append(
-      h(
-        'div',
-        { class: 'sticker-grid-cell', attrs: { role: 'listitem' } },
-        h('button', {
-          type: 'button',
-          class: 'sticker-button',
-          disabled,
-          dataset: { stickerId: sticker.id, focusKey: `sticker:${sticker.id}` },
-          attrs: { 'aria-label': `Send sticker: ${sticker.description || 'sticker'}` },
-          on: { click: () => onPick(sticker) },
-        }, img),
-      ),
-    );
-  }
-  return grid;
-}
-
-/**
- * Remembers what the user typed into an app's text fields, so a redraw from the server does not
- * undo keystrokes it has not seen yet, and sends edits after a pause.
- */
-export class FieldMemory {
-  constructor() {
-    this.values = new Map();
-    this.timers = new Map();
-  }
-
-  valueFor(id, serverValue) {
-    if (!this.values.has(id)) return serverValue;
-    const local = this.values.get(id);
-    if (local === serverValue && !this.timers.has(id)) this.values.delete(id);
-    return local;
-  }
-
-  remember(id, value) {
-    this.values.set(id, value);
-  }
-
-  change(id, value, send, delay) {
-    this.values.set(id, value);
-    const existing = this.timers.get(id);
-    if (existing) clearTimeout(existing.timer);
-    const timer = setTimeout(() => this.flush(id), delay);
-    this.timers.set(id, { timer, send, value });
-  }
-
-  flush(id) {
-    const pending = this.timers.get(id);
-    if (!pending) return;
-    clearTimeout(pending.timer);
-    this.timers.delete(id);
-    pending.send(this.values.get(id) ?? pending.value);
-  }
-
-  flushAll() {
-    for (const id of [...this.timers.keys()]) this.flush(id);
-  }
-
-  /** Forgets everything (the app closed). */
-  reset() {
-    for (const pending of this.timers.values()) clearTimeout(pending.timer);
-    this.timers.clear();
-    this.values.clear();
-  }
 }

@@ -118,3 +118,38 @@ def test_an_app_error_shows_as_a_banner_that_can_be_dismissed(browsers):
     bob.press("Remove Tic-Tac-Toe message")
     bob.wait(lambda: bob.staged() is None, "the staged move to be removed")
     assert len(alice.app_cards()) == 1 and len(bob.app_cards()) == 1, "nothing was sent"
+
+
+@pytest.mark.flow
+def test_earlier_messages_load_on_request(browsers):
+    bob = browsers("bob")
+    # 230 messages through the HTTP API (as another client of Bob's would send them).
+    sent = bob.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          const list = await (await fetch('/api/conversations')).json();
+          const id = list.find((c) => !c.isGroup).id;
+          for (let n = 1; n <= 230; n++) {
+            const response = await fetch(`/api/conversations/${id}/messages`, {
+              method: 'POST', headers: {'Content-Type': 'application/json'},
+              body: JSON.stringify({id: crypto.randomUUID(), text: `Message number ${n}`}),
+            });
+            if (!response.ok) return done(`failed at ${n}: ${response.status}`);
+          }
+          done(230);
+        })();
+    """)
+    assert sent == 230, sent
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    alice.wait_for_text_bubble("Message number 230")
+    assert not alice.text_bubbles("Message number 1")
+    alice.press("Show earlier messages")
+    alice.wait_for_text_bubble("Message number 1")
+    texts = [b.text for b in alice.find(".transcript-list .bubble-body")]
+    assert texts == [f"Message number {n}" for n in range(1, 231)], texts[:3]
+    assert not alice.visible(".transcript-earlier"), "no earlier page left"
+    alice.shot("earlier-messages")
+    # The page itself never scrolls: only the transcript does.
+    assert alice.js("return document.documentElement.scrollHeight <= window.innerHeight")
+    assert alice.js("const t = document.querySelector('.transcript'); return t.scrollHeight > t.clientHeight")

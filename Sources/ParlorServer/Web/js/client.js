@@ -7,6 +7,7 @@ import { newId } from './ids.js';
 import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
 
+const HISTORY_PAGE = 200;
 let connection = null;
 /** Conversation ids the person is looking at (for unread counts and read receipts). */
 let visibleConversation = null;
@@ -69,11 +70,12 @@ export function ensureTranscript(conversationId) {
   t.loading = (async () => {
     try {
       const [messages, staged] = await Promise.all([
-        api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?limit=200`),
+        api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?limit=${HISTORY_PAGE}`),
         api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`),
       ]);
       for (const message of messages) t.put(message);
       t.loaded = true;
+      if (messages.length < HISTORY_PAGE) t.reachedStart = true;
       if (!state.staged.has(conversationId)) state.staged.set(conversationId, staged?.staged ?? null);
       emit('transcript', conversationId);
       emit('staged', conversationId);
@@ -83,6 +85,18 @@ export function ensureTranscript(conversationId) {
     }
   })();
   return t.loading;
+}
+
+/** Loads the page of messages before the oldest one the tab holds. */
+export async function loadEarlier(conversationId) {
+  const t = transcript(conversationId);
+  const oldest = t.firstSequence();
+  if (oldest === null || t.reachedStart) return;
+  const after = Math.max(0, oldest - HISTORY_PAGE - 1);
+  const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${HISTORY_PAGE}`);
+  for (const message of messages) if (message.sequence < oldest) t.put(message);
+  if (after === 0) t.reachedStart = true;
+  emit('transcript', conversationId);
 }
 
 /** Reloads a conversation from scratch (after a resync, or when installing an app changes how it draws). */

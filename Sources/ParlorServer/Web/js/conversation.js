@@ -37,6 +37,7 @@ export class ConversationView {
         announce('Kept.');
       },
       onRerender: () => this.renderTranscript(),
+      onEarlier: () => client.loadEarlier(this.id).catch((error) => this.shell.toast(error.message)),
     });
 
     this.surface = new AppSurface({

@@ -96,7 +96,11 @@ function startApp(user) {
     if (view) view.focusStart();
   };
 
-  on('conversations', () => sidebar.render());
+  on('conversations', () => {
+    sidebar.render();
+    const unread = [...state.conversations.values()].reduce((sum, c) => sum + (c.unreadCount || 0), 0);
+    document.title = unread > 0 ? `(${unread}) Parlor` : 'Parlor';
+  });
   on('directory', () => sidebar.render());
   on('status', (status) => {
     const offline = status === 'offline' || status === 'reconnecting';

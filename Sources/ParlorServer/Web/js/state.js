@@ -52,6 +52,15 @@ export class Transcript {
     this.lastSequence = null;
     this.loaded = false;
     this.loading = null;
+    /** Whether the first message of the conversation is loaded (no earlier page to fetch). */
+    this.reachedStart = false;
+  }
+
+  /** The oldest sequence held, or null. */
+  firstSequence() {
+    let first = null;
+    for (const m of this.messages.values()) if (first === null || m.sequence < first) first = m.sequence;
+    return first;
   }
 
   /** Adds or replaces a message; true when it was not there before. */

@@ -26,7 +26,8 @@ export class TranscriptView {
     this.cache = new Map();
     this.list = h('ol', { class: 'transcript-list', attrs: { 'aria-label': 'Messages' } });
     this.empty = h('p', { class: 'transcript-empty', text: 'No messages yet. Say hello!' });
-    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.empty, this.list);
+    this.earlier = h('button', { type: 'button', class: 'button button-plain transcript-earlier', hidden: true, text: 'Show earlier messages', on: { click: () => this.showEarlier() } });
+    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list);
     this.stickToBottom = true;
     this.element.addEventListener('scroll', () => {
       const el = this.element;
@@ -37,6 +38,19 @@ export class TranscriptView {
     new ResizeObserver(() => this.stickToBottom && this.scrollToBottom()).observe(this.list);
   }
 
+  /** Loads older messages above, keeping what the person was reading in place. */
+  async showEarlier() {
+    const before = this.element.scrollHeight - this.element.scrollTop;
+    this.earlier.disabled = true;
+    try {
+      await this.handlers.onEarlier();
+    } finally {
+      this.earlier.disabled = false;
+    }
+    this.stickToBottom = false;
+    this.element.scrollTop = this.element.scrollHeight - before;
+  }
+
   scrollToBottom() {
     this.element.scrollTop = this.element.scrollHeight;
   }
@@ -45,6 +59,7 @@ export class TranscriptView {
   render(t, conversation) {
     const entries = this.entries(t, conversation);
     this.empty.hidden = entries.length > 0 || !t.loaded;
+    this.earlier.hidden = !t.loaded || t.reachedStart || t.messages.size === 0;
     this.element.dataset.loaded = t.loaded ? 'true' : 'false';
     const seen = new Set();
     let cursor = this.list.firstElementChild;

@@ -251,6 +251,31 @@ class Person:
         element.send_keys(text + (Keys.ENTER if submit else ""))
         return element
 
+    # MARK: Accessibility
+
+    INTERACTIVE_ROLES = {"button", "link", "textbox", "checkbox", "switch", "radio", "combobox", "searchbox", "slider", "spinbutton", "menuitem", "tab"}
+
+    def unnamed_controls(self) -> list[str]:
+        """Controls on screen that a screen reader would announce without a name (Chromium's own
+        accessibility tree decides)."""
+        tree = self.driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
+        problems = []
+        for node in tree.get("nodes", []):
+            if node.get("ignored"):
+                continue
+            role = (node.get("role") or {}).get("value")
+            name = ((node.get("name") or {}).get("value") or "").strip()
+            if role in self.INTERACTIVE_ROLES and not name:
+                problems.append(f"{role} (backend node {node.get('backendDOMNodeId')})")
+        return problems
+
+    def assert_controls_named(self, where: str):
+        problems = self.unnamed_controls()
+        assert not problems, f"{self.username}: controls without a name on {where}: {problems}"
+
+    def announcements(self) -> str:
+        return self.js("return document.getElementById('announcer').textContent")
+
     # MARK: Safety
 
     def alerts(self) -> list[str]:

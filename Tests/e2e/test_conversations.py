@@ -15,6 +15,7 @@ def start_conversation(person, *usernames, title=None):
         field = person.wait(lambda: (f := person.visible("#group-title")) and f[0], "the group name field")
         field.send_keys(title)
     person.shot("new-conversation-dialog")
+    person.assert_controls_named("the new conversation dialog")
     person.click(lambda: dialog.find_element(By.CSS_SELECTOR, "button[type=submit]"), "Start")
     person.wait(lambda: not person.visible("dialog.new-conversation-dialog"), "the dialog to close")
 
@@ -67,6 +68,7 @@ def test_an_app_removed_from_the_drawer_is_offered_from_its_message(browsers):
     bob.press("Remove RSVP")
     bob.wait(lambda: bob.button("Get RSVP", bob.visible("dialog.store")[0]) is not None, "RSVP to be removable no more")
     bob.shot("store")
+    bob.assert_controls_named("the store")
     bob.press("Close store")
     bob.wait(lambda: "RSVP" not in bob.drawer_names(), "RSVP to leave the drawer")
 

@@ -30,6 +30,7 @@ def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
     assert image.get_attribute("alt") == "Cat icon"
     bob.wait(lambda: bob.js("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the icon's image to load")
     bob.shot("icon-detail")
+    bob.assert_controls_named("the icon's detail")
     bob.press_in_app("Like Cat icon")
     bob.wait(lambda: bob.button("You liked Cat icon", bob.surface()) is not None, "the Like button to say Liked")
 
@@ -55,6 +56,7 @@ def test_the_store_home_screen_shows_an_icon_and_buys_it(browsers):
     assert grid.get_attribute("role") == "list" and grid.get_attribute("aria-label") == "Icons"
     alice.wait(lambda: alice.js("return [...document.querySelectorAll('.vt-grid img')].slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"), "the icons to load")
     alice.shot("store-home")
+    alice.assert_controls_named("the Icon Store home screen")
     alice.press_in_app("Cat icon, $2.99")
     alice.wait(lambda: alice.visible(".surface [role=dialog]"), "the icon's detail")
     # Focus moves into the presented screen.

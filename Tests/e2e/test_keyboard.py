@@ -53,6 +53,7 @@ def test_the_keyboard_alone_is_enough(browsers):
     keys(alice, Keys.ENTER)
     alice.wait(lambda: "drawer-item" in focused(alice)["cls"], "focus in the drawer")
     alice.shot("drawer-keyboard")
+    alice.assert_controls_named("the drawer")
     keys(alice, Keys.ESCAPE)
     alice.wait(lambda: not alice.visible(".drawer") and focused(alice)["label"] == "Apps", "the drawer to close with focus back on Apps")
 
@@ -64,6 +65,7 @@ def test_the_keyboard_alone_is_enough(browsers):
     alice.wait(lambda: focused(alice)["label"] == "Tic-Tac-Toe", "focus on the app's title")
     tab_to(alice, lambda f: f["label"] == "Row 2, column 2, empty", "the center square")
     alice.shot("app-keyboard")
+    alice.assert_controls_named("Tic-Tac-Toe's board")
     keys(alice, Keys.ENTER)
     alice.wait_for_staged("Want to play Tic-Tac-Toe?")
     alice.wait(lambda: "composer-input" in focused(alice)["cls"], "focus back in the compose field")

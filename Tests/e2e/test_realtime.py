@@ -68,6 +68,8 @@ def test_two_tabs_of_one_person_stay_in_sync(browsers):
     for handle in (first, second):
         in_tab(handle)
         alice.wait_for_text_bubble("Hi to both tabs")
+        # Screen readers hear new messages through the live region.
+        assert "Bob: Hi to both tabs" in alice.announcements()
         assert len(alice.text_bubbles("Hello from the first tab")) == 1
 
     # A message staged in one tab is in the other tab's compose field too; sent from there, it

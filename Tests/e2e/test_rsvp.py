@@ -29,6 +29,7 @@ def test_three_answers_are_counted_on_every_screen(browsers):
     alice.type_in_app("Title", TITLE)
     alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
     alice.shot("rsvp-form")
+    alice.assert_controls_named("the RSVP form")
     alice.press_in_app("Create")
     alice.wait_for_staged(TITLE)
     alice.shot("rsvp-staged")
@@ -48,6 +49,7 @@ def test_three_answers_are_counted_on_every_screen(browsers):
     text = alice.surface_text()
     assert "Alice" in text and "Bob" in text and "Carol" in text, text
     alice.shot("organizer-view")
+    alice.assert_controls_named("the organizer's view")
 
     for person in (alice, bob, carol):
         # The open app follows the answers too (didReceive), then is closed to see the transcript.

@@ -23,6 +23,7 @@ def test_a_sticker_is_sent_from_the_drawer(browsers):
     assert min(widths) >= 90, widths
     alice.wait(lambda: alice.js("return [...document.querySelectorAll('.sticker-grid img')].slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"), "the stickers to load")
     alice.shot("sticker-pack")
+    alice.assert_controls_named("the sticker pack")
     label = buttons[0].get_attribute("aria-label")
     description = label.removeprefix("Send sticker: ")
     alice.press(label)

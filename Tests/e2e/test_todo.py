@@ -34,6 +34,7 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     # The form is empty again for the next note.
     assert alice.js("return document.querySelector('.surface [data-node-id=\"title\"]').value") == ""
     alice.shot("todo-home-added")
+    alice.assert_controls_named("Todo's home screen")
 
     # The message extension reads the same list and stages the note.
     alice.open_conversation("Bob")

@@ -23,7 +23,12 @@ export function start() {
     since: sinceMap,
     onReady: (isReconnect) => {
       emit('ready', isReconnect);
-      if (isReconnect) loadConversations().catch(() => {});
+      if (isReconnect) {
+        loadConversations().catch(() => {});
+        // What was staged or removed meanwhile is not replayed: ask again, now or when opened.
+        for (const id of [...state.staged.keys()]) if (id !== visibleConversation) state.staged.delete(id);
+        if (visibleConversation) refreshStaged(visibleConversation).catch(() => {});
+      }
       if (visibleConversation) ensureTranscript(visibleConversation).then(() => markRead(visibleConversation));
     },
   });
@@ -85,6 +90,12 @@ export function ensureTranscript(conversationId) {
     }
   })();
   return t.loading;
+}
+
+export async function refreshStaged(conversationId) {
+  const body = await api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`);
+  state.staged.set(conversationId, body?.staged ?? null);
+  emit('staged', conversationId);
 }
 
 /** Loads the page of messages before the oldest one the tab holds. */

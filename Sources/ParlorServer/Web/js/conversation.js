@@ -113,6 +113,7 @@ export class ConversationView {
     this.renderTranscript();
     this.composer.setStaged(state.staged.get(this.id) ?? null);
     this.renderApp();
+    if (!state.staged.has(this.id) && transcript(this.id).loaded) client.refreshStaged(this.id).catch(() => {});
     client.ensureTranscript(this.id)
       .then(() => client.markRead(this.id))
       .catch((error) => this.shell.toast(error.message));

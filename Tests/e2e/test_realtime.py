@@ -90,3 +90,31 @@ def test_two_tabs_of_one_person_stay_in_sync(browsers):
     assert len(alice.app_cards()) == 1
     alice.shot("sent-from-second-tab")
     bob.wait_for_card("Want to play Tic-Tac-Toe?")
+
+
+@pytest.mark.flow
+def test_an_open_app_catches_up_after_reconnecting(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    alice.open_app("RSVP")
+    alice.press_in_app("Create RSVP")
+    alice.type_in_app("Title", "Picnic on Sunday?", submit=True)
+    alice.wait_for_staged("Picnic on Sunday?")
+    alice.send()
+    alice.tap_card("Picnic on Sunday?")
+    alice.wait_for_node_text("yes-count", "Yes Count: 0")
+
+    alice.js("window.__parlorTest.drop(true)")
+    alice.wait(lambda: alice.visible(".connection-banner"), "the connection-lost banner")
+    bob.tap_card("Picnic on Sunday?")
+    bob.wait_for_surface("RSVP", style="expanded")
+    bob.press_in_app("YES")
+    bob.wait_for_node_text("yes-count", "Yes Count: 1")
+
+    alice.js("window.__parlorTest.restore()")
+    alice.wait(lambda: not alice.visible(".connection-banner"), "the connection to come back")
+    alice.wait_for_node_text("yes-count", "Yes Count: 1")
+    alice.wait_for_card("Yes Count: 1")
+    alice.shot("app-caught-up")

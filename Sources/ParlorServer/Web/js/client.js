@@ -28,6 +28,9 @@ export function start() {
         // What was staged or removed meanwhile is not replayed: ask again, now or when opened.
         for (const id of [...state.staged.keys()]) if (id !== visibleConversation) state.staged.delete(id);
         if (visibleConversation) refreshStaged(visibleConversation).catch(() => {});
+        // An open app may have changed meanwhile: asking for the style it has redraws it.
+        const open = visibleConversation ? state.apps.get(visibleConversation) : null;
+        if (open?.isActive) setStyle(visibleConversation, open.presentationStyle);
       }
       if (visibleConversation) ensureTranscript(visibleConversation).then(() => markRead(visibleConversation));
     },

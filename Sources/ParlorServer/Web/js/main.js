@@ -43,7 +43,8 @@ function startApp(user) {
   const placeholder = () => h('div', { class: 'placeholder' },
     h('span', { class: 'brand-mark brand-mark-large', attrs: { 'aria-hidden': 'true' } }),
     h('h1', { class: 'placeholder-title', text: `Hi, ${state.me.displayName}` }),
-    h('p', { text: 'Pick a conversation, or start a new one.' }));
+    h('p', { text: 'Pick a conversation, or start a new one.' }),
+    h('button', { type: 'button', class: 'button button-primary', text: 'New conversation', on: { click: () => newConversation.open() } }));
 
   const toast = (message) => {
     const item = h('div', { class: 'toast', attrs: { role: 'alert' } },

@@ -4,6 +4,12 @@ import PackageDescription
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
 let appsWithResources: Set<String> = ["IconStore", "RSVP", "Todo"]
+/// Extra dependencies of some app test targets (LinkShareTests runs a local HTTP server).
+let appTestExtraDependencies: [String: [Target.Dependency]] = [
+    "LinkShare": [
+        .product(name: "Hummingbird", package: "hummingbird"),
+    ]
+]
 
 let package = Package(
     name: "Parlor",
@@ -24,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(name: "ParlorKit"),
@@ -34,6 +42,12 @@ let package = Package(
             "ParlorKit",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ParlorStorePostgres", dependencies: [
+            "ParlorKit", "ParlorStore",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "ParlorServer", dependencies: [
             "ParlorKit", "ParlorHost", "ParlorStore", "ParlorStickers",
@@ -47,16 +61,19 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ] + apps.map { .target(name: $0) }, resources: [.copy("Web")]),
         .executableTarget(name: "parlor", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorStickers",
+            "ParlorServer", "ParlorStore", "ParlorStorePostgres", "ParlorStickers",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
-        .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore"]),
+        .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore", "ParlorStorePostgres"]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer",
+            "ParlorServer", "ParlorStore", "ParlorKit", "ParlorHost",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
         .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorTesting", "Hello"]),
@@ -68,7 +85,10 @@ let package = Package(
             resources: appsWithResources.contains(name) ? [.copy("Assets")] : [])
     }
     + apps.map { name in
-        .testTarget(name: "\(name)Tests", dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"], path: "Tests/Apps/\(name)Tests")
+        .testTarget(
+            name: "\(name)Tests",
+            dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"] + (appTestExtraDependencies[name] ?? []),
+            path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]
 )

@@ -198,16 +198,16 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private func resign(depth: Int) async {
         guard isActive else { return }
-        let will = await run("willResignActive") { app, state, context in
+        // Presentation requests made while resigning are dropped: the app is closing, and opening
+        // it again starts from the drawer's or the message's style.
+        _ = await run("willResignActive") { app, state, context in
             try await app.willResignActive(state: &state, context: context)
         }
         isActive = false
         modal = nil
-        let did = await run("didResignActive") { app, state, context in
+        _ = await run("didResignActive") { app, state, context in
             try await app.didResignActive(state: &state, context: context)
         }
-        // A resigned app may still ask to present a modal next time; ignore style requests.
-        for case .modal(let name) in will + did { modal = name }
     }
 
     private func transition(to newStyle: PresentationStyle, depth: Int) async {

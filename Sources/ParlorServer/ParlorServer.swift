@@ -20,13 +20,14 @@ public enum ParlorServer {
 
     public static func makeApplication(
         configuration: ServerConfiguration, store: any ParlorStore, directory: AppDirectory, logger: Logger,
+        bus: any ClusterBus = SingleNodeBus(), services extraServices: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.timeout = .init(connect: .seconds(5), read: .seconds(10))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, logger: logger)
+        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, logger: logger)
         let accounts = Accounts(store: store, configuration: configuration)
 
         let router = Router(context: ParlorRequestContext.self)
@@ -45,7 +46,7 @@ public enum ParlorServer {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.user else { return }
-            await gateway.run(user: user, inbound: inbound, outbound: outbound, logger: context.logger)
+            await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
@@ -53,15 +54,17 @@ public enum ParlorServer {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
-            services: [ExpirySweeper(core: core), HTTPClientService(client: httpClient)],
+            services: extraServices + [ExpirySweeper(core: core), HTTPClientService(client: httpClient), ClusterSync(core: core)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }
 
     /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).
+    /// Browsers send the page's http(s) origin; a ws(s) origin is a non-browser client naming its own URL.
     static func isSameOrigin(_ request: Request) -> Bool {
         guard let origin = request.headers[.origin] else { return true }  // not a browser
         guard let host = request.head.authority, let originURL = URL(string: origin) else { return false }
+        if let scheme = originURL.scheme?.lowercased(), scheme == "ws" || scheme == "wss" { return true }
         let originHost = originURL.host.map { host in originURL.port.map { "\(host):\($0)" } ?? host }
         return originHost == host
     }

@@ -15,7 +15,8 @@ public protocol ParlorStore: Sendable {
     func user(id: UserID) async throws -> User?
     func users(ids: [UserID]) async throws -> [User]
     func allUsers() async throws -> [User]
-    /// Deletes the account, its tokens and memberships. Messages they sent stay.
+    /// Deletes the account with its tokens, memberships, compose fields, app instances, participant
+    /// ids, containers, drawer and expiry records. Messages they sent stay.
     func deleteUser(id: UserID) async throws
 
     // MARK: Sign-in tokens (stored hashed)
@@ -91,4 +92,7 @@ public protocol ParlorStore: Sendable {
 public struct SessionConflict: Error, Sendable {
     /// The session's head now.
     public var head: StoredMessage
+
+    /// The conflict a store throws when `head` is the session's head now.
+    public init(head: StoredMessage) { self.head = head }
 }

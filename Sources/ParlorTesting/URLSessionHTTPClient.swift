@@ -5,6 +5,10 @@ import FoundationNetworking
 #endif
 
 /// An `HTTPClient` on URLSession, for running apps against real (local) servers in tests.
+///
+/// On Linux, URLSession rounds timeouts to whole seconds (so the timeout is at least one second,
+/// rounded up), and cancelling a request that is just completing can hang: this client does not
+/// react to task cancellation, and apps that need a sharper deadline keep their own.
 public struct URLSessionHTTPClient: HTTPClient {
     /// Responses larger than this are refused.
     public var maxResponseSize: Int
@@ -18,7 +22,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
         let components = request.timeout.components
-        urlRequest.timeoutInterval = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        urlRequest.timeoutInterval = max(1, (Double(components.seconds) + Double(components.attoseconds) / 1e18).rounded(.up))
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: urlRequest)
         guard let http = response as? HTTPURLResponse else {

@@ -4,6 +4,8 @@ import Hummingbird
 import Logging
 import ParlorServer
 import ParlorStore
+import ParlorStorePostgres
+import ServiceLifecycle
 
 /// `parlor serve`: runs the server until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
@@ -19,6 +21,9 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Create demo users and conversations, and print how to sign in.")
     var demo = false
+
+    @Option(help: "Use PostgreSQL at this URL instead of SQLite, for several nodes (env PARLOR_POSTGRES_URL).")
+    var postgres: String?
 
     @Option(help: "How SQLite syncs commits: full (survives power loss) or normal.")
     var durability: String = "full"
@@ -48,14 +53,37 @@ struct Serve: AsyncParsableCommand {
         try data.prepare()
         var logger = Logger(label: "parlor")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let store = try openStore(logger: logger)
         let directory = try AppDirectory.builtIn(feedURL: feedURL.flatMap(URL.init(string:)), stickerDirectory: data.stickerDirectory)
         let configuration = ServerConfiguration(host: host, port: port, passwordCost: UInt8(passwordCost))
-        let demoLines = demo ? try await DemoData.create(store: store, configuration: configuration) : []
+        let store: any ParlorStore
+        var bus: any ClusterBus = SingleNodeBus()
+        var services: [any Service] = []
+        if let postgres = postgres ?? ProcessInfo.processInfo.environment["PARLOR_POSTGRES_URL"] {
+            let postgresStore: PostgresStore
+            do {
+                postgresStore = try PostgresStore(url: postgres, logger: logger)
+            } catch let error as StoreError {
+                throw ValidationError(error.message)
+            }
+            store = postgresStore
+            bus = postgresStore
+            services = [postgresStore]  // started first, stopped last
+        } else {
+            store = try openStore(logger: logger)
+        }
         let host = self.host
-        let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger) { port in
+        let demo = self.demo
+        let app = ParlorServer.makeApplication(
+            configuration: configuration, store: store, directory: directory, logger: logger, bus: bus, services: services
+        ) { port in
             var lines = ["Parlor is running. Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ in your browser."]
-            lines += demoLines
+            if demo {
+                do {
+                    lines += try await DemoData.create(store: store, configuration: configuration)
+                } catch {
+                    lines.append("The demo data could not be created: \(error)")
+                }
+            }
             // Written unbuffered, so a script reading the output sees it at once.
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }

@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable error code. Codes below 100 are Apple's; 100 and up are Parlor's.
-    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The number (Apple's raw value for Apple's codes).
         public let rawValue: Int
         /// The name used on the wire and in logs (`urlExceedsMaxSize`).
@@ -84,6 +84,24 @@ public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     public var description: String { "\(code.name): \(message)" }
+}
+
+extension MessagesError.Code: Codable {
+    /// Encodes as the code's name (`"urlExceedsMaxSize"`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(name)
+    }
+
+    /// Decodes a known code's name; anything else fails.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let name = try container.decode(String.self)
+        guard let code = MessagesError.Code(name: name) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Unknown error code '\(name.prefix(40))'")
+        }
+        self = code
+    }
 }
 
 extension MessagesError: LocalizedError {

@@ -90,8 +90,11 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
     /// A URL made of `base` (whose own query is replaced) and these items.
     /// - Throws: `.improperFileURL` for a bad base, `.urlExceedsMaxSize` when the result is too long.
     public func url(base: String) throws(MessagesError) -> URL {
-        let trimmed = base.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
-        let text = items.isEmpty ? trimmed : trimmed + "?" + percentEncodedQuery
+        // The base's own query is replaced; its fragment stays after the new query.
+        let fragment = base.firstIndex(of: "#").map { String(base[$0...]) } ?? ""
+        let withoutFragment = base.prefix { $0 != "#" }
+        let trimmed = withoutFragment.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let text = (items.isEmpty ? trimmed : trimmed + "?" + percentEncodedQuery) + fragment
         guard let url = URL(string: text), url.scheme != nil else {
             throw MessagesError(.improperFileURL, "'\(base.prefix(80))' is not an absolute URL.")
         }
@@ -119,10 +122,12 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
         self.items = items
     }
 
+    /// The query of a URL string: after the first `?` and before the fragment (a `?` inside the
+    /// fragment does not start a query).
     static func rawQuery(of urlString: String) -> String {
-        guard let start = urlString.firstIndex(of: "?") else { return "" }
-        let afterMark = urlString[urlString.index(after: start)...]
-        return String(afterMark.prefix { $0 != "#" })
+        let beforeFragment = urlString.prefix { $0 != "#" }
+        guard let start = beforeFragment.firstIndex(of: "?") else { return "" }
+        return String(beforeFragment[beforeFragment.index(after: start)...])
     }
 
     /// Decodes percent escapes into UTF-8; nil for a bad escape or bytes that are not UTF-8.

@@ -1,6 +1,7 @@
 import Foundation
 import Hello
 import IconStore
+import LinkShare
 import ParlorHost
 import ParlorStickers
 import RSVP
@@ -12,8 +13,9 @@ extension AppDirectory {
     /// `stickerDirectory` (`parlor stickers import`).
     /// - Parameter feedURL: the feed LinkShare reads (Reddit's r/programming by default).
     public static func builtIn(feedURL: URL? = nil, stickerDirectory: URL? = nil) throws -> AppDirectory {
+        let linkShare = feedURL.map { LinkShare(feedURL: $0) } ?? LinkShare()
         let apps = [
-            AnyMessagesApp(IconStore()), AnyMessagesApp(TicTacToe()), AnyMessagesApp(RSVP()),
+            AnyMessagesApp(IconStore()), AnyMessagesApp(TicTacToe()), AnyMessagesApp(RSVP()), AnyMessagesApp(linkShare),
             AnyMessagesApp(Todo()), AnyMessagesApp(Hello()),
         ]
         var packs = try SamplePacks.all().map(StickerPackEntry.init)

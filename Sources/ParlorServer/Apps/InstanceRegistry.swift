@@ -51,6 +51,9 @@ actor InstanceRegistry {
         instances.filter { $0.key.scope == .conversation(conversation) }.map { ($0.key, $0.value) }
     }
 
+    /// Forgets one instance (another node changed it; the next use resumes the stored one).
+    func forget(_ key: InstanceKey) { instances[key] = nil }
+
     /// Forgets a user's instances in a conversation they left.
     func remove(user: UserID, conversation: ConversationID) {
         instances = instances.filter { !($0.key.user == user && $0.key.scope == .conversation(conversation)) }

@@ -29,6 +29,7 @@ extension ParlorCore {
 
     /// A control of the open app's view was used.
     func appEvent(_ event: ViewEvent, app: AppID, for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard await instances.openApp(of: user, in: conversation) == app else {
             throw APIError(.conflict, code: "appNotOpen", "Open the app first.")
         }
@@ -38,6 +39,7 @@ extension ParlorCore {
 
     /// The expand or collapse control.
     func setStyle(_ style: PresentationStyle, for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard let app = await instances.openApp(of: user, in: conversation) else { return }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         await publish(await instance.changeStyle(to: style), user: user, scope: .conversation(conversation))
@@ -45,6 +47,7 @@ extension ParlorCore {
 
     /// Closes the open app of a conversation.
     func closeApp(for user: UserID, in conversation: ConversationID) async throws {
+        _ = try await requireMember(user, of: conversation)
         guard let app = await instances.openApp(of: user, in: conversation) else { return }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))
@@ -96,6 +99,16 @@ extension ParlorCore {
 
     // MARK: Instances
 
+    /// An instance's look as stored (resumed on this node).
+    func currentUpdate(_ key: InstanceKey) async throws -> InstanceUpdate {
+        let instance: any HostedAppInstance
+        switch key.scope {
+        case .conversation(let conversation): instance = try await conversationInstance(key.app, user: key.user, conversation: conversation)
+        case .home: instance = try await homeInstance(key.app, user: key.user)
+        }
+        return await instance.current()
+    }
+
     private func closeOtherApp(than app: AppID, user: UserID, conversation: ConversationID) async {
         guard let other = await instances.openApp(of: user, in: conversation), other != app,
               let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: other))
@@ -138,7 +151,7 @@ extension ParlorCore {
             container: StoreContainer(store: store, user: key.user, app: key.app), httpClient: httpClient, snapshot: snapshot)
     }
 
-    /// Saves the instance and sends its new look to the user's connections only.
+    /// Saves the instance and sends its new look to the user's connections only (on every node).
     func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
             logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
@@ -151,7 +164,14 @@ extension ParlorCore {
             } catch {
                 logger.error("Could not save an app instance", metadata: ["app": "\(update.appID)", "error": "\(error)"])
             }
+            let conversation: ConversationID? = if case .conversation(let id) = scope { id } else { nil }
+            await bus.publish(.instanceChanged(user: user, conversation: conversation, app: update.appID))
         }
+        await sendUpdate(update, user: user, scope: scope)
+    }
+
+    /// Sends an instance's look to this node's connections of `user`.
+    func sendUpdate(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         var names: [String: String] = [:]
         var frame = Wire.ServerFrame(type: "home")
         if case .conversation(let conversation) = scope {

@@ -70,10 +70,11 @@ extension ParlorCore {
         return stored
     }
 
-    /// Queues the message for every member's connections, and tells members' open instances of
-    /// its app (didReceive) without waiting for them.
+    /// Queues the message for every member's connections on this node, and tells members' open
+    /// instances of its app (didReceive) without waiting for them.
     func fanOut(_ message: StoredMessage) async {
         guard let conversation = try? await caches.conversation(message.conversationID, store: store) else { return }
+        await fanOutTracker.record(message.conversationID, sequence: message.sequence)
         await hub.send(.message(message), to: conversation.members)
         if let appMessage = message.content.appMessage, let appID = appMessage.appID {
             let recipients = conversation.members.filter { $0 != message.sender }

@@ -8,6 +8,7 @@ extension ParlorCore {
         _ = try await requireMember(user, of: conversation)
         try await store.setStaged(record, user: user, conversation: conversation)
         await pushStaged(record, user: user, conversation: conversation)
+        await bus.publish(.stagedChanged(user: user, conversation: conversation))
     }
 
     func pushStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async {
@@ -42,6 +43,7 @@ extension ParlorCore {
         }
         try await store.setStaged(nil, user: user, conversation: conversation)
         await pushStaged(nil, user: user, conversation: conversation)
+        await bus.publish(.stagedChanged(user: user, conversation: conversation))
         if case .message(let message) = record.item {
             await notifySending(message, sent: true, user: user, conversation: conversation)
         }
@@ -54,6 +56,7 @@ extension ParlorCore {
         guard let record = try await store.staged(user: user, conversation: conversation) else { return }
         try await store.setStaged(nil, user: user, conversation: conversation)
         await pushStaged(nil, user: user, conversation: conversation)
+        await bus.publish(.stagedChanged(user: user, conversation: conversation))
         if case .message(let message) = record.item {
             await notifySending(message, sent: false, user: user, conversation: conversation)
         }

@@ -15,13 +15,20 @@ public final class ParlorCore: Sendable {
     let hub = Hub()
     let instances = InstanceRegistry()
     let caches = ViewerCaches()
+    let fanOutTracker = FanOutTracker()
     let httpClient: ServerHTTPClient
+    /// How this node hears about other nodes' changes (nothing, with one node).
+    let bus: any ClusterBus
 
-    init(store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: AsyncHTTPClient.HTTPClient, logger: Logger) {
+    init(
+        store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: AsyncHTTPClient.HTTPClient,
+        bus: any ClusterBus, logger: Logger
+    ) {
         self.store = store
         self.directory = directory
         self.configuration = configuration
         self.logger = logger
+        self.bus = bus
         self.httpClient = ServerHTTPClient(client: httpClient)
     }
 
@@ -72,8 +79,15 @@ public final class ParlorCore: Sendable {
             unreadCount: summary.unreadCount, preview: preview)
     }
 
-    /// Tells every member that a conversation changed (created, renamed, members changed).
+    /// Tells every member that a conversation changed (created, renamed, members changed), here
+    /// and on the other nodes.
     func announce(_ conversation: ConversationID, to users: [UserID]) async {
+        await announceLocally(conversation, to: users)
+        await bus.publish(.conversationChanged(conversation))
+    }
+
+    /// Tells this node's connections of `users` that a conversation changed.
+    func announceLocally(_ conversation: ConversationID, to users: [UserID]) async {
         await caches.forgetConversation(conversation)
         for user in users {
             do {

@@ -21,6 +21,8 @@ struct ConnectionWriter: Sendable {
         var state = DeliveryState()
         for await item in connection.stream {
             defer { connection.didWrite() }
+            // Cut off: skip the backlog so the close goes out next (the client replays it anyway).
+            guard !connection.hasFallenBehind else { return }
             switch item {
             case .frame(let json):
                 try await outbound.write(.text(json))
@@ -30,6 +32,11 @@ struct ConnectionWriter: Sendable {
                 state.early = []
             case .message(let message):
                 guard state.started else {
+                    // Until hello, messages wait here; a client that never says hello must not pile them up.
+                    guard state.early.count < connection.limit else {
+                        connection.fellBehind()
+                        return
+                    }
                     state.early.append(message)
                     continue
                 }
@@ -47,9 +54,11 @@ struct ConnectionWriter: Sendable {
     private func replay(since: [String: Int64], state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         state.started = true
         let user = connection.user
+        // Keys are conversation ids in any letter case.
+        let since = Dictionary(since.compactMap { key, value in ConversationID(key).map { ($0, value) } }, uniquingKeysWith: max)
         for summary in try await core.store.conversations(of: user) {
             let conversation = summary.conversation.id
-            guard let last = since[conversation.description] else { continue }
+            guard let last = since[conversation] else { continue }
             state.delivered[conversation] = last
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }

@@ -13,9 +13,12 @@ import ParlorStore
 /// valid frames, get an `error` frame and the connection stays open.
 struct Gateway: Sendable {
     let core: ParlorCore
+    /// How long a client cut off for falling behind has to take its close frame before its
+    /// connection is dropped (a client that stopped reading never takes it).
+    static let closeGrace: Duration = .seconds(2)
 
     /// Runs one connection until the client leaves or falls too far behind.
-    func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
+    func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
         let connection = ClientConnection(user: user.id, limit: core.configuration.sendQueueLimit)
         await core.hub.register(connection)
         defer { connection.close() }
@@ -41,6 +44,13 @@ struct Gateway: Sendable {
                 } catch {
                     logger.debug("WebSocket reader ended", metadata: ["error": "\(error)"])
                 }
+            }
+            group.addTask {
+                // Writes to a client that stopped reading wait forever, the close frame's too.
+                for await _ in connection.cutOff {}
+                guard (try? await Task.sleep(for: Self.closeGrace)) != nil else { return }
+                logger.debug("Dropping a WebSocket client that stopped reading")
+                channel.close(promise: nil)
             }
             await group.next()
             group.cancelAll()

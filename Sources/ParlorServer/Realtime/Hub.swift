@@ -20,14 +20,20 @@ final class ClientConnection: Sendable {
     let id = UUID()
     let user: UserID
     let stream: AsyncStream<Outgoing>
+    /// Ends when the connection is cut off for falling behind.
+    let cutOff: AsyncStream<Never>
     private let continuation: AsyncStream<Outgoing>.Continuation
+    private let cutOffContinuation: AsyncStream<Never>.Continuation
     private let pending = Mutex(0)
-    private let limit: Int
+    private let overflowed = Mutex(false)
+    /// The most items that may wait; past it the connection is cut off.
+    let limit: Int
 
     init(user: UserID, limit: Int) {
         self.user = user
         self.limit = limit
         (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
+        (cutOff, cutOffContinuation) = AsyncStream.makeStream(of: Never.self)
     }
 
     /// Queues `item`; false (and the connection is closed) when the client is too far behind.
@@ -41,9 +47,19 @@ final class ClientConnection: Sendable {
         if accepted {
             continuation.yield(item)
         } else {
-            continuation.finish()
+            fellBehind()
         }
         return accepted
+    }
+
+    /// Whether the client fell too far behind: what is still queued is not worth writing.
+    var hasFallenBehind: Bool { overflowed.withLock { $0 } }
+
+    /// Ends the queue because the client is too far behind.
+    func fellBehind() {
+        overflowed.withLock { $0 = true }
+        continuation.finish()
+        cutOffContinuation.finish()
     }
 
     /// Called by the writer after each item.

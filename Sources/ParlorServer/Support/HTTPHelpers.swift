@@ -39,7 +39,8 @@ enum JSONBody {
 }
 
 /// Security headers on every response: a strict Content-Security-Policy (no inline scripts or
-/// styles), no MIME sniffing, no referrers, no framing of Parlor itself.
+/// styles), no MIME sniffing, no referrers, no framing of Parlor itself. Errors a route throws
+/// become API error bodies here (`APIError(_:)`), so a `MessagesError` keeps its code and status.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https: http:; media-src 'self' data: https:; "
@@ -52,6 +53,12 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPResponseError {
             response = try error.response(from: request, context: context)
+        } catch {
+            let apiError = APIError(error)
+            if apiError.status == .internalServerError {
+                context.logger.error("A request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            }
+            response = try apiError.response(from: request, context: context)
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
+import NIOCore
 import ParlorStore
 
 /// The request context of every route: Hummingbird's core storage, the WebSocket handler slot,
@@ -11,10 +12,13 @@ public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
     public var user: User?
     /// The hash of the token that signed the user in.
     public var tokenHash: String?
+    /// The connection, for the WebSocket gateway to drop a client that stopped reading.
+    let channel: any Channel
 
     public init(source: Source) {
         coreContext = .init(source: source)
         webSocket = .init()
+        channel = source.channel
     }
 
     /// The signed-in user.

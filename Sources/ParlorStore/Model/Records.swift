@@ -27,9 +27,20 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     public var title: String?
     public var isGroup: Bool
     public var createdAt: Date
+    /// In the order they joined; the first members in the order the conversation was created with.
     public var members: [UserID]
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64
+
+    /// A conversation as a store read it (public so that stores in other modules can build one).
+    public init(id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64) {
+        self.id = id
+        self.title = title
+        self.isGroup = isGroup
+        self.createdAt = createdAt
+        self.members = members
+        self.lastSequence = lastSequence
+    }
 }
 
 /// A conversation as one member's list shows it.
@@ -38,6 +49,13 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     /// Messages after the member's read mark, not counting their own.
     public var unreadCount: Int
     public var lastMessage: StoredMessage?
+
+    /// A member's summary as a store read it.
+    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?) {
+        self.conversation = conversation
+        self.unreadCount = unreadCount
+        self.lastMessage = lastMessage
+    }
 }
 
 /// What a message holds.
@@ -93,6 +111,16 @@ public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
     public var sender: UserID
     public var content: StoredContent
     public var sentAt: Date
+
+    /// A message as a store committed or read it.
+    public init(id: MessageID, conversationID: ConversationID, sequence: Int64, sender: UserID, content: StoredContent, sentAt: Date) {
+        self.id = id
+        self.conversationID = conversationID
+        self.sequence = sequence
+        self.sender = sender
+        self.content = content
+        self.sentAt = sentAt
+    }
 
     public var transcriptSessionID: SessionID? { content.appMessage?.session?.id }
 }
@@ -150,4 +178,11 @@ public struct Blob: Sendable, Hashable {
     public var hash: String
     public var contentType: String
     public var data: Data
+
+    /// A blob as a store read it.
+    public init(hash: String, contentType: String, data: Data) {
+        self.hash = hash
+        self.contentType = contentType
+        self.data = data
+    }
 }

@@ -7,55 +7,25 @@ import ParlorKit
 /// committed together in the next one, each in its own savepoint so one refusal (a stale session
 /// head, an app's validation) does not affect the others. Every caller resumes only after its
 /// transaction is durable.
-actor CommitBatcher {
+enum CommitBatcher {
     typealias Validate = @Sendable (NewMessage, StoredMessage?) throws -> Void
-    typealias Outcome = Result<(message: StoredMessage, isDuplicate: Bool), any Error>
-
-    private struct Pending {
-        let message: NewMessage
-        let validate: Validate
-        let continuation: CheckedContinuation<(message: StoredMessage, isDuplicate: Bool), any Error>
-    }
+    typealias Appended = (message: StoredMessage, isDuplicate: Bool)
+    typealias Outcome = Result<Appended, any Error>
 
     /// The most appends one transaction takes.
     static let maxBatch = 512
 
-    private let pool: DatabasePool
-    private let logger: Logger
-    private var queue: [Pending] = []
-    private var draining = false
-
-    init(pool: DatabasePool, logger: Logger) {
-        self.pool = pool
-        self.logger = logger
-    }
-
-    func submit(_ message: NewMessage, validate: @escaping Validate) async throws -> (message: StoredMessage, isDuplicate: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.append(Pending(message: message, validate: validate, continuation: continuation))
-            if !draining {
-                draining = true
-                Task { await self.drain() }
-            }
-        }
-    }
-
-    private func drain() async {
-        while !queue.isEmpty {
-            let batch = Array(queue.prefix(Self.maxBatch))
-            queue.removeFirst(batch.count)
-            let requests = batch.map { ($0.message, $0.validate) }
-            let outcomes: [Outcome]
+    /// A queue that commits its batches to `pool`.
+    static func queue(pool: DatabasePool, logger: Logger) -> GroupCommitQueue<AppendRequest, Appended> {
+        GroupCommitQueue(maxBatch: maxBatch) { requests in
             do {
-                outcomes = try await pool.write { db in try requests.map { try Self.commitOne($0.0, validate: $0.1, db: db) } }
+                return try await pool.write { db in try requests.map { try commitOne($0.message, validate: $0.validate, db: db) } }
             } catch {
-                logger.error("A group commit failed", metadata: ["error": "\(error)", "messages": "\(batch.count)"])
+                logger.error("A group commit failed", metadata: ["error": "\(error)", "messages": "\(requests.count)"])
                 let failure = StoreError(.unavailable, "The message could not be saved; try again.")
-                outcomes = Array(repeating: .failure(failure), count: batch.count)
+                return Array(repeating: .failure(failure), count: requests.count)
             }
-            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
         }
-        draining = false
     }
 
     private static func commitOne(_ message: NewMessage, validate: Validate, db: Database) throws -> Outcome {
@@ -91,7 +61,7 @@ actor CommitBatcher {
             if let head, head.id != message.replacing { throw SessionConflict(head: head) }
         }
         try validate(message, head)
-        let now = Date()
+        let now = SQLiteStore.now()
         guard let sequence = try Int64.fetchOne(
             db, sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq",
             arguments: [SQLiteStore.time(now), conversation])

@@ -4,7 +4,7 @@ import ParlorKit
 
 extension SQLiteStore {
     public func createUser(username: String, displayName: String, passwordHash: String) async throws -> User {
-        let user = User(id: UserID(), username: username, displayName: displayName, createdAt: Date())
+        let user = User(id: UserID(), username: username, displayName: displayName, createdAt: Self.now())
         do {
             try await pool.write { db in
                 try db.execute(
@@ -49,6 +49,10 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id.description])
             guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such user.") }
+            // What only that user had goes with the account; messages they sent stay.
+            for table in ["staged", "app_instances", "app_participants", "app_containers", "drawers", "expiring_reads"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.description])
+            }
         }
     }
 

@@ -24,7 +24,11 @@ extension SQLiteStore {
                 arguments: [user.description, conversation.description])
         }
         guard let json else { return nil }
-        return try? JSONDecoder().decode(StagedRecord.self, from: Data(json.utf8))
+        do {
+            return try JSONDecoder().decode(StagedRecord.self, from: Data(json.utf8))
+        } catch {
+            throw StoreError(.unavailable, "A stored compose field could not be read.")
+        }
     }
 
     public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
@@ -82,7 +86,12 @@ extension SQLiteStore {
         let json = try await read { db in
             try String.fetchOne(db, sql: "SELECT items FROM drawers WHERE user_id = ?", arguments: [user.description])
         }
-        return json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(json.utf8))
+        } catch {
+            throw StoreError(.unavailable, "A stored drawer could not be read.")
+        }
     }
 
     public func setDrawer(_ items: [String], user: UserID) async throws {

@@ -5,10 +5,11 @@ import ParlorKit
 extension SQLiteStore {
     public func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord {
         let id = ConversationID()
-        let now = Date()
-        let unique = Array(NSOrderedSet(array: members.map(\.description))).compactMap { $0 as? String }
+        let now = Self.now()
+        var seen = Set<UserID>()
+        let unique = members.filter { seen.insert($0).inserted }
         try await write { db in
-            for member in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [member]) == nil {
+            for member in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [member.description]) == nil {
                 throw StoreError(.notFound, "A member of the new conversation does not exist.")
             }
             try db.execute(
@@ -17,11 +18,11 @@ extension SQLiteStore {
             for member in unique {
                 try db.execute(
                     sql: "INSERT INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
-                    arguments: [id.description, member, Self.time(now)])
+                    arguments: [id.description, member.description, Self.time(now)])
             }
         }
         return ConversationRecord(
-            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique.compactMap(UserID.init), lastSequence: 0)
+            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0)
     }
 
     public func conversation(id: ConversationID) async throws -> ConversationRecord? {
@@ -32,7 +33,7 @@ extension SQLiteStore {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]),
               let conversationID = ConversationID(row["id"] as String)
         else { return nil }
-        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, user_id", arguments: [id])
+        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, rowid", arguments: [id])
         return ConversationRecord(
             id: conversationID, title: row["title"], isGroup: row["is_group"], createdAt: date(row["created_at"]),
             members: members.compactMap(UserID.init), lastSequence: row["last_seq"])

@@ -6,7 +6,7 @@ extension SQLiteStore {
     public func append(
         _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
     ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
-        try await batcher.submit(message, validate: validate)
+        try await batcher.submit(AppendRequest(message: message, validate: validate))
     }
 
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {

@@ -22,7 +22,7 @@ public final class SQLiteStore: ParlorStore {
     }
 
     let pool: DatabasePool
-    let batcher: CommitBatcher
+    let batcher: GroupCommitQueue<AppendRequest, CommitBatcher.Appended>
     let logger: Logger
 
     /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
@@ -41,7 +41,7 @@ public final class SQLiteStore: ParlorStore {
             throw StoreError(.unavailable, "The database at \(path) could not be opened: \(Self.describe(error))")
         }
         self.logger = logger
-        self.batcher = CommitBatcher(pool: pool, logger: logger)
+        self.batcher = CommitBatcher.queue(pool: pool, logger: logger)
     }
 
     static func describe(_ error: any Error) -> String {
@@ -79,6 +79,11 @@ public final class SQLiteStore: ParlorStore {
 extension SQLiteStore {
     static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
     static func date(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    /// The current time as it reads back from a column: converting to seconds since 1970 rounds
+    /// away the last bit about half the time, so a value returned from a write would otherwise
+    /// differ from the same value read later.
+    static func now() -> Date { date(time(Date())) }
 
     static func decodeUser(_ row: Row) throws -> User {
         guard let id = UserID(row["id"] as String) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }

@@ -1,0 +1,91 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorStore
+import ServiceLifecycle
+
+/// The last sequence number this node has fanned out per conversation, to catch up after missed
+/// notifications.
+actor FanOutTracker {
+    private var fannedOut: [ConversationID: Int64] = [:]
+
+    func record(_ conversation: ConversationID, sequence: Int64) {
+        fannedOut[conversation] = max(fannedOut[conversation] ?? 0, sequence)
+    }
+
+    func last(_ conversation: ConversationID) -> Int64? { fannedOut[conversation] }
+
+    var conversations: [ConversationID: Int64] { fannedOut }
+}
+
+/// Applies other nodes' changes to this node: their messages reach this node's connections and
+/// open apps, compose fields and app views follow the user across nodes, and after a missed
+/// stretch (`listenerRestarted`) this node catches up from the store.
+struct ClusterSync: Service {
+    let core: ParlorCore
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await envelope in core.bus.events() {
+                guard envelope.origin != core.bus.nodeID else { continue }
+                await apply(envelope.event)
+            }
+        }
+        // Alone on its store there are no events; a service that returned would stop the server.
+        try? await gracefulShutdown()
+    }
+
+    func apply(_ event: ClusterEvent) async {
+        do {
+            switch event {
+            case .messagesCommitted(let pointers):
+                for pointer in pointers.sorted(by: { ($0.conversation, $0.sequence) < ($1.conversation, $1.sequence) }) {
+                    try await fanOut(upTo: pointer.sequence, in: pointer.conversation)
+                }
+            case .stagedChanged(let user, let conversation):
+                guard await core.hub.isOnline(user) else { return }
+                let staged = try await core.store.staged(user: user, conversation: conversation)
+                await core.pushStaged(staged, user: user, conversation: conversation)
+            case .instanceChanged(let user, let conversation, let app):
+                await refreshInstance(user: user, conversation: conversation, app: app)
+            case .conversationChanged(let conversation):
+                await core.caches.forgetConversation(conversation)
+                if let record = try await core.store.conversation(id: conversation) {
+                    await core.announceLocally(conversation, to: record.members)
+                    await core.refreshParticipants(in: conversation)
+                }
+            case .listenerRestarted:
+                for (conversation, _) in await core.fanOutTracker.conversations {
+                    guard let record = try await core.store.conversation(id: conversation) else { continue }
+                    try await fanOut(upTo: record.lastSequence, in: conversation)
+                }
+            }
+        } catch {
+            core.logger.warning("Could not apply another node's change", metadata: ["event": "\(event)", "error": "\(error)"])
+        }
+    }
+
+    /// Fans out, on this node, every message of `conversation` after the last one it fanned out,
+    /// up to `sequence` (connections drop what they already have).
+    private func fanOut(upTo sequence: Int64, in conversation: ConversationID) async throws {
+        let last = await core.fanOutTracker.last(conversation) ?? (sequence - 1)
+        guard sequence > last else { return }
+        var after = last
+        while after < sequence {
+            let page = try await core.store.messages(in: conversation, after: after, limit: 200).filter { $0.sequence <= sequence }
+            guard let newest = page.last else { break }
+            for message in page { await core.fanOut(message) }
+            after = newest.sequence
+        }
+    }
+
+    /// Another node changed this user's instance: drop the copy here, and show the stored one to
+    /// this node's connections of the user.
+    private func refreshInstance(user: UserID, conversation: ConversationID?, app: AppID) async {
+        let scope: InstanceScope = conversation.map { .conversation($0) } ?? .home
+        let key = InstanceKey(user: user, scope: scope, app: app)
+        await core.instances.forget(key)
+        guard await core.hub.isOnline(user), let update = try? await core.currentUpdate(key) else { return }
+        await core.sendUpdate(update, user: user, scope: scope)
+    }
+}

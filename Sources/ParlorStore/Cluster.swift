@@ -1,0 +1,57 @@
+import Foundation
+import ParlorKit
+
+/// A committed message, named rather than carried: nodes read the message from the store.
+public struct MessagePointer: Sendable, Hashable, Codable {
+    public var conversation: ConversationID
+    public var sequence: Int64
+
+    public init(conversation: ConversationID, sequence: Int64) {
+        self.conversation = conversation
+        self.sequence = sequence
+    }
+}
+
+/// What server nodes sharing one store tell each other. Events carry pointers, never bodies.
+public enum ClusterEvent: Sendable, Hashable, Codable {
+    /// Messages were committed (one event per group commit, from the store itself).
+    case messagesCommitted([MessagePointer])
+    /// A user's compose field changed in a conversation.
+    case stagedChanged(user: UserID, conversation: ConversationID)
+    /// A user's app instance changed (its snapshot in the store is newer).
+    case instanceChanged(user: UserID, conversation: ConversationID?, app: AppID)
+    /// A conversation's title or members changed.
+    case conversationChanged(ConversationID)
+    /// This node's listener reconnected: it may have missed events and must catch up from the store.
+    case listenerRestarted
+}
+
+/// An event and the node it came from.
+public struct ClusterEnvelope: Sendable, Hashable, Codable {
+    public var origin: String
+    public var event: ClusterEvent
+
+    public init(origin: String, event: ClusterEvent) {
+        self.origin = origin
+        self.event = event
+    }
+}
+
+/// How server nodes sharing one store hear about each other's changes. With one node
+/// (`SingleNodeBus`) there is nothing to hear. With PostgreSQL, LISTEN/NOTIFY.
+public protocol ClusterBus: Sendable {
+    /// This node's id, unique among the nodes.
+    var nodeID: String { get }
+    /// Tells the other nodes. Message commits are announced by the store itself.
+    func publish(_ event: ClusterEvent) async
+    /// Events from the other nodes (never this node's own), plus `.listenerRestarted`.
+    func events() -> AsyncStream<ClusterEnvelope>
+}
+
+/// The bus of a server that is alone on its store.
+public struct SingleNodeBus: ClusterBus {
+    public let nodeID = UUID().uuidString
+    public init() {}
+    public func publish(_ event: ClusterEvent) async {}
+    public func events() -> AsyncStream<ClusterEnvelope> { AsyncStream { $0.finish() } }
+}

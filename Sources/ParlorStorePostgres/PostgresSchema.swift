@@ -1,0 +1,157 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations recorded in `schema_migrations`. Never edit a
+/// shipped migration: add a new one. Mirrors `SQLiteSchema`.
+enum PostgresSchema {
+    struct Migration {
+        let name: String
+        /// One statement each: PostgreSQL's extended protocol takes a single statement per query.
+        let statements: [String]
+    }
+
+    /// The advisory lock key that serializes migrations across nodes ("parlor" in ASCII).
+    static let lockKey: Int64 = 0x70_61_72_6C_6F_72
+
+    static let migrations = [
+        Migration(name: "v1", statements: [
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                username TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            // Case-insensitive for ASCII letters only, as SQLite's NOCASE is.
+            #"CREATE UNIQUE INDEX users_username_key ON users (lower(username COLLATE "C"))"#,
+            """
+            CREATE TABLE auth_tokens (
+                hash TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                expires_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_tokens_by_user ON auth_tokens(user_id)",
+            """
+            CREATE TABLE conversations (
+                id TEXT PRIMARY KEY,
+                title TEXT,
+                is_group BOOLEAN NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL,
+                last_seq BIGINT NOT NULL DEFAULT 0,
+                last_activity TIMESTAMPTZ NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE members (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                joined_at TIMESTAMPTZ NOT NULL,
+                join_order BIGINT GENERATED ALWAYS AS IDENTITY,
+                last_read_seq BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (conversation_id, user_id)
+            )
+            """,
+            "CREATE INDEX members_by_user ON members(user_id)",
+            // content is the JSON of StoredContent as text: JSON escapes U+0000, which text
+            // and jsonb columns would refuse raw.
+            """
+            CREATE TABLE messages (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                seq BIGINT NOT NULL,
+                id TEXT NOT NULL,
+                sender_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                session_id TEXT,
+                content TEXT NOT NULL,
+                sent_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (conversation_id, seq),
+                UNIQUE (conversation_id, id)
+            )
+            """,
+            "CREATE INDEX messages_by_session ON messages(conversation_id, session_id, seq) WHERE session_id IS NOT NULL",
+            """
+            CREATE TABLE expiring_reads (
+                user_id TEXT NOT NULL,
+                conversation_id TEXT NOT NULL,
+                message_id TEXT NOT NULL,
+                read_at TIMESTAMPTZ NOT NULL,
+                kept BOOLEAN NOT NULL DEFAULT FALSE,
+                hidden BOOLEAN NOT NULL DEFAULT FALSE,
+                PRIMARY KEY (user_id, conversation_id, message_id)
+            )
+            """,
+            "CREATE INDEX expiring_reads_pending ON expiring_reads(read_at) WHERE NOT hidden AND NOT kept",
+            """
+            CREATE TABLE staged (
+                user_id TEXT NOT NULL,
+                conversation_id TEXT NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (user_id, conversation_id)
+            )
+            """,
+            """
+            CREATE TABLE app_instances (
+                user_id TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                app_id TEXT NOT NULL,
+                snapshot BYTEA NOT NULL,
+                PRIMARY KEY (user_id, scope, app_id)
+            )
+            """,
+            """
+            CREATE TABLE app_participants (
+                user_id TEXT NOT NULL,
+                app_id TEXT NOT NULL,
+                participant_id TEXT NOT NULL UNIQUE,
+                PRIMARY KEY (user_id, app_id)
+            )
+            """,
+            """
+            CREATE TABLE app_containers (
+                user_id TEXT NOT NULL,
+                app_id TEXT NOT NULL,
+                key TEXT NOT NULL,
+                value BYTEA NOT NULL,
+                PRIMARY KEY (user_id, app_id, key)
+            )
+            """,
+            "CREATE TABLE drawers (user_id TEXT PRIMARY KEY, items TEXT NOT NULL)",
+            """
+            CREATE TABLE blobs (
+                hash TEXT PRIMARY KEY,
+                content_type TEXT NOT NULL,
+                size BIGINT NOT NULL,
+                data BYTEA NOT NULL
+            )
+            """,
+        ]),
+    ]
+
+    /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so
+    /// nodes starting together apply each migration once.
+    static func migrate(client: PostgresClient, logger: Logger) async throws {
+        try await PostgresStore.mapErrors {
+            try await client.withConnection { connection in
+                try await PostgresStore.inTransaction(connection, logger: logger) { connection in
+                    try await connection.rows("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                    try await connection.rows(
+                        "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+                        logger: logger
+                    )
+                    let applied = Set(try await connection.rows("SELECT name FROM schema_migrations", logger: logger)
+                        .map { try $0.decode(String.self) })
+                    for migration in migrations where !applied.contains(migration.name) {
+                        logger.info("Applying database migration", metadata: ["migration": "\(migration.name)"])
+                        for statement in migration.statements {
+                            try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
+                        }
+                        try await connection.rows("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
+                    }
+                }
+            }
+        }
+    }
+}

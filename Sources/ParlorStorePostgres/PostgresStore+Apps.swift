@@ -1,0 +1,101 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
+        if let staged {
+            _ = try await query("""
+                INSERT INTO staged (user_id, conversation_id, record) VALUES (\(user.description), \(conversation.description), \(try Self.encode(staged)))
+                ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record
+                """)
+        } else {
+            _ = try await query("DELETE FROM staged WHERE user_id = \(user.description) AND conversation_id = \(conversation.description)")
+        }
+    }
+
+    public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {
+        let json = try await query("SELECT record FROM staged WHERE user_id = \(user.description) AND conversation_id = \(conversation.description)")
+            .first?.decode(String.self)
+        guard let json else { return nil }
+        return try? JSONDecoder().decode(StagedRecord.self, from: Data(json.utf8))
+    }
+
+    public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
+        _ = try await query("""
+            INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (\(user.description), \(scope.storageKey), \(app.rawValue), \(snapshot))
+            ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot
+            """)
+    }
+
+    public func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data? {
+        try await query("""
+            SELECT snapshot FROM app_instances WHERE user_id = \(user.description) AND scope = \(scope.storageKey) AND app_id = \(app.rawValue)
+            """).first?.decode(Data.self)
+    }
+
+    public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        // Two statements: the SELECT must see a row another connection inserted concurrently.
+        _ = try await query("""
+            INSERT INTO app_participants (user_id, app_id, participant_id) VALUES (\(user.description), \(app.rawValue), \(ParticipantID().description))
+            ON CONFLICT (user_id, app_id) DO NOTHING
+            """)
+        let stored = try await query("SELECT participant_id FROM app_participants WHERE user_id = \(user.description) AND app_id = \(app.rawValue)")
+            .first?.decode(String.self)
+        guard let stored, let id = ParticipantID(stored) else { throw StoreError(.unavailable, "A participant id could not be stored.") }
+        return id
+    }
+
+    public func containerData(user: UserID, app: AppID, key: String) async throws -> Data? {
+        try await query("""
+            SELECT value FROM app_containers WHERE user_id = \(user.description) AND app_id = \(app.rawValue) AND key = \(key)
+            """).first?.decode(Data.self)
+    }
+
+    public func setContainerData(_ data: Data?, user: UserID, app: AppID, key: String) async throws {
+        if let data {
+            _ = try await query("""
+                INSERT INTO app_containers (user_id, app_id, key, value) VALUES (\(user.description), \(app.rawValue), \(key), \(data))
+                ON CONFLICT (user_id, app_id, key) DO UPDATE SET value = excluded.value
+                """)
+        } else {
+            _ = try await query("DELETE FROM app_containers WHERE user_id = \(user.description) AND app_id = \(app.rawValue) AND key = \(key)")
+        }
+    }
+
+    public func drawer(user: UserID) async throws -> [String]? {
+        let json = try await query("SELECT items FROM drawers WHERE user_id = \(user.description)").first?.decode(String.self)
+        return json.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) }
+    }
+
+    public func setDrawer(_ items: [String], user: UserID) async throws {
+        _ = try await query("""
+            INSERT INTO drawers (user_id, items) VALUES (\(user.description), \(try Self.encode(items)))
+            ON CONFLICT (user_id) DO UPDATE SET items = excluded.items
+            """)
+    }
+
+    public func putBlob(_ data: Data, hash: String, contentType: String) async throws {
+        _ = try await query("""
+            INSERT INTO blobs (hash, content_type, size, data) VALUES (\(hash), \(contentType), \(Int64(data.count)), \(data))
+            ON CONFLICT (hash) DO NOTHING
+            """)
+    }
+
+    public func blob(hash: String) async throws -> Blob? {
+        guard let row = try await query("SELECT hash, content_type, data FROM blobs WHERE hash = \(hash)").first else { return nil }
+        let (hash, contentType, data) = try row.decode((String, String, Data).self)
+        return Blob(hash: hash, contentType: contentType, data: data)
+    }
+}
+
+extension InstanceScope {
+    /// How the scope is written in `app_instances.scope`: the conversation id, or `home` (as in SQLite).
+    var storageKey: String {
+        switch self {
+        case .conversation(let id): id.description
+        case .home: "home"
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord {
+        let id = ConversationID()
+        let now = Timestamp.now()
+        var seen = Set<UserID>()
+        let unique = members.filter { seen.insert($0).inserted }
+        let memberIDs = unique.map(\.description)
+        try await transaction { connection in
+            let found = try await connection.rows("SELECT count(*) FROM users WHERE id = ANY(\(memberIDs))", logger: self.logger)
+                .first?.decode(Int64.self) ?? 0
+            guard found == Int64(memberIDs.count) else {
+                throw StoreError(.notFound, "A member of the new conversation does not exist.")
+            }
+            try await connection.rows("""
+                INSERT INTO conversations (id, title, is_group, created_at, last_activity)
+                VALUES (\(id.description), \(title), \(isGroup), \(Timestamp(now)), \(Timestamp(now)))
+                """, logger: self.logger)
+            // WITH ORDINALITY keeps the order the members were given in.
+            try await connection.rows("""
+                INSERT INTO members (conversation_id, user_id, joined_at)
+                SELECT \(id.description), member, \(Timestamp(now)) FROM unnest(\(memberIDs)::text[]) WITH ORDINALITY AS m(member, position)
+                ORDER BY position
+                """, logger: self.logger)
+        }
+        return ConversationRecord(id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0)
+    }
+
+    public func conversation(id: ConversationID) async throws -> ConversationRecord? {
+        try await transaction(readOnly: true) { connection in
+            try await Self.conversations(ids: [id.description], on: connection, logger: self.logger).first
+        }
+    }
+
+    /// The conversations with these ids, in the order given (missing ones left out).
+    static func conversations(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [ConversationRecord] {
+        let rows = try await connection.rows("""
+            SELECT id, title, is_group, created_at, last_seq FROM conversations WHERE id = ANY(\(ids))
+            """, logger: logger)
+        let memberRows = try await connection.rows("""
+            SELECT conversation_id, user_id FROM members WHERE conversation_id = ANY(\(ids)) ORDER BY joined_at, join_order
+            """, logger: logger)
+        var members: [String: [UserID]] = [:]
+        for row in memberRows {
+            let (conversation, user) = try row.decode((String, String).self)
+            if let user = UserID(user) { members[conversation, default: []].append(user) }
+        }
+        var records: [String: ConversationRecord] = [:]
+        for row in rows {
+            let (id, title, isGroup, createdAt, lastSequence) = try row.decode((String, String?, Bool, Timestamp, Int64).self)
+            guard let conversationID = ConversationID(id) else { continue }
+            records[id] = ConversationRecord(
+                id: conversationID, title: title, isGroup: isGroup, createdAt: createdAt.date, members: members[id] ?? [],
+                lastSequence: lastSequence)
+        }
+        return ids.compactMap { records[$0] }
+    }
+
+    public func conversations(of user: UserID) async throws -> [ConversationSummary] {
+        try await transaction(readOnly: true) { connection in
+            let rows = try await connection.rows("""
+                SELECT c.id,
+                    (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id)
+                FROM members m JOIN conversations c ON c.id = m.conversation_id
+                WHERE m.user_id = \(user.description) ORDER BY c.last_activity DESC, c.id
+                """, logger: self.logger)
+            let unread = try rows.map { try $0.decode((String, Int64).self) }
+            let ids = unread.map(\.0)
+            let records = try await Self.conversations(ids: ids, on: connection, logger: self.logger)
+            let lastRows = try await connection.rows("""
+                SELECT DISTINCT ON (conversation_id) \(unescaped: Self.messageColumns) FROM messages
+                WHERE conversation_id = ANY(\(ids)) ORDER BY conversation_id, seq DESC
+                """, logger: self.logger)
+            var last: [ConversationID: StoredMessage] = [:]
+            for row in lastRows {
+                let message = try Self.decodeMessage(row)
+                last[message.conversationID] = message
+            }
+            let counts = Dictionary(unread, uniquingKeysWith: { first, _ in first })
+            return records.map { record in
+                ConversationSummary(
+                    conversation: record, unreadCount: Int(counts[record.id.description] ?? 0), lastMessage: last[record.id])
+            }
+        }
+    }
+
+    public func addMember(_ user: UserID, to conversation: ConversationID) async throws {
+        try await transaction { connection in
+            guard try await !connection.rows("SELECT 1 FROM users WHERE id = \(user.description)", logger: self.logger).isEmpty else {
+                throw StoreError(.notFound, "There is no such user.")
+            }
+            let inserted = try await connection.rows("""
+                INSERT INTO members (conversation_id, user_id, joined_at, last_read_seq)
+                SELECT id, \(user.description), \(Timestamp(Timestamp.now())), last_seq FROM conversations WHERE id = \(conversation.description)
+                ON CONFLICT (conversation_id, user_id) DO NOTHING
+                RETURNING 1
+                """, logger: self.logger)
+            if inserted.isEmpty,
+               try await connection.rows("SELECT 1 FROM conversations WHERE id = \(conversation.description)", logger: self.logger).isEmpty
+            {
+                throw StoreError(.notFound, "There is no such conversation.")
+            }
+        }
+    }
+
+    public func removeMember(_ user: UserID, from conversation: ConversationID) async throws {
+        _ = try await query("DELETE FROM members WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)")
+    }
+
+    public func setTitle(_ title: String?, of conversation: ConversationID) async throws {
+        _ = try await query("UPDATE conversations SET title = \(title) WHERE id = \(conversation.description)")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func append(
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+    ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
+        try await migrate()
+        return try await appendQueue.submit(AppendRequest(message: message, validate: validate))
+    }
+
+    public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {
+        try await query("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation_id = \(conversation.description) AND seq > \(sequence) ORDER BY seq LIMIT \(Int64(max(limit, 0)))
+            """).map(Self.decodeMessage)
+    }
+
+    public func latestMessages(in conversation: ConversationID, limit: Int) async throws -> [StoredMessage] {
+        try await query("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation_id = \(conversation.description) ORDER BY seq DESC LIMIT \(Int64(max(limit, 0)))
+            """).map(Self.decodeMessage).reversed()
+    }
+
+    public func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage? {
+        try await query("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation_id = \(conversation.description) AND id = \(id.description)
+            """).first.map(Self.decodeMessage)
+    }
+
+    public func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage? {
+        try await query("""
+            SELECT \(unescaped: Self.messageColumns) FROM messages
+            WHERE conversation_id = \(conversation.description) AND session_id = \(session.description) ORDER BY seq DESC LIMIT 1
+            """).first.map(Self.decodeMessage)
+    }
+
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
+        _ = try await query("""
+            UPDATE members SET last_read_seq = GREATEST(last_read_seq, \(sequence))
+            WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
+            """)
+    }
+
+    public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {
+        _ = try await query("""
+            INSERT INTO expiring_reads (user_id, conversation_id, message_id, read_at)
+            VALUES (\(user.description), \(conversation.description), \(message.description), \(Timestamp(at)))
+            ON CONFLICT DO NOTHING
+            """)
+    }
+
+    public func keep(user: UserID, message: MessageID, conversation: ConversationID) async throws {
+        _ = try await query("""
+            INSERT INTO expiring_reads AS r (user_id, conversation_id, message_id, read_at, kept)
+            VALUES (\(user.description), \(conversation.description), \(message.description), \(Timestamp(Timestamp.now())), TRUE)
+            ON CONFLICT (user_id, conversation_id, message_id) DO UPDATE SET kept = TRUE WHERE NOT r.hidden
+            """)
+    }
+
+    public func expireReads(readBefore: Date) async throws -> [(user: UserID, conversation: ConversationID, message: MessageID)] {
+        let rows = try await query("""
+            UPDATE expiring_reads SET hidden = TRUE WHERE NOT hidden AND NOT kept AND read_at < \(Timestamp(readBefore))
+            RETURNING user_id, conversation_id, message_id
+            """)
+        return try rows.compactMap { row in
+            let (user, conversation, message) = try row.decode((String, String, String).self)
+            guard let user = UserID(user), let conversation = ConversationID(conversation), let message = MessageID(message) else { return nil }
+            return (user, conversation, message)
+        }
+    }
+
+    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID> {
+        let rows = try await query("""
+            SELECT message_id FROM expiring_reads WHERE user_id = \(user.description) AND conversation_id = \(conversation.description) AND hidden
+            """)
+        return Set(try rows.compactMap { MessageID(try $0.decode(String.self)) })
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LinkShare
+import ParlorKit
+import ParlorTesting
+import Testing
+
+@Suite("Feed failures: a clear error, a Retry button, and the last good list kept")
+struct FeedErrorFlowTests {
+    /// Opens LinkShare for Alice on a server answering `Fixtures.programming`, then answers `failure`
+    /// and taps Refresh: the view after that tap, and the server.
+    func refreshFailing(with failure: FeedAnswer, timeout: Duration = .seconds(10),
+                        _ check: (SimulatedParticipant, FeedServer) async throws -> Void) async throws {
+        try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
+            let alice = linkShareConversation(LinkShare(feedURL: server.url(), timeout: timeout)).participant("Alice")
+            let first = try await alice.openApp(named: "LinkShare")
+            #expect(first.listedTitles == Fixtures.programmingTitles)
+            server.answer(with: failure)
+            try await alice.tap("Refresh")
+            try await check(alice, server)
+        }
+    }
+
+    /// The error shown, the Retry button, and the previous posts still listed.
+    func expectErrorKeepingList(_ view: ViewNode, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(view.text(id: "feed-error") == message, sourceLocation: sourceLocation)
+        #expect(view.buttonTitles.contains("Retry"), sourceLocation: sourceLocation)
+        #expect(view.listedTitles == Fixtures.programmingTitles, sourceLocation: sourceLocation)
+        #expect(view.visibleTexts.contains("Showing the posts from the last successful refresh."), sourceLocation: sourceLocation)
+    }
+
+    @Test("Network failure: the server goes away; Retry shows it cannot be reached and keeps the list")
+    func networkFailure() async throws {
+        let alice = try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
+            let alice = linkShareConversation(LinkShare(feedURL: server.url())).participant("Alice")
+            try await alice.openApp(named: "LinkShare")
+            return alice
+        }
+        // The server has stopped: nothing listens on its port now.
+        try await alice.tap("Refresh")
+        expectErrorKeepingList(await alice.view(), "Couldn't reach 127.0.0.1. Check the connection, then retry.")
+        try await alice.tap("Retry")
+        expectErrorKeepingList(await alice.view(), "Couldn't reach 127.0.0.1. Check the connection, then retry.")
+    }
+
+    @Test("Network failure on the first load: the error and Retry, no posts")
+    func networkFailureBeforeAnyList() async throws {
+        let url = try await FeedServer.run(answering: .listing(Fixtures.programming)) { $0.url() }
+        let alice = linkShareConversation(LinkShare(feedURL: url)).participant("Alice")
+        let view = try await alice.openApp(named: "LinkShare")
+        #expect(view.text(id: "feed-error") == "Couldn't reach 127.0.0.1. Check the connection, then retry.")
+        #expect(view.buttonTitles == ["Retry"])
+        #expect(view.rowLabels.isEmpty)
+        #expect(await alice.appError() == nil)
+    }
+
+    @Test("Timeout: a server slower than the app's timeout gives a timeout error in time, and Retry recovers")
+    func timeout() async throws {
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, server in
+            expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
+            server.answer(with: .listing(Fixtures.listing(title: "Back again", url: "https://back.example/")))
+            try await alice.tap("Retry")
+            let view = await alice.view()
+            #expect(view.text(id: "feed-error") == nil)
+            #expect(view.listedTitles == ["Back again"])
+        }
+    }
+
+    @Test("Timeout: the app gives up at its timeout, not the server's pace")
+    func timeoutIsPrompt() async throws {
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, _ in
+            let started = ContinuousClock.now
+            try await alice.tap("Retry")
+            let waited = ContinuousClock.now - started
+            let error = await alice.view().text(id: "feed-error")
+            #expect(waited < .seconds(6))
+            #expect(error == "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
+        }
+    }
+
+    @Test("A non-200 answer shows its status and keeps the list", arguments: [
+        (503, "127.0.0.1 is having trouble (HTTP 503). Retry in a moment."),
+        (500, "127.0.0.1 is having trouble (HTTP 500). Retry in a moment."),
+        (404, "There is no feed at this address (127.0.0.1 answered HTTP 404)."),
+        (429, "127.0.0.1 is limiting requests (HTTP 429). Wait a moment, then retry."),
+        (403, "127.0.0.1 answered with an error (HTTP 403)."),
+    ])
+    func nonOKStatus(status: Int, message: String) async throws {
+        // The body is a valid listing: the status alone must make it an error.
+        try await refreshFailing(with: FeedAnswer(status: status, body: Fixtures.listing(title: "Error page", url: "https://x.example/"))) { alice, _ in
+            expectErrorKeepingList(await alice.view(), message)
+        }
+    }
+
+    @Test("Malformed JSON shows that the answer is not a listing, keeps the list, and Retry recovers", arguments: [
+        ("<html><body>We're down</body></html>", "The feed's answer is not a Reddit listing (not JSON)."),
+        (#"{"kind": "Listing", "data": {"children": [{"kind": "t3""#, "The feed's answer is not a Reddit listing (not JSON)."),
+        (#"{"error": 500, "message": "Internal Server Error"}"#, "The feed's answer is not a Reddit listing (no data.children list)."),
+    ])
+    func malformedJSON(body: String, message: String) async throws {
+        try await refreshFailing(with: FeedAnswer(body: body)) { alice, server in
+            expectErrorKeepingList(await alice.view(), message)
+            server.answer(with: .listing(Fixtures.listing(title: "Fixed", url: "https://fixed.example/")))
+            try await alice.tap("Retry")
+            let view = await alice.view()
+            #expect(view.text(id: "feed-error") == nil)
+            #expect(view.buttonTitles.contains("Refresh"))
+            #expect(view.listedTitles == ["Fixed"])
+        }
+    }
+
+    @Test("A post shared from the kept list after a failure still makes a valid message")
+    func shareFromKeptList() async throws {
+        try await refreshFailing(with: FeedAnswer(status: 503, body: "")) { alice, _ in
+            try await alice.tap(LinkShareFlowTests.zigRow)
+            let staged = try #require(await alice.staged()?.message)
+            #expect(staged.url?.absoluteString == LinkShareFlowTests.zigURL)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+@testable import LinkShare
+import ParlorKit
+import Testing
+
+@Suite("The message that shares a post")
+struct PostMessageTests {
+    let post = Post(
+        id: "t3_1", title: "Why SQLite uses B-trees & not LSM trees", score: 1532,
+        url: URL(string: "https://sqlite.org/btree.html")!, domain: "sqlite.org")
+
+    @Test("Caption is the title, subcaption the score, trailing subcaption the domain, url the post's link")
+    func templateAndURL() throws {
+        let message = post.message
+        let layout = try #require(message.template)
+        #expect(layout.caption == "Why SQLite uses B-trees & not LSM trees")
+        #expect(layout.subcaption == "score: 1532")
+        #expect(layout.trailingSubcaption == "sqlite.org")
+        #expect(message.url?.absoluteString == "https://sqlite.org/btree.html")
+        #expect(throws: Never.self) { try message.validate() }
+    }
+
+    @Test("A screen reader hears the site, the title and the score; the summary line names the title")
+    func accessibilityAndSummary() {
+        #expect(post.message.accessibilityLabel == "Link from sqlite.org: Why SQLite uses B-trees & not LSM trees. Score 1532.")
+        #expect(post.message.summaryText == "Shared “Why SQLite uses B-trees & not LSM trees”")
+    }
+
+    @Test("A title longer than the caption limit is cut with an ellipsis, and the message stays valid")
+    func longTitleIsClipped() throws {
+        var long = post
+        long.title = String(repeating: "word ", count: 200)
+        let message = long.message
+        let caption = try #require(message.template?.caption)
+        #expect(caption.count == Limits.maxCaptionLength)
+        #expect(caption.hasSuffix("…"))
+        #expect((message.accessibilityLabel ?? "").count <= Limits.maxAccessibilityLabelLength)
+        #expect(message.accessibilityLabel?.hasSuffix(". Score 1532.") == true)
+        #expect(throws: Never.self) { try message.validate() }
+    }
+
+    @Test("Only http(s) links within the message URL limit count as web links", arguments: [
+        ("https://example.com/a", true), ("HTTP://EXAMPLE.COM/", true), ("  https://example.com/pad  ", true),
+        ("https://example.com/?a=1&amp;b=2", true), ("javascript:alert(1)", false), ("data:text/html,hi", false),
+        ("mailto:a@example.com", false), ("ftp://example.com/", false), ("https://", false), ("not a url", false),
+        ("", false),
+    ])
+    func webLinks(raw: String, accepted: Bool) {
+        #expect((Post.webURL(raw) != nil) == accepted)
+    }
+
+    @Test("The host refuses a LinkShare message whose URL is not a web link")
+    func validateRefusesNonWebLinks() throws {
+        let app = LinkShare()
+        #expect(throws: Never.self) { try app.validate(post.message, replacing: nil) }
+        var forged = post.message
+        forged.url = URL(string: "data:text/html,hello")
+        #expect { try app.validate(forged, replacing: nil) } throws: { ($0 as? MessagesError)?.code == .actionRefused }
+        forged.url = nil
+        #expect { try app.validate(forged, replacing: nil) } throws: { ($0 as? MessagesError)?.code == .actionRefused }
+    }
+
+    @Test("The manifest lets the app reach the feed's host only")
+    func allowedHostsFollowFeed() throws {
+        #expect(LinkShare().manifest.allowedHosts == ["www.reddit.com"])
+        #expect(LinkShare().feedURL.absoluteString == "https://www.reddit.com/r/programming.json")
+        let local = LinkShare(feedURL: try #require(URL(string: "http://127.0.0.1:8123/r/swift.json")))
+        #expect(local.manifest.allowedHosts == ["127.0.0.1"])
+        #expect(!local.manifest.allows(host: "www.reddit.com"))
+    }
+}
+
+@Suite("Feed error messages")
+struct FeedErrorMessageTests {
+    @Test("A timeout names the app's timeout in words a person reads", arguments: [
+        (Duration.seconds(10), "www.reddit.com didn't answer within 10 seconds. Retry in a moment."),
+        (.seconds(1), "www.reddit.com didn't answer within 1 second. Retry in a moment."),
+        (.milliseconds(250), "www.reddit.com didn't answer within 250 milliseconds. Retry in a moment."),
+    ])
+    func timeoutMessage(timeout: Duration, message: String) {
+        #expect(FeedError.timedOut("www.reddit.com", after: timeout).message == message)
+    }
+}

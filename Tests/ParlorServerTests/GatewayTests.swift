@@ -1,0 +1,254 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOWebSocket
+import Testing
+
+@Suite("The WebSocket protocol: connecting, frames, errors")
+struct GatewayTests {
+    @Test("The first frame is welcome with protocol version 1 and the user; ping is answered with pong and its requestId")
+    func welcomeAndPing() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let socket = try await TestSocket.connect(port: port, as: alice)
+            let welcome = try await socket.next()
+            #expect(welcome.type == "welcome")
+            #expect(welcome.protocolVersion == 1)
+            #expect(welcome.user == alice.user)
+            try await socket.send(["type": "ping", "requestId": "p1"])
+            let pong = try await socket.next()
+            #expect(pong.type == "pong")
+            #expect(pong.requestId == "p1")
+            try await socket.hello(since: [:])
+            #expect(try await socket.next().type == "ready")
+            await socket.disconnect()
+        }
+    }
+
+    @Test("The upgrade needs a signed-in user (bearer or cookie) and, from a browser, the page's own origin")
+    func upgradeRules() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let cases: [(KeyValuePairs<String, String>, Int, String)] = [
+                ([:], 400, "nobody signed in"),
+                (["Authorization": "Bearer forged"], 400, "an unknown token"),
+                (["Authorization": "Bearer \(alice.token)", "Origin": "http://evil.example"], 400, "another site's page"),
+                (["Authorization": "Bearer \(alice.token)", "Origin": "http://localhost:\(port + 1)"], 400, "another port"),
+                (["Cookie": "parlor_session=\(alice.token)", "Origin": "http://localhost:\(port)"], 101, "the page's own origin with the cookie"),
+                (["Authorization": "Bearer \(alice.token)"], 101, "a client without Origin"),
+                (["Authorization": "Bearer \(alice.token)", "Origin": "ws://localhost"], 101, "a non-browser client naming its ws URL"),
+            ]
+            for (headers, status, what) in cases {
+                #expect(try RawWebSocket(port: port, headers: headers).status == status, "\(what)")
+            }
+            #expect(try await api.get("/ws", as: alice).status == .ok, "a plain GET without upgrade headers does nothing")
+            #expect(try await api.get("/ws").status == .methodNotAllowed)
+        }
+    }
+
+    @Test("Malformed JSON, a binary frame and an unknown type get error frames, and the connection stays usable")
+    func badFramesKeepTheConnection() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let socket = try await TestSocket.session(port: port, as: alice)
+            try await socket.sendRaw("{\"type\": \"ping\"")
+            let malformed = try await socket.next()
+            #expect(malformed.type == "error")
+            #expect(malformed.error?.code == "malformedFrame")
+            try await socket.sendFrame(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(string: "{\"type\":\"ping\"}")))
+            #expect(try await socket.next().error?.code == "malformedFrame")
+            try await socket.send(["type": "dance", "requestId": "r7"])
+            let unknown = try await socket.next()
+            #expect(unknown.error?.code == "unknownType")
+            #expect(unknown.requestId == "r7")
+            try await socket.send(["type": "sendText", "requestId": "r8", "conversation": "\(UUID().uuidString)", "id": "\(UUID().uuidString)"])
+            let missing = try await socket.next()
+            #expect(missing.error?.code == "invalidValue", "a frame without a field its type needs")
+            #expect(missing.requestId == "r8")
+            try await socket.send(["type": "ping", "requestId": "after"])
+            #expect(try await socket.next().requestId == "after")
+            await socket.disconnect()
+        }
+    }
+
+    @Test("A message over 64 KiB, whole or in fragments, gets frameTooLarge and the connection stays up; fragments under the limit are joined")
+    func oversizedFrames() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let padding = String(repeating: "x", count: 70 * 1024)
+            try await socket.sendRaw(#"{"type":"ping","requestId":"big","pad":"\#(padding)"}"#)
+            let tooLarge = try await socket.next()
+            #expect(tooLarge.type == "error")
+            #expect(tooLarge.error?.code == "frameTooLarge")
+
+            let fragments = Array(#"{"type":"ping","requestId":"big2","pad":"\#(padding)"}"#.utf8)
+            try await sendInFragments(fragments, of: 20_000, on: socket)
+            #expect(try await socket.next().error?.code == "frameTooLarge")
+
+            let text = String(repeating: "y", count: 9_000)
+            let frame = JSON.object(["type": "sendText", "requestId": "joined", "conversation": .string(direct.id), "id": .string(UUID().uuidString), "text": .string(text)])
+            try await sendInFragments(Array(frame.text.utf8), of: 4_000, on: socket)
+            let ack = try await socket.next("ack")
+            #expect(ack.requestId == "joined")
+            #expect(ack.message?.text == text)
+
+            try await socket.sendRaw(String(repeating: " ", count: 2 * 1024 * 1024))
+            let code = try await socket.closed()
+            #expect(code == .messageTooLarge, "a single frame over 1 MiB ends the connection")
+        }
+    }
+
+    private func sendInFragments(_ bytes: [UInt8], of size: Int, on socket: TestSocket) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + size, bytes.count)
+            let opcode: WebSocketOpcode = offset == 0 ? .text : .continuation
+            try await socket.sendFrame(WebSocketFrame(fin: end == bytes.count, opcode: opcode, data: ByteBuffer(bytes: bytes[offset..<end])))
+            offset = end
+        }
+    }
+
+    @Test("sendText is acknowledged with its requestId; every connection of every member gets the message once, retries included")
+    func sendAndFanOut() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol])
+            let since = [group.id: Int64(0)]
+            let alicePhone = try await TestSocket.session(port: port, as: alice, since: since)
+            let aliceLaptop = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobTab = try await TestSocket.session(port: port, as: bob, since: since)
+            let bobOtherTab = try await TestSocket.session(port: port, as: bob, since: since)
+            let id = UUID().uuidString
+            let send: JSON = ["type": "sendText", "requestId": "s1", "conversation": .string(group.id), "id": .string(id), "text": "Hello all"]
+            try await alicePhone.send(send)
+            let ack = try await alicePhone.next("ack")
+            #expect(ack.requestId == "s1")
+            #expect(ack.message?.id == id)
+            #expect(ack.message?.sequence == 1)
+            for socket in [alicePhone, aliceLaptop, bobTab, bobOtherTab] {
+                let messages = try await socket.messages(1)
+                #expect(messages.map(\.id) == [id])
+                #expect(messages.first?.senderName == "Alice")
+            }
+            try await alicePhone.send(send)
+            #expect(try await alicePhone.next("ack").message?.sequence == 1, "a retry is acknowledged with the original")
+            try await api.send("second", in: group.id, as: carol)
+            for socket in [alicePhone, aliceLaptop, bobTab, bobOtherTab] {
+                #expect(try await socket.messages(1).map(\.text) == ["second"], "the retry is not delivered again")
+                #expect(try await socket.frames(within: .milliseconds(200)).filter { $0.type == "message" }.isEmpty)
+            }
+            for socket in [alicePhone, aliceLaptop, bobTab, bobOtherTab] { await socket.disconnect() }
+        }
+    }
+
+    @Test("hello with since replays exactly the missed messages in order, then ready, then live ones: no gap, no duplicate")
+    func replayAfterReconnect() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let first = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+            for index in 1...3 { try await api.send("before \(index)", in: direct.id, as: alice) }
+            #expect(try await first.messages(3).map(\.sequence) == [1, 2, 3])
+            await first.disconnect()
+
+            for index in 4...8 { try await api.send("while away \(index)", in: direct.id, as: alice) }
+            let second = try await TestSocket.connect(port: port, as: bob)
+            #expect(try await second.next().type == "welcome")
+            try await second.hello(since: [direct.id: 3])
+            var replayed: [MessageBody] = []
+            while true {
+                let frame = try await second.next()
+                if frame.type == "ready" { break }
+                #expect(frame.type == "message", "only messages come before ready, got \(frame.type)")
+                if let message = frame.message { replayed.append(message) }
+            }
+            #expect(replayed.map(\.sequence) == [4, 5, 6, 7, 8])
+            #expect(replayed.map(\.text) == (4...8).map { "while away \($0)" })
+            try await api.send("live", in: direct.id, as: alice)
+            let live = try await second.messages(1)
+            #expect(live.map(\.sequence) == [9])
+            #expect(try await second.frames(within: .milliseconds(300)).filter { $0.type == "message" }.isEmpty)
+            await second.disconnect()
+        }
+    }
+
+    @Test("Messages committed while a client replays arrive exactly once and in order")
+    func replayDuringConcurrentSends() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            for index in 1...20 { try await api.send("early \(index)", in: direct.id, as: alice) }
+            let socket = try await TestSocket.connect(port: port, as: bob)
+            #expect(try await socket.next().type == "welcome")
+            let sending = Task {
+                for index in 21...60 { try await api.send("during \(index)", in: direct.id, as: alice) }
+            }
+            try await socket.hello(since: [direct.id: 5])
+            try await sending.value
+            var sequences: [Int64] = []
+            while sequences.last != 60 {
+                let frame = try await socket.next()
+                if let message = frame.message, frame.type == "message" { sequences.append(message.sequence) }
+            }
+            #expect(sequences == Array(6...60))
+            #expect(try await socket.frames(within: .milliseconds(300)).filter { $0.type == "message" }.isEmpty)
+            await socket.disconnect()
+        }
+    }
+
+    @Test("A client more than 1000 messages behind in a conversation gets resync instead of a replay, then live messages")
+    func resyncWhenFarBehind() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let quiet = try await api.conversation(of: alice, with: [bob], title: "Quiet")
+            for index in 1...1001 { try await api.send("m\(index)", in: direct.id, as: alice) }
+            try await api.send("q1", in: quiet.id, as: alice)
+            let socket = try await TestSocket.connect(port: port, as: bob)
+            _ = try await socket.next()
+            try await socket.hello(since: [direct.id: 0, quiet.id: 0])
+            var replayed: [Frame] = []
+            while true {
+                let frame = try await socket.next()
+                if frame.type == "ready" { break }
+                replayed.append(frame)
+            }
+            #expect(replayed.filter { $0.type == "resync" }.map(\.conversation) == [direct.id])
+            #expect(replayed.compactMap(\.message).map(\.text) == ["q1"], "other conversations replay as usual")
+            try await api.send("live", in: direct.id, as: alice)
+            #expect(try await socket.messages(1).map(\.sequence) == [1002])
+            await socket.disconnect()
+        }
+    }
+
+    @Test("Conversations not named in hello are not replayed, but their new messages are delivered live")
+    func helloWithoutConversation() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            try await api.send("old", in: direct.id, as: alice)
+            let socket = try await TestSocket.session(port: port, as: bob)
+            try await api.send("new", in: direct.id, as: alice)
+            #expect(try await socket.messages(1).map(\.text) == ["new"])
+            await socket.disconnect()
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+private let sendSignal = Glibc.kill
+#elseif canImport(Darwin)
+import Darwin
+private let sendSignal = Darwin.kill
+#endif
+
+/// The real `parlor` executable, run as `parlor serve --port 0` on a data directory.
+final class ParlorProcess: Sendable {
+    let process: Process
+    let port: Int
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// The built `parlor` next to the test bundle (`swift build --build-tests` builds both).
+    static func binary() throws -> URL {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("parlor"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("parlor"),
+            OpenAPISpec.packageRoot.appendingPathComponent(".build/debug/parlor"),
+        ].compactMap { $0 }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw SocketError(description: """
+                The parlor executable was not found (looked at \(candidates.map(\.path))). \
+                Build it first: swift build --build-tests (scripts/test does).
+                """)
+        }
+        return found
+    }
+
+    /// Starts the server and waits for its "Parlor is running. Open http://127.0.0.1:PORT/" line.
+    static func start(dataDirectory: URL, log: URL) async throws -> ParlorProcess {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--password-cost", "4", "--log-level", "warning"]
+        let output = Pipe()
+        process.standardOutput = output
+        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+            throw SocketError(description: "Cannot create the log file \(log.path)")
+        }
+        process.standardError = try FileHandle(forWritingTo: log)
+        let printed = Printed()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            printed.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let port = printed.text.withLock({ Self.port(in: $0) }) {
+                return ParlorProcess(process: process, port: port)
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        let errors = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw SocketError(description: "parlor serve did not say it was running. Output: \(printed.text.withLock { $0 }) Errors: \(errors.suffix(2000))")
+    }
+
+    /// What the server printed so far.
+    private final class Printed: Sendable {
+        let text = Mutex("")
+    }
+
+    static func port(in output: String) -> Int? {
+        let marker = "Parlor is running. Open http://127.0.0.1:"
+        guard let start = output.range(of: marker)?.upperBound else { return nil }
+        return Int(output[start...].prefix { $0.isNumber })
+    }
+
+    /// `kill -9`: no shutdown, no flush, no goodbye.
+    func kill() {
+        _ = sendSignal(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Asks the server to stop (SIGTERM) and waits.
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Calls every operation of the HTTP API once or more on a live server, successes and errors, and
+/// records each request and reply for OpenAPITests to check against the spec.
+struct SpecScenario {
+    struct Call: Sendable {
+        let method: String
+        let path: String
+        let reply: Reply
+    }
+
+    let api: API
+    private let log = CallLog()
+
+    actor CallLog {
+        var calls: [Call] = []
+        func append(_ call: Call) { calls.append(call) }
+    }
+
+    init(api: API) { self.api = api }
+
+    @discardableResult
+    private func call(_ method: HTTPRequest.Method, _ path: String, as person: Person? = nil, json: JSON? = nil, body: Data? = nil) async throws -> Reply {
+        let reply = try await api.request(method, path, as: person, json: json, body: body)
+        await log.append(Call(method: method.rawValue, path: path, reply: reply))
+        return reply
+    }
+
+    func run() async throws -> [Call] {
+        let port = try #require(api.port)
+        let signUp = try await call(.post, "/api/auth/signup", json: ["username": "alice", "displayName": "Alice", "password": "password-alice"])
+        let session = try signUp.decode(SessionBody.self)
+        let alice = Person(user: session.user, token: session.token)
+        let bob = try await api.signUp("bob")
+        let carol = try await api.signUp("carol")
+        try await call(.post, "/api/auth/signup", json: ["username": "alice", "displayName": "Again", "password": "password-alice"])
+        try await call(.post, "/api/auth/signup", json: ["username": "x", "displayName": "X", "password": "password-x"])
+        try await call(.post, "/api/auth/signin", json: ["username": "alice", "password": "password-alice"])
+        for _ in 0..<6 { try await call(.post, "/api/auth/signin", json: ["username": "carol", "password": "wrong-password"]) }
+        try await call(.get, "/api/me", as: alice)
+        try await call(.get, "/api/me")
+        try await call(.get, "/api/users?query=b", as: alice)
+
+        let created = try await call(.post, "/api/conversations", as: alice, json: ["members": ["bob", "carol"], "title": "Spec"])
+        let group = try created.decode(ConversationBody.self)
+        try await call(.post, "/api/conversations", as: alice, json: ["members": ["nobody"]])
+        try await call(.post, "/api/conversations", as: alice, json: ["members": []])
+        try await call(.get, "/api/conversations", as: bob)
+        try await call(.get, "/api/conversations/\(group.id)", as: bob)
+        try await call(.get, "/api/conversations/\(UUID().uuidString)", as: bob)
+        try await call(.patch, "/api/conversations/\(group.id)", as: bob, json: ["title": "Spec club"])
+        try await call(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
+        try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "carol"])
+        try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "nobody"])
+
+        let messages = "/api/conversations/\(group.id)/messages"
+        try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "Hello spec"])
+        try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "\(String(repeating: "x", count: 10_001))"])
+        try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "sticker": "none/none.png"])
+        let directory = try await call(.get, "/api/apps", as: alice).decode(DirectoryBody.self)
+        let sticker = try #require(directory.packs.first?.stickers.first)
+        try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "sticker": "\(sticker.id)"])
+
+        try await sendHelloMessage(port: port, from: alice, in: group.id)
+        try await call(.get, "\(messages)?after=0&limit=50", as: carol)
+        try await call(.get, "/api/conversations", as: carol)
+        try await call(.get, "/api/conversations/\(group.id)", as: alice)
+        try await call(.get, "/api/conversations/\(group.id)/staged", as: alice)
+        try await call(.get, "/api/conversations/\(group.id)/staged", as: carol)
+
+        try await call(.put, "/api/drawer", as: carol, json: .object(["items": .array(directory.drawer.map { .string($0) })]))
+        try await call(.put, "/api/drawer", as: carol, json: ["items": ["org.example.nothing"]])
+        try await call(.delete, "/api/apps/org.parlor.hello/install", as: carol)
+        try await call(.post, "/api/apps/org.parlor.hello/install", as: carol)
+        try await call(.post, "/api/apps/org.example.nothing/install", as: carol)
+        try await call(.get, "/assets/apps/org.parlor.iconstore/iconstore.png")
+        try await call(.get, "/assets/apps/org.parlor.iconstore/none.png")
+        try await call(.get, sticker.url)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+        let blob = try await call(.post, "/api/blobs", as: alice, body: png).decode(BlobBody.self)
+        try await call(.post, "/api/blobs", as: alice, body: Data("text".utf8))
+        try await call(.get, blob.url)
+        try await call(.get, "/blobs/\(String(repeating: "a", count: 64))")
+        try await call(.get, "/healthz")
+        try await call(.get, "/")
+        try await call(.get, "/ws", as: alice)
+        try await call(.get, "/ws")
+        try await call(.post, "/api/auth/signout", as: alice)
+        return await log.calls
+    }
+
+    /// Alice opens Hello and sends a greeting, so histories hold an app message, then stages another.
+    private func sendHelloMessage(port: Int, from alice: Person, in conversation: String) async throws {
+        let socket = try await TestSocket.session(port: port, as: alice, since: [conversation: 0])
+        let opened = try await socket.openApp("org.parlor.hello", in: conversation)
+        try await socket.activate("Hi!", in: opened, conversation: conversation)
+        _ = try await socket.staged()
+        _ = try await socket.sendStaged(in: conversation)
+        try await socket.activate("Good morning", in: opened, conversation: conversation)
+        _ = try await socket.staged()
+        await socket.disconnect()
+    }
+}

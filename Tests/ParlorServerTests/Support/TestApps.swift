@@ -1,0 +1,121 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorServer
+
+/// A test app that stages, sends and composes, and draws live bubbles for each viewer.
+///
+/// Its messages carry their text in the URL (`?text=`); its view shows the selected message's text
+/// in the text node `shown`, and a live bubble shows "<text> seen by <viewer's mention>" in `live`.
+struct Probe: MessagesApp {
+    static let id: AppID = "org.parlor.test.probe"
+
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Probe", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+    }
+
+    struct State: Codable, Sendable { var shown: String? }
+
+    enum Action: Codable, Sendable {
+        case stage(String)
+        case sendLive(String)
+        case sendExpiring(String)
+        case compose(String)
+        case fail
+    }
+
+    struct Failure: Error {}
+
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        if environment.presentationStyle == .transcript {
+            Text("\(state.shown ?? "?") seen by \(environment.localParticipantIdentifier.mention)", id: "live")
+        } else {
+            VStack {
+                Text(state.shown ?? "Nothing selected", id: "shown")
+                Button("Stage", action: Action.stage("staged"))
+                Button("Send live", action: Action.sendLive("live"))
+                Button("Send expiring", action: Action.sendExpiring("gone soon"))
+                Button("Compose", action: Action.compose("typed by Probe"))
+                Button("Fail", action: Action.fail)
+                if let dot = Self.dot { StickerBrowser(label: "Probe stickers", stickers: [dot]) }
+            }
+        }
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws {
+        switch action {
+        case .stage(let text):
+            try await context.conversation.insert(Self.message(text, layout: .template(TemplateLayout(caption: text))))
+        case .sendLive(let text):
+            let layout = MessageLayout.live(LiveLayout(alternateLayout: TemplateLayout(caption: text)))
+            try await context.conversation.send(Self.message(text, layout: layout))
+        case .sendExpiring(let text):
+            var message = try Self.message(text, layout: .template(TemplateLayout(caption: text)))
+            message.shouldExpire = true
+            try await context.conversation.send(message)
+        case .compose(let text):
+            try await context.conversation.insertText(text)
+        case .fail:
+            throw Failure()
+        }
+    }
+
+    func willBecomeActive(state: inout State, context: AppContext) async throws {
+        state.shown = context.conversation.selectedMessage.flatMap(Self.text(of:))
+    }
+
+    func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
+        state.shown = Self.text(of: message)
+    }
+
+    func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {
+        state.shown = "received " + (Self.text(of: message) ?? "?")
+    }
+
+    /// The sticker of Probe's sticker browser.
+    static let dot = try? Sticker(
+        id: "probe/dot", image: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg>"#),
+        localizedDescription: "A dot")
+
+    static func message(_ text: String, layout: MessageLayout) throws -> Message {
+        let url = try QueryItems(["text": text]).url(base: "https://probe.example/")
+        return Message(session: Session(), url: url, layout: layout, summaryText: text)
+    }
+
+    static func text(of message: Message) -> String? {
+        message.url.flatMap { try? QueryItems(url: $0)["text"] }
+    }
+}
+
+/// A test app whose every hook and action throws.
+struct Broken: MessagesApp {
+    static let id: AppID = "org.parlor.test.broken"
+
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Broken", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+    }
+
+    struct State: Codable, Sendable {}
+    enum Action: Codable, Sendable { case press }
+    struct Failure: Error {}
+
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        Button("Press", action: Action.press)
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws { throw Failure() }
+    func willBecomeActive(state: inout State, context: AppContext) async throws { throw Failure() }
+    func didBecomeActive(state: inout State, context: AppContext) async throws { throw Failure() }
+    func willResignActive(state: inout State, context: AppContext) async throws { throw Failure() }
+}
+
+extension TestServer {
+    /// The built-in apps plus Probe and Broken.
+    static func withTestApps(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
+        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken())]), configure: configure)
+    }
+}

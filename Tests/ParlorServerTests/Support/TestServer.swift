@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import ParlorHost
+import ParlorServer
+import ParlorStore
+
+/// A Parlor server on a fresh database in a temporary folder, built exactly as `parlor serve`
+/// builds it (`ParlorServer.makeApplication`), with a cheap bcrypt cost.
+///
+/// ```swift
+/// try await TestServer().run { api in
+///     let alice = try await api.signUp("alice")
+/// }
+/// ```
+struct TestServer: Sendable {
+    var configuration = ServerConfiguration(port: 0, passwordCost: 4)
+    var directory: AppDirectory
+
+    init(directory: AppDirectory? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        self.directory = try directory ?? Self.builtIn()
+        configure(&configuration)
+    }
+
+    /// The seed apps and bundled sticker packs, loaded once.
+    static func builtIn() throws -> AppDirectory {
+        guard let directory = sharedBuiltIn else { return try AppDirectory.builtIn() }
+        return directory
+    }
+
+    private static let sharedBuiltIn = try? AppDirectory.builtIn()
+
+    /// The built-in directory plus `extra` apps (test apps).
+    static func builtIn(adding extra: [AnyMessagesApp]) throws -> AppDirectory {
+        let base = try builtIn()
+        return AppDirectory(apps: base.apps + extra, packs: base.packs)
+    }
+
+    /// Runs `body` against the server: `.router` calls the router directly, `.live` runs it on a
+    /// port (needed for WebSockets).
+    func run<Value: Sendable>(_ setup: TestingSetup = .router, _ body: @Sendable (API) async throws -> Value) async throws -> Value {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var logger = Logger(label: "parlor-tests")
+        logger.logLevel = .critical
+        let store = try SQLiteStore(path: folder.appendingPathComponent("parlor.sqlite").path, logger: logger)
+        let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger)
+        return try await app.test(setup) { client in try await body(API(http: client)) }
+    }
+}

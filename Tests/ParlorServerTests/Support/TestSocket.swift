@@ -1,0 +1,237 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import NIOWebSocket
+import Testing
+
+/// What the test socket saw, in order.
+enum SocketEvent: Sendable {
+    case opened
+    case frame(Frame)
+    /// A text the server sent that is not a frame of the protocol.
+    case undecodable(String)
+    /// The connection ended; the server's close code when it sent one.
+    case closed(WebSocketErrorCode?)
+    /// The connection could not be made (the upgrade was refused).
+    case failed(String)
+
+    var frame: Frame? {
+        if case .frame(let frame) = self { return frame }
+        return nil
+    }
+}
+
+/// Events in arrival order. A test takes the first event that matches what it waits for (within
+/// a timeout); the events it skips stay for later, oldest first.
+actor Mailbox {
+    typealias Predicate = @Sendable (SocketEvent) -> Bool
+    private var buffer: [SocketEvent] = []
+    private var waiter: (id: Int, predicate: Predicate, continuation: CheckedContinuation<SocketEvent?, Never>)?
+    private var nextWaiter = 0
+
+    func put(_ event: SocketEvent) {
+        if let waiter, waiter.predicate(event) {
+            self.waiter = nil
+            waiter.continuation.resume(returning: event)
+        } else {
+            buffer.append(event)
+        }
+    }
+
+    /// The oldest event matching `predicate`, or nil when none came within `timeout`.
+    func take(timeout: Duration, where predicate: @escaping Predicate) async -> SocketEvent? {
+        if let index = buffer.firstIndex(where: predicate) { return buffer.remove(at: index) }
+        nextWaiter += 1
+        let id = nextWaiter
+        return await withCheckedContinuation { continuation in
+            waiter = (id, predicate, continuation)
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: Int) {
+        guard let waiter, waiter.id == id else { return }
+        self.waiter = nil
+        waiter.continuation.resume(returning: nil)
+    }
+}
+
+struct SocketError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A WebSocket client for tests: send frames, then read the server's frames in order.
+///
+/// ```swift
+/// let socket = try await TestSocket.connect(port: port, as: alice)
+/// try await socket.send(["type": "hello", "since": [:]])
+/// let ready = try await socket.next("ready")
+/// ```
+final class TestSocket: Sendable {
+    private enum Command: Sendable {
+        case text(String)
+        case frame(WebSocketFrame)
+        case close
+    }
+
+    private let mailbox = Mailbox()
+    private let commands: AsyncStream<Command>.Continuation
+    private let task: Task<Void, Never>
+
+    private init(url: String, headers: HTTPFields) {
+        let (stream, commands) = AsyncStream.makeStream(of: Command.self)
+        self.commands = commands
+        let mailbox = self.mailbox
+        var logger = Logger(label: "test-socket")
+        logger.logLevel = .critical
+        let configuration = WebSocketClientConfiguration(maxFrameSize: 1 << 24, additionalHeaders: headers)
+        task = Task {
+            do {
+                let close = try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, outbound, _ in
+                    await mailbox.put(.opened)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask {
+                            for await command in stream {
+                                switch command {
+                                case .text(let text): try await outbound.write(.text(text))
+                                case .frame(let frame): try await outbound.write(.custom(frame))
+                                case .close:
+                                    try await outbound.close(.normalClosure, reason: nil)
+                                    return
+                                }
+                            }
+                        }
+                        group.addTask {
+                            for try await message in inbound.messages(maxSize: 1 << 24) {
+                                if case .text(let text) = message {
+                                    if let frame = try? JSONDecoder().decode(Frame.self, from: Data(text.utf8)) {
+                                        await mailbox.put(.frame(frame))
+                                    } else {
+                                        await mailbox.put(.undecodable(text))
+                                    }
+                                }
+                            }
+                        }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+                await mailbox.put(.closed(close?.closeCode))
+            } catch {
+                await mailbox.put(.failed("\(error)"))
+            }
+        }
+    }
+
+    deinit {
+        commands.finish()
+    }
+
+    /// Connects to `/ws` as `person` (bearer token) or with the given headers.
+    /// - Throws: when the server refuses the upgrade.
+    static func connect(port: Int, as person: Person?, headers: HTTPFields = [:]) async throws -> TestSocket {
+        var headers = headers
+        if let person { headers[.authorization] = "Bearer \(person.token)" }
+        let socket = TestSocket(url: "ws://localhost:\(port)/ws", headers: headers)
+        switch await socket.mailbox.take(timeout: .seconds(15), where: { _ in true }) {
+        case .opened?: return socket
+        case .failed(let reason)?: throw SocketError(description: "The upgrade failed: \(reason)")
+        case let other: throw SocketError(description: "Expected the connection to open, got \(String(describing: other))")
+        }
+    }
+
+    /// Connects, reads `welcome`, says `hello` with `since`, and reads up to `ready`.
+    static func session(port: Int, as person: Person, since: [String: Int64] = [:]) async throws -> TestSocket {
+        let socket = try await connect(port: port, as: person)
+        let welcome = try await socket.next()
+        guard welcome.type == "welcome" else { throw SocketError(description: "The first frame is \(welcome.type), not welcome") }
+        try await socket.hello(since: since)
+        _ = try await socket.next("ready")
+        return socket
+    }
+
+    func hello(since: [String: Int64]) async throws {
+        try await send(["type": "hello", "since": .object(since.mapValues { .int($0) })])
+    }
+
+    func send(_ frame: JSON) async throws { commands.yield(.text(frame.text)) }
+    func sendRaw(_ text: String) async throws { commands.yield(.text(text)) }
+    func sendFrame(_ frame: WebSocketFrame) async throws { commands.yield(.frame(frame)) }
+
+    /// Starts the closing handshake.
+    func close() { commands.yield(.close) }
+
+    /// The oldest frame not yet taken.
+    /// - Throws: when nothing comes within `timeout`, the connection ends, or a text is not a frame.
+    func next(timeout: Duration = .seconds(15)) async throws -> Frame {
+        try await next(timeout: timeout) { _ in true }
+    }
+
+    /// The oldest frame of `type` not yet taken; frames of other types stay for later.
+    func next(_ type: String, timeout: Duration = .seconds(15)) async throws -> Frame {
+        try await next(timeout: timeout) { $0.type == type }
+    }
+
+    /// The oldest frame of `type` that `matches`; other frames stay for later.
+    func next(_ type: String, timeout: Duration = .seconds(15), where matches: @escaping @Sendable (Frame) -> Bool) async throws -> Frame {
+        try await next(timeout: timeout) { $0.type == type && matches($0) }
+    }
+
+    private func next(timeout: Duration, where matches: @escaping @Sendable (Frame) -> Bool) async throws -> Frame {
+        let event = await mailbox.take(timeout: timeout) { event in event.frame.map(matches) ?? true }
+        switch event {
+        case .frame(let frame)?: return frame
+        case .undecodable(let text)?: throw SocketError(description: "A server text is not a protocol frame: \(text.prefix(300))")
+        case nil: throw SocketError(description: "No matching frame within \(timeout)")
+        case let other?: throw SocketError(description: "Expected a frame, got \(other)")
+        }
+    }
+
+    /// The next `count` message frames.
+    func messages(_ count: Int, timeout: Duration = .seconds(15)) async throws -> [MessageBody] {
+        var messages: [MessageBody] = []
+        while messages.count < count {
+            let frame = try await next("message", timeout: timeout)
+            if let message = frame.message { messages.append(message) }
+        }
+        return messages
+    }
+
+    /// Every frame not yet taken, including those arriving within `duration`.
+    func frames(within duration: Duration) async throws -> [Frame] {
+        let deadline = ContinuousClock.now + duration
+        var frames: [Frame] = []
+        while let event = await mailbox.take(timeout: deadline - ContinuousClock.now, where: { _ in true }) {
+            guard let frame = event.frame else { throw SocketError(description: "Expected frames, got \(event)") }
+            frames.append(frame)
+        }
+        return frames
+    }
+
+    /// Waits for the connection to end (frames stay); the server's close code.
+    func closed(timeout: Duration = .seconds(15)) async throws -> WebSocketErrorCode? {
+        let event = await mailbox.take(timeout: timeout) { event in
+            switch event {
+            case .closed, .failed: true
+            default: false
+            }
+        }
+        switch event {
+        case .closed(let code)?: return code
+        case .failed(let reason)?: throw SocketError(description: "The connection failed: \(reason)")
+        default: throw SocketError(description: "The connection is still open after \(timeout)")
+        }
+    }
+
+    /// Closes and waits for the connection to end.
+    func disconnect() async {
+        close()
+        _ = try? await closed(timeout: .seconds(5))
+        task.cancel()
+    }
+}

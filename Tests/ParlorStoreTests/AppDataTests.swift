@@ -1,0 +1,145 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import Testing
+
+@Suite("Compose fields, app instances, participants, containers, drawers, blobs")
+struct AppDataTests {
+    static let tictactoe: AppID = "org.parlor.tictactoe"
+    static let todo: AppID = "org.parlor.todo"
+
+    @Test("A staged message can be set, replaced and cleared, per user and conversation", arguments: StoreBackend.all)
+    func stagedRecords(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let other = try await store.makeConversation(alice, bob, title: "Other")
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == nil)
+
+            let game = Session()
+            let head = try await store.sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
+            let move = StagedRecord(item: .message(ContentRoundTripTests.liveMessage()), replacing: head.id)
+            try await store.setStaged(move, user: alice.id, conversation: conversation.id)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == move)
+            #expect(try await store.staged(user: bob.id, conversation: conversation.id) == nil)
+            #expect(try await store.staged(user: alice.id, conversation: other.id) == nil)
+
+            let sticker = StagedRecord(
+                item: .sticker(try Sticker(id: "cats/wave.png", image: .asset("wave.png"), localizedDescription: "Wave")), replacing: nil)
+            try await store.setStaged(sticker, user: alice.id, conversation: conversation.id)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == sticker)
+
+            try await store.setStaged(nil, user: alice.id, conversation: conversation.id)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == nil)
+            // Clearing what was never staged is not an error.
+            try await store.setStaged(nil, user: bob.id, conversation: other.id)
+        }
+    }
+
+    @Test("Instance snapshots are kept per user, scope and app; home is separate from conversations", arguments: StoreBackend.all)
+    func instanceSnapshots(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let other = try await store.makeConversation(alice, bob, title: "Other")
+            let places: [(User, InstanceScope, AppID)] = [
+                (alice, .home, Self.todo), (alice, .conversation(conversation.id), Self.todo),
+                (alice, .conversation(other.id), Self.todo), (alice, .conversation(conversation.id), Self.tictactoe),
+                (bob, .conversation(conversation.id), Self.todo), (bob, .home, Self.todo),
+            ]
+            for (index, (user, scope, app)) in places.enumerated() {
+                #expect(try await store.instance(user: user.id, scope: scope, app: app) == nil)
+                try await store.saveInstance(Data("snapshot \(index)".utf8), user: user.id, scope: scope, app: app)
+            }
+            for (index, (user, scope, app)) in places.enumerated() {
+                #expect(try await store.instance(user: user.id, scope: scope, app: app) == Data("snapshot \(index)".utf8))
+            }
+            try await store.saveInstance(Data([0, 255, 1]), user: alice.id, scope: .home, app: Self.todo)
+            #expect(try await store.instance(user: alice.id, scope: .home, app: Self.todo) == Data([0, 255, 1]))
+            #expect(try await store.instance(user: alice.id, scope: .conversation(conversation.id), app: Self.todo) == Data("snapshot 1".utf8))
+        }
+    }
+
+    @Test("A participant id is stable per user and app, and differs across apps and users", arguments: StoreBackend.all)
+    func participantIDs(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let aliceInTodo = try await store.participantID(user: alice.id, app: Self.todo)
+            #expect(try await store.participantID(user: alice.id, app: Self.todo) == aliceInTodo)
+            let aliceInGame = try await store.participantID(user: alice.id, app: Self.tictactoe)
+            let bobInTodo = try await store.participantID(user: bob.id, app: Self.todo)
+            #expect(Set([aliceInTodo, aliceInGame, bobInTodo]).count == 3)
+
+            // Several first uses at once still agree on one id.
+            let racing = try await withThrowingTaskGroup(of: ParticipantID.self) { group in
+                for _ in 0..<10 { group.addTask { try await store.participantID(user: bob.id, app: Self.tictactoe) } }
+                return try await group.reduce(into: Set<ParticipantID>()) { $0.insert($1) }
+            }
+            #expect(racing.count == 1)
+            #expect(try await store.participantID(user: bob.id, app: Self.tictactoe) == racing.first)
+        }
+    }
+
+    @Test("Container data is kept per user, app and key; nil deletes it", arguments: StoreBackend.all)
+    func containerData(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "notes") == nil)
+            try await store.setContainerData(Data("alice notes".utf8), user: alice.id, app: Self.todo, key: "notes")
+            try await store.setContainerData(Data("alice settings".utf8), user: alice.id, app: Self.todo, key: "settings")
+            try await store.setContainerData(Data("alice game".utf8), user: alice.id, app: Self.tictactoe, key: "notes")
+            try await store.setContainerData(Data("bob notes".utf8), user: bob.id, app: Self.todo, key: "notes")
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "notes") == Data("alice notes".utf8))
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "settings") == Data("alice settings".utf8))
+            #expect(try await store.containerData(user: alice.id, app: Self.tictactoe, key: "notes") == Data("alice game".utf8))
+            #expect(try await store.containerData(user: bob.id, app: Self.todo, key: "notes") == Data("bob notes".utf8))
+
+            try await store.setContainerData(Data("rewritten".utf8), user: alice.id, app: Self.todo, key: "notes")
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "notes") == Data("rewritten".utf8))
+            try await store.setContainerData(nil, user: alice.id, app: Self.todo, key: "notes")
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "notes") == nil)
+            #expect(try await store.containerData(user: alice.id, app: Self.todo, key: "settings") == Data("alice settings".utf8))
+            #expect(try await store.containerData(user: bob.id, app: Self.todo, key: "notes") == Data("bob notes".utf8))
+        }
+    }
+
+    @Test("The drawer is nil until set, then kept in order, empty included", arguments: StoreBackend.all)
+    func drawer(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            #expect(try await store.drawer(user: alice.id) == nil)
+            let items = ["org.parlor.todo", "sticker:cats", "org.parlor.tictactoe", "sticker:shapes"]
+            try await store.setDrawer(items, user: alice.id)
+            #expect(try await store.drawer(user: alice.id) == items)
+            #expect(try await store.drawer(user: bob.id) == nil)
+            try await store.setDrawer(items.reversed(), user: alice.id)
+            #expect(try await store.drawer(user: alice.id) == items.reversed())
+            try await store.setDrawer([], user: alice.id)
+            #expect(try await store.drawer(user: alice.id) == [])
+        }
+    }
+
+    @Test("A blob is stored once under its hash and read back with its bytes and type", arguments: StoreBackend.all)
+    func blobs(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let bytes = Data((0...255).map(UInt8.init) + (0...255).reversed().map(UInt8.init))
+            let hash = "9f0a6b5c3d2e1f00112233445566778899aabbccddeeff00112233445566778a"
+            try await store.putBlob(bytes, hash: hash, contentType: "image/png")
+            try await store.putBlob(bytes, hash: hash, contentType: "image/png")
+            let blob = try #require(try await store.blob(hash: hash))
+            #expect(blob.hash == hash)
+            #expect(blob.data == bytes)
+            #expect(blob.contentType == "image/png")
+            #expect(try await store.blob(hash: String(repeating: "0", count: 64)) == nil)
+
+            let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+            try await store.putBlob(Data(), hash: empty, contentType: "application/octet-stream")
+            #expect(try await store.blob(hash: empty)?.data == Data())
+        }
+    }
+}

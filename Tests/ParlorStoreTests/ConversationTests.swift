@@ -1,0 +1,179 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import Testing
+
+@Suite("Conversations, members and unread counts")
+struct ConversationTests {
+    @Test("A new conversation reads back exactly as created: title, kind, members in order", arguments: StoreBackend.all)
+    func createdConversationReadsBack(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            var members: [UserID] = []
+            for name in ["erin", "carol", "alice", "dave", "bob"] { members.append(try await store.makeUser(name).id) }
+            let created = try await store.createConversation(title: "Picnic 🧺", isGroup: true, members: members)
+            #expect(created.title == "Picnic 🧺")
+            #expect(created.isGroup)
+            #expect(created.members == members)
+            #expect(created.lastSequence == 0)
+            #expect(try await store.conversation(id: created.id) == created)
+            #expect(try await store.conversation(id: ConversationID()) == nil)
+        }
+    }
+
+    @Test("A conversation with an unknown member is refused with notFound and nothing is created", arguments: StoreBackend.all)
+    func unknownMemberCreatesNothing(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let error = await #expect(throws: StoreError.self) {
+                try await store.createConversation(title: "Ghosts", isGroup: false, members: [alice.id, UserID()])
+            }
+            #expect(error?.code == .notFound)
+            #expect(try await store.conversations(of: alice.id).isEmpty)
+        }
+    }
+
+    @Test("A member listed twice is a member once", arguments: StoreBackend.all)
+    func duplicateMembersCollapse(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let created = try await store.createConversation(title: nil, isGroup: false, members: [alice.id, bob.id, alice.id, bob.id])
+            #expect(created.members == [alice.id, bob.id])
+            #expect(try await store.conversation(id: created.id)?.members == [alice.id, bob.id])
+            #expect(try await store.conversations(of: alice.id).count == 1)
+        }
+    }
+
+    @Test("A user's list holds only their conversations, most recently active first", arguments: StoreBackend.all)
+    func listIsTheUsersMostRecentFirst(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let withBob = try await store.makeConversation(alice, bob)
+            let withCarol = try await store.makeConversation(alice, carol)
+            let bobAndCarol = try await store.makeConversation(bob, carol)
+
+            #expect(try await store.conversations(of: alice.id).map(\.conversation.id) == [withCarol.id, withBob.id])
+            try await store.send("hi bob", from: alice, in: withBob)
+            #expect(try await store.conversations(of: alice.id).map(\.conversation.id) == [withBob.id, withCarol.id])
+            try await store.send("hi alice", from: carol, in: withCarol)
+            #expect(try await store.conversations(of: alice.id).map(\.conversation.id) == [withCarol.id, withBob.id])
+            try await store.send("psst", from: bob, in: bobAndCarol)
+            #expect(try await store.conversations(of: alice.id).map(\.conversation.id) == [withCarol.id, withBob.id])
+            #expect(try await store.conversations(of: bob.id).map(\.conversation.id) == [bobAndCarol.id, withBob.id])
+        }
+    }
+
+    @Test("The list shows each conversation as stored, with its last message", arguments: StoreBackend.all)
+    func summaryCarriesRecordAndLastMessage(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob, title: "Us")
+            let empty = try #require(try await store.summary(of: conversation, for: alice))
+            #expect(empty.conversation == conversation)
+            #expect(empty.lastMessage == nil)
+            #expect(empty.unreadCount == 0)
+
+            try await store.send("one", from: alice, in: conversation)
+            let last = try await store.send("two", from: bob, in: conversation)
+            let summary = try #require(try await store.summary(of: conversation, for: alice))
+            #expect(summary.lastMessage == last)
+            #expect(summary.conversation.lastSequence == 2)
+            #expect(summary.conversation.title == "Us")
+        }
+    }
+
+    @Test("Unread counts others' messages after the read mark; one's own messages are never unread", arguments: StoreBackend.all)
+    func unreadCount(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            for text in ["a", "b", "c"] { try await store.send(text, from: bob, in: conversation) }
+            try await store.send("mine", from: alice, in: conversation)
+
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 3)
+            #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
+
+            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 2)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
+            #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
+
+            // A stale mark from another device does not make read messages unread again.
+            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 1)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
+
+            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 4)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 0)
+            try await store.send("d", from: bob, in: conversation)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
+        }
+    }
+
+    @Test("A member added later starts with everything before marked read and sees the conversation", arguments: StoreBackend.all)
+    func addedMemberStartsCaughtUp(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let conversation = try await store.makeConversation(alice, bob)
+            try await store.send("before carol 1", from: bob, in: conversation)
+            try await store.send("before carol 2", from: alice, in: conversation)
+
+            try await store.addMember(carol.id, to: conversation.id)
+            #expect(try await store.conversation(id: conversation.id)?.members == [alice.id, bob.id, carol.id])
+            #expect(try await store.summary(of: conversation, for: carol)?.unreadCount == 0)
+
+            // Adding someone who is already a member changes nothing, their read mark included.
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
+            try await store.addMember(alice.id, to: conversation.id)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
+            #expect(try await store.conversation(id: conversation.id)?.members == [alice.id, bob.id, carol.id])
+
+            try await store.send("welcome carol", from: bob, in: conversation)
+            #expect(try await store.summary(of: conversation, for: carol)?.unreadCount == 1)
+            #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 2)
+        }
+    }
+
+    @Test("Adding an unknown user is refused with notFound", arguments: StoreBackend.all)
+    func addUnknownMember(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let conversation = try await store.makeConversation(alice)
+            let error = await #expect(throws: StoreError.self) { try await store.addMember(UserID(), to: conversation.id) }
+            #expect(error?.code == .notFound)
+            #expect(try await store.conversation(id: conversation.id)?.members == [alice.id])
+        }
+    }
+
+    @Test("A removed member leaves the member list and no longer sees the conversation", arguments: StoreBackend.all)
+    func removedMember(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let conversation = try await store.makeConversation(alice, bob, carol)
+            try await store.removeMember(bob.id, from: conversation.id)
+            #expect(try await store.conversation(id: conversation.id)?.members == [alice.id, carol.id])
+            #expect(try await store.conversations(of: bob.id).isEmpty)
+            #expect(try await store.conversations(of: alice.id).map(\.conversation.id) == [conversation.id])
+        }
+    }
+
+    @Test("The title can be changed and cleared", arguments: StoreBackend.all)
+    func setTitle(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob, title: "Old")
+            try await store.setTitle("Новое имя", of: conversation.id)
+            #expect(try await store.conversation(id: conversation.id)?.title == "Новое имя")
+            #expect(try await store.summary(of: conversation, for: bob)?.conversation.title == "Новое имя")
+            try await store.setTitle(nil, of: conversation.id)
+            #expect(try await store.conversation(id: conversation.id)?.title == nil)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import Synchronization
+
+/// Accepts every message, as the server does for messages no app validates.
+let acceptAll: @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
+
+/// Refuses every message, as an app's `validate` does with a move it rejects.
+let refuseAll: @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in throw Refused() }
+
+/// What a test's `validate` closure throws to refuse a message.
+struct Refused: Error, Equatable {
+    var reason = "refused"
+}
+
+extension ParlorStore {
+    /// Creates the account `username`, shown as the capitalized name, with the hash `hash-<username>`.
+    func makeUser(_ username: String) async throws -> User {
+        try await createUser(username: username, displayName: username.capitalized, passwordHash: "hash-\(username)")
+    }
+
+    /// Creates a conversation of `members`: a group when there are more than two.
+    func makeConversation(_ members: User..., title: String? = nil) async throws -> ConversationRecord {
+        try await createConversation(title: title, isGroup: members.count > 2, members: members.map(\.id))
+    }
+
+    /// Sends a text message and returns it as stored.
+    @discardableResult
+    func send(
+        _ text: String, from sender: User, in conversation: ConversationRecord, id: MessageID = MessageID()
+    ) async throws -> StoredMessage {
+        let message = NewMessage(id: id, conversationID: conversation.id, sender: sender.id, content: .text(text))
+        return try await append(message, validate: acceptAll).message
+    }
+
+    /// Sends an app message in `session` that replaces `replacing` (nil to start the session).
+    @discardableResult
+    func sendApp(
+        _ caption: String, in session: Session, replacing: StoredMessage?, from sender: User, in conversation: ConversationRecord,
+        validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = acceptAll
+    ) async throws -> StoredMessage {
+        try await append(appMessage(caption, in: session, replacing: replacing, from: sender, in: conversation), validate: validate).message
+    }
+
+    /// Every message of a conversation, oldest first.
+    func allMessages(in conversation: ConversationRecord) async throws -> [StoredMessage] {
+        try await messages(in: conversation.id, after: 0, limit: 10_000)
+    }
+
+    /// The user's summary of one conversation, nil when it is not in their list.
+    func summary(of conversation: ConversationRecord, for user: User) async throws -> ConversationSummary? {
+        try await conversations(of: user.id).first { $0.conversation.id == conversation.id }
+    }
+}
+
+/// An app message with a template caption in `session`, ready to append.
+func appMessage(
+    _ caption: String, in session: Session, replacing: StoredMessage?, from sender: User, in conversation: ConversationRecord
+) -> NewMessage {
+    let message = Message(session: session, layout: .template(TemplateLayout(caption: caption)))
+    return NewMessage(id: message.id, conversationID: conversation.id, sender: sender.id, content: .app(message), replacing: replacing?.id)
+}
+
+extension StoredMessage {
+    /// The text of a text message, or the caption of an app message.
+    var text: String? {
+        switch content {
+        case .text(let text): text
+        case .app(let message): message.template?.caption
+        case .sticker: nil
+        }
+    }
+}
+
+/// A value that `@Sendable` closures (a `validate`, concurrent tasks) can share and change.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    var value: Value { mutex.withLock { $0 } }
+
+    func update<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
+}

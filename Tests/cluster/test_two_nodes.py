@@ -1,0 +1,266 @@
+"""Two `parlor serve` nodes on one PostgreSQL: every client receives every message once, in order.
+
+Run by scripts/test with PARLOR_TEST_POSTGRES_URL pointing at a throwaway cluster and PARLOR_BINARY
+at the built `parlor`. Each test gets its own database.
+"""
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import urllib.request
+import uuid
+
+import pytest
+import websockets
+
+PG_URL = os.environ.get("PARLOR_TEST_POSTGRES_URL")
+BINARY = os.environ.get("PARLOR_BINARY", ".build/debug/parlor")
+
+
+def require_setup():
+    if not PG_URL:
+        pytest.fail("PARLOR_TEST_POSTGRES_URL is not set: start a cluster with scripts/pg-cluster start DIR (scripts/test does).")
+    if not os.path.exists(BINARY):
+        pytest.fail(f"{BINARY} is missing: build it with swift build --product parlor.")
+
+
+@pytest.fixture
+def database():
+    require_setup()
+    name = "cluster_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", PG_URL, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    yield re.sub(r"/[^/?]+(\?|$)", f"/{name}\\1", PG_URL, count=1) if "/" in PG_URL.split("@")[-1] else PG_URL + "/" + name
+    subprocess.run(["psql", PG_URL, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+
+
+class Node:
+    """One `parlor serve --postgres` process on a free port."""
+
+    def __init__(self, database_url, port=0):
+        self.database_url = database_url
+        self.data_dir = tempfile.mkdtemp(prefix="parlor-node-")
+        self.port = port
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--postgres", self.database_url, "--port", str(self.port), "--data-dir", self.data_dir,
+             "--password-cost", "4", "--log-level", "warning"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in self.process.stdout:
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match:
+                self.port = int(match.group(1))
+                return self
+        raise RuntimeError("the node did not start")
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def http(self, method, path, body=None, token=None):
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read() or b"null")
+
+
+class Client:
+    """A WebSocket client that records every message it receives for one conversation."""
+
+    def __init__(self, node, token, conversation):
+        self.node, self.token, self.conversation = node, token, conversation
+        self.received = []  # sequence numbers, in arrival order
+        self.texts = {}
+        self.socket = None
+        self.reader = None
+
+    async def connect(self):
+        self.socket = await websockets.connect(
+            f"ws://127.0.0.1:{self.node.port}/ws", additional_headers={"Authorization": f"Bearer {self.token}"})
+        since = {self.conversation: self.received[-1] if self.received else 0}
+        await self.socket.send(json.dumps({"type": "hello", "since": since}))
+        ready = asyncio.get_running_loop().create_future()
+        self.reader = asyncio.create_task(self.read(ready))
+        await asyncio.wait_for(ready, 10)
+
+    async def read(self, ready):
+        try:
+            async for raw in self.socket:
+                frame = json.loads(raw)
+                if frame["type"] == "ready" and not ready.done():
+                    ready.set_result(True)
+                elif frame["type"] == "message" and frame["message"]["conversation"] == self.conversation:
+                    self.received.append(frame["message"]["sequence"])
+                    self.texts[frame["message"]["sequence"]] = frame["message"].get("text")
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, text):
+        await self.socket.send(json.dumps({
+            "type": "sendText", "requestId": text, "conversation": self.conversation, "id": str(uuid.uuid4()).upper(), "text": text}))
+
+    async def close(self):
+        if self.socket:
+            await self.socket.close()
+        if self.reader:
+            await self.reader
+
+    async def wait_for(self, count, timeout=20):
+        deadline = asyncio.get_running_loop().time() + timeout
+        while len(self.received) < count and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+
+
+def setup_conversation(node_a):
+    alice = node_a.http("POST", "/api/auth/signup", {"username": "alice", "displayName": "Alice", "password": "password-1"})
+    bob = node_a.http("POST", "/api/auth/signup", {"username": "bob", "displayName": "Bob", "password": "password-1"})
+    conversation = node_a.http("POST", "/api/conversations", {"members": ["bob"]}, token=alice["token"])
+    return alice["token"], bob["token"], conversation["id"]
+
+
+def assert_exactly_once_in_order(client, total):
+    assert client.received == list(range(1, total + 1)), f"got {client.received[:10]}… ({len(client.received)} messages)"
+
+
+def test_clients_on_two_nodes_receive_every_message_once_in_order_even_while_a_node_restarts(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+
+        async def scenario():
+            alice, bob = Client(node_a, alice_token, conversation), Client(node_b, bob_token, conversation)
+            await alice.connect()
+            await bob.connect()
+            # Only node A commits: node B's client hears of it through the cluster notifications alone.
+            for i in range(20):
+                await alice.send(f"only-a-{i}")
+            await bob.wait_for(20)
+            assert_exactly_once_in_order(bob, 20)
+            # Concurrent sends through both nodes.
+            await asyncio.gather(*[alice.send(f"a{i}") for i in range(40)], *[bob.send(f"b{i}") for i in range(40)])
+            await alice.wait_for(100)
+            await bob.wait_for(100)
+            assert_exactly_once_in_order(alice, 100)
+            assert_exactly_once_in_order(bob, 100)
+            assert alice.texts == bob.texts
+
+            # Node B goes down hard; Alice keeps sending through node A; B comes back on its port.
+            await bob.close()
+            node_b.kill()
+            for i in range(30):
+                await alice.send(f"while-b-down-{i}")
+            node_b.start()
+            await bob.connect()
+            await asyncio.gather(*[alice.send(f"after-{i}") for i in range(10)], *[bob.send(f"b-after-{i}") for i in range(10)])
+            await alice.wait_for(150)
+            await bob.wait_for(150)
+            assert_exactly_once_in_order(alice, 150)
+            assert_exactly_once_in_order(bob, 150)
+            assert alice.texts == bob.texts
+            await alice.close()
+            await bob.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 120))
+    finally:
+        node_a.stop()
+        node_b.stop()
+
+
+def test_concurrent_sends_through_both_nodes_make_one_gapless_sequence(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+
+        def post(node, token, text):
+            return node.http("POST", f"/api/conversations/{conversation}/messages",
+                             {"id": str(uuid.uuid4()).upper(), "text": text}, token=token)["sequence"]
+
+        async def scenario():
+            loop = asyncio.get_running_loop()
+            calls = [loop.run_in_executor(None, post, node_a, alice_token, f"a{i}") for i in range(60)]
+            calls += [loop.run_in_executor(None, post, node_b, bob_token, f"b{i}") for i in range(60)]
+            return await asyncio.gather(*calls)
+
+        sequences = asyncio.run(scenario())
+        assert sorted(sequences) == list(range(1, 121))
+        history = node_b.http("GET", f"/api/conversations/{conversation}/messages?after=0&limit=500", token=bob_token)
+        assert [m["sequence"] for m in history] == list(range(1, 121))
+    finally:
+        node_a.stop()
+        node_b.stop()
+
+
+def find_button(view, title):
+    """The action payload of the button titled `title` in a view tree."""
+    if view.get("type") == "button" and view.get("title") == title:
+        return view["action"]
+    for child in view.get("children", []):
+        found = find_button(child, title)
+        if found:
+            return found
+    return None
+
+
+def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_the_other(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+
+        async def frames_until(socket, predicate, timeout=15):
+            async def loop():
+                async for raw in socket:
+                    frame = json.loads(raw)
+                    if predicate(frame):
+                        return frame
+            return await asyncio.wait_for(loop(), timeout)
+
+        async def connect(node, token):
+            socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
+            await socket.send(json.dumps({"type": "hello", "since": {conversation: 0}}))
+            await frames_until(socket, lambda f: f["type"] == "ready")
+            return socket
+
+        async def scenario():
+            tab_a, tab_b = await connect(node_a, alice_token), await connect(node_b, alice_token)
+            bob = await connect(node_b, bob_token)
+            await tab_a.send(json.dumps({"type": "openApp", "conversation": conversation, "app": "org.parlor.hello"}))
+            opened = await frames_until(tab_a, lambda f: f["type"] == "app" and f["update"]["isActive"])
+            action = find_button(opened["update"]["view"], "Good morning")
+            assert action, "the Hello app shows its greetings"
+            # Alice's other tab, on node B, follows the app she opened on node A.
+            followed = await frames_until(tab_b, lambda f: f["type"] == "app")
+            assert followed["update"]["isActive"]
+            await tab_a.send(json.dumps({"type": "appEvent", "conversation": conversation, "app": "org.parlor.hello",
+                                         "event": {"kind": "action", "action": action}}))
+            staged = await frames_until(tab_b, lambda f: f["type"] == "staged" and f.get("staged"))
+            assert staged["staged"]["app"]["layout"]["caption"] == "Good morning"
+            # Sent from the tab on node B: Bob (on node B too) gets it, and both of Alice's tabs see the field cleared.
+            await tab_b.send(json.dumps({"type": "sendStaged", "requestId": "s1", "conversation": conversation}))
+            ack = await frames_until(tab_b, lambda f: f["type"] == "ack")
+            assert ack["message"]["app"]["layout"]["caption"] == "Good morning"
+            received = await frames_until(bob, lambda f: f["type"] == "message")
+            assert received["message"]["id"] == ack["message"]["id"]
+            cleared = await frames_until(tab_a, lambda f: f["type"] == "staged" and not f.get("staged"))
+            assert cleared["conversation"] == conversation
+            for socket in (tab_a, tab_b, bob):
+                await socket.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        node_a.stop()
+        node_b.stop()

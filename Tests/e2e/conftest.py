@@ -9,7 +9,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -60,12 +59,6 @@ TEST_SHIM = r"""
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 # MARK: Time limit
 
 
@@ -90,8 +83,6 @@ class FeedServer:
     """A Reddit-format listing at /r/test.json and the articles it links to."""
 
     def __init__(self):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         feed = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -119,7 +110,9 @@ class FeedServer:
             def log_message(self, *args):
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 

@@ -1,0 +1,153 @@
+// One message as the transcript draws it: a text bubble, a sticker, or an app message (its
+// template layout, or its live layout drawn by the app).
+
+import { h, safeImageURL } from './dom.js';
+import { resolveMentions } from './mentions.js';
+import { renderView } from './viewtree.js';
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+
+/** Text with web addresses made into links, built from text nodes only. */
+export function linkified(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_PATTERN)) {
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push(h('a', { href: match[0], target: '_blank', rel: 'noopener noreferrer', text: match[0] }));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+export function timeLabel(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+}
+
+/** A text message's bubble. */
+export function textBubble(text) {
+  return h('div', { class: 'bubble bubble-text' }, h('p', { class: 'bubble-body' }, linkified(text)));
+}
+
+/** A sticker, drawn without a bubble, as Messages does. */
+export function stickerView(sticker) {
+  const img = h('img', { class: 'sticker', alt: sticker.description || 'Sticker', loading: 'lazy', decoding: 'async' });
+  const src = safeImageURL(sticker.url);
+  if (src) img.src = src;
+  return h('div', { class: 'sticker-message' }, img);
+}
+
+/**
+ * The app message's card.
+ * options: { onOpen(), onGet(), onOpenLink(url, title), interactive: whether tapping opens it }
+ */
+export function appCard(app, options = {}) {
+  const names = app.names || {};
+  const say = (value) => resolveMentions(value ?? '', names);
+  const layout = app.layout || {};
+  const label = say(app.accessibilityLabel) || [say(layout.caption), say(layout.subcaption)].filter(Boolean).join(', ') || `${app.appName} message`;
+  const card = h('div', { class: ['app-card', app.liveView && 'app-card-live'], dataset: { app: app.appID } });
+
+  let content;
+  if (app.liveView) {
+    content = h('div', { class: 'app-live', attrs: { inert: '' } });
+    content.append(renderView(app.liveView, { appId: app.appID, names, interactive: false, send() {} }));
+  } else {
+    content = templateView(layout, app.appID, say);
+  }
+
+  if (options.interactive === false) {
+    card.append(content);
+  } else {
+    const tap = h('button', {
+      type: 'button',
+      class: 'app-card-tap',
+      attrs: { 'aria-label': app.installed ? `${label}. Open in ${app.appName}` : label },
+      on: { click: () => (app.installed ? options.onOpen?.() : options.onOffer?.()) },
+    });
+    if (app.liveView) {
+      card.append(content, tap);
+      tap.classList.add('app-card-overlay');
+    } else {
+      tap.append(content);
+      card.append(tap);
+    }
+  }
+
+  const icon = safeImageURL(app.appIconURL);
+  card.append(
+    h(
+      'div',
+      { class: 'app-card-footer' },
+      icon ? h('img', { class: 'app-card-icon', src: icon, alt: '', attrs: { 'aria-hidden': 'true' } }) : null,
+      h('span', { class: 'app-card-name', text: app.appName }),
+    ),
+  );
+  return card;
+}
+
+function templateView(layout, appId, say) {
+  const parts = [];
+  const media = safeImageURL(layout.imageURL) || safeImageURL(layout.mediaURL);
+  const imageTitle = say(layout.imageTitle);
+  const imageSubtitle = say(layout.imageSubtitle);
+  if (media || imageTitle || imageSubtitle) {
+    const box = h('span', { class: ['app-media', !media && 'app-media-empty'] });
+    if (media) box.append(mediaElement(media, Boolean(layout.imageURL)));
+    if (imageTitle || imageSubtitle) {
+      box.append(
+        h(
+          'span',
+          { class: 'app-media-text' },
+          imageTitle ? h('span', { class: 'app-image-title', text: imageTitle }) : null,
+          imageSubtitle ? h('span', { class: 'app-image-subtitle', text: imageSubtitle }) : null,
+        ),
+      );
+    }
+    parts.push(box);
+  }
+  const caption = say(layout.caption);
+  const subcaption = say(layout.subcaption);
+  const trailingCaption = say(layout.trailingCaption);
+  const trailingSubcaption = say(layout.trailingSubcaption);
+  if (caption || subcaption || trailingCaption || trailingSubcaption) {
+    // Two lines: caption and trailing caption, then subcaption and trailing subcaption.
+    const line = (lead, trail, kind) =>
+      lead || trail
+        ? h(
+            'span',
+            { class: ['app-caption-line', `app-caption-${kind}`] },
+            h('span', { class: 'app-caption-lead', text: lead }),
+            trail ? h('span', { class: 'app-caption-trail', text: trail }) : null,
+          )
+        : null;
+    parts.push(h('span', { class: 'app-captions' }, line(caption, trailingCaption, 'main'), line(subcaption, trailingSubcaption, 'sub')));
+  }
+  if (parts.length === 0) parts.push(h('span', { class: 'app-captions' }, h('span', { class: 'app-caption-line', text: 'Message' })));
+  return h('span', { class: 'app-template' }, parts);
+}
+
+function mediaElement(url, isImage) {
+  const lower = url.toLowerCase().split('?')[0];
+  if (!isImage && /\.(mp4|webm|mov|m4v)$/.test(lower)) {
+    return h('video', { class: 'app-media-item', src: url, controls: true, preload: 'metadata' });
+  }
+  if (!isImage && /\.(mp3|m4a|aac|wav|ogg|oga)$/.test(lower)) {
+    return h('audio', { class: 'app-media-audio', src: url, controls: true, preload: 'metadata' });
+  }
+  return h('img', { class: 'app-media-item', src: url, alt: '', decoding: 'async', attrs: { 'aria-hidden': 'true', referrerpolicy: 'no-referrer' } });
+}
+
+/** The line an older message of a session leaves where it was. */
+export function summaryLine(message) {
+  const app = message.app;
+  const text = resolveMentions(app.summaryText || '', app.names) || `${message.senderName} sent ${app.appName}`;
+  const icon = safeImageURL(app.appIconURL);
+  return h(
+    'div',
+    { class: 'summary-line' },
+    icon ? h('img', { class: 'summary-icon', src: icon, alt: '', attrs: { 'aria-hidden': 'true' } }) : null,
+    h('span', { class: 'summary-text', text }),
+  );
+}

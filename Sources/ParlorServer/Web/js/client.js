@@ -1,0 +1,315 @@
+// The client's side of the protocol: loads what the HTTP API has, applies the WebSocket's
+// frames to the state, and turns what the person does into frames.
+
+import { api } from './api.js';
+import { announce } from './dom.js';
+import { newId } from './ids.js';
+import { Connection } from './socket.js';
+import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
+
+const HISTORY_PAGE = 200;
+let connection = null;
+/** Conversation ids the person is looking at (for unread counts and read receipts). */
+let visibleConversation = null;
+
+export function start() {
+  connection = new Connection({
+    onFrame: handleFrame,
+    onStatus: (status) => {
+      state.status = status;
+      state.ready = status === 'online';
+      emit('status', status);
+    },
+    since: sinceMap,
+    onReady: (isReconnect) => {
+      emit('ready', isReconnect);
+      if (isReconnect) {
+        loadConversations().catch(() => {});
+        // What was staged or removed meanwhile is not replayed: ask again, now or when opened.
+        for (const id of [...state.staged.keys()]) if (id !== visibleConversation) state.staged.delete(id);
+        if (visibleConversation) refreshStaged(visibleConversation).catch(() => {});
+        // An open app may have changed meanwhile: asking for the style it has redraws it.
+        const open = visibleConversation ? state.apps.get(visibleConversation) : null;
+        if (open?.isActive) setStyle(visibleConversation, open.presentationStyle);
+      }
+      if (visibleConversation) ensureTranscript(visibleConversation).then(() => markRead(visibleConversation));
+    },
+  });
+  connection.connect();
+}
+
+export function stop() {
+  connection?.stop();
+  connection = null;
+}
+
+// MARK: Loading
+
+export async function loadConversations() {
+  const list = await api('/api/conversations');
+  state.conversations = new Map(list.map((c) => [c.id, c]));
+  const known = state.order.filter((id) => state.conversations.has(id));
+  const fresh = list.map((c) => c.id).filter((id) => !known.includes(id));
+  state.order = state.order.length ? [...fresh, ...known] : list.map((c) => c.id);
+  emit('conversations');
+}
+
+export async function loadDirectory() {
+  state.directory = await api('/api/apps');
+  emit('directory');
+}
+
+/** Loads a conversation's history once the socket streams, so nothing falls between the two. */
+export function ensureTranscript(conversationId) {
+  const t = transcript(conversationId);
+  if (t.loaded) return Promise.resolve(t);
+  if (t.loading) return t.loading;
+  if (!state.ready) {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (state.ready) {
+          window.removeEventListener('parlor-ready', check);
+          resolve(ensureTranscript(conversationId));
+        }
+      };
+      window.addEventListener('parlor-ready', check);
+    });
+  }
+  t.loading = (async () => {
+    try {
+      const [messages, staged] = await Promise.all([
+        api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?limit=${HISTORY_PAGE}`),
+        api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`),
+      ]);
+      for (const message of messages) t.put(message);
+      t.loaded = true;
+      if (messages.length < HISTORY_PAGE) t.reachedStart = true;
+      if (!state.staged.has(conversationId)) state.staged.set(conversationId, staged?.staged ?? null);
+      emit('transcript', conversationId);
+      emit('staged', conversationId);
+      return t;
+    } finally {
+      t.loading = null;
+    }
+  })();
+  return t.loading;
+}
+
+export async function refreshStaged(conversationId) {
+  const body = await api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`);
+  state.staged.set(conversationId, body?.staged ?? null);
+  emit('staged', conversationId);
+}
+
+/** Loads the page of messages before the oldest one the tab holds. */
+export async function loadEarlier(conversationId) {
+  const t = transcript(conversationId);
+  const oldest = t.firstSequence();
+  if (oldest === null || t.reachedStart) return;
+  const after = Math.max(0, oldest - HISTORY_PAGE - 1);
+  const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${HISTORY_PAGE}`);
+  for (const message of messages) if (message.sequence < oldest) t.put(message);
+  if (after === 0) t.reachedStart = true;
+  emit('transcript', conversationId);
+}
+
+/** Reloads a conversation from scratch (after a resync, or when installing an app changes how it draws). */
+export async function reloadTranscript(conversationId) {
+  const t = transcript(conversationId);
+  const pending = t.pending;
+  state.transcripts.delete(conversationId);
+  const fresh = transcript(conversationId);
+  fresh.pending = pending;
+  await ensureTranscript(conversationId);
+}
+
+// MARK: Frames
+
+function handleFrame(frame) {
+  switch (frame.type) {
+    case 'welcome':
+      if (frame.user) state.me = frame.user;
+      break;
+    case 'ready':
+      window.dispatchEvent(new Event('parlor-ready'));
+      break;
+    case 'message':
+    case 'ack':
+      if (frame.message) receiveMessage(frame.message);
+      break;
+    case 'error':
+      receiveError(frame);
+      break;
+    case 'staged':
+      state.staged.set(frame.conversation, frame.staged ?? null);
+      emit('staged', frame.conversation);
+      break;
+    case 'composeText':
+      emit('composeText', { conversation: frame.conversation, text: frame.text ?? '' });
+      break;
+    case 'app':
+      if (frame.update) {
+        state.apps.set(frame.conversation, frame.update);
+        emit('app', frame.conversation);
+      }
+      break;
+    case 'home':
+      if (frame.update) {
+        state.homes.set(frame.app, frame.update);
+        emit('home', frame.app);
+      }
+      break;
+    case 'conversation':
+      receiveConversation(frame);
+      break;
+    case 'expired': {
+      const t = state.transcripts.get(frame.conversation);
+      if (t && t.messages.delete(frame.messageID)) emit('transcript', frame.conversation);
+      break;
+    }
+    case 'resync':
+      reloadTranscript(frame.conversation).catch(() => {});
+      break;
+    default:
+      break;
+  }
+}
+
+function receiveMessage(message) {
+  const t = transcript(message.conversation);
+  const isNew = t.put(message);
+  if (!isNew) {
+    emit('transcript', message.conversation);
+    return;
+  }
+  const conversation = state.conversations.get(message.conversation);
+  const fromMe = state.me && message.sender === state.me.id;
+  if (isNew && conversation) {
+    conversation.preview = previewOf(message);
+    conversation.lastSequence = Math.max(conversation.lastSequence ?? 0, message.sequence);
+    const seen = visibleConversation === message.conversation && document.visibilityState === 'visible';
+    if (!fromMe && !seen) conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
+    bump(message.conversation);
+    emit('conversations');
+    if (!fromMe && visibleConversation === message.conversation) announce(`${message.senderName}: ${spoken(message)}`);
+    if (!fromMe && seen) markRead(message.conversation);
+  } else if (isNew && !conversation) {
+    loadConversations().catch(() => {});
+  }
+  emit('transcript', message.conversation);
+}
+
+function spoken(message) {
+  if (message.text) return message.text;
+  if (message.sticker) return `sticker, ${message.sticker.description}`;
+  if (message.app) return message.app.accessibilityLabel || message.app.layout?.caption || message.app.appName;
+  return 'a message';
+}
+
+function receiveError(frame) {
+  const error = frame.error || { code: 'unknown', message: 'Something went wrong.' };
+  if (frame.head) receiveMessage(frame.head);
+  let handled = false;
+  for (const [conversationId, t] of state.transcripts) {
+    for (const pending of t.pending.values()) {
+      if (frame.requestId && pending.requestId === frame.requestId) {
+        pending.status = 'failed';
+        pending.error = error.message;
+        handled = true;
+        emit('transcript', conversationId);
+      }
+    }
+  }
+  emit('error', { ...error, requestId: frame.requestId, handled });
+}
+
+function receiveConversation(frame) {
+  if (frame.conversationInfo) {
+    const isNew = !state.conversations.has(frame.conversation);
+    state.conversations.set(frame.conversation, frame.conversationInfo);
+    if (isNew) bump(frame.conversation);
+  } else {
+    state.conversations.delete(frame.conversation);
+    state.order = state.order.filter((id) => id !== frame.conversation);
+  }
+  emit('conversations');
+}
+
+// MARK: What the person does
+
+function send(frame, options) {
+  if (!connection) return null;
+  return connection.send(frame, options);
+}
+
+export function setVisibleConversation(conversationId) {
+  visibleConversation = conversationId;
+}
+
+export function sendText(conversationId, text) {
+  const id = newId();
+  const t = transcript(conversationId);
+  const requestId = newId();
+  t.pending.set(id, { id, kind: 'text', text, status: 'sending', requestId, sentAt: new Date().toISOString() });
+  emit('transcript', conversationId);
+  send({ type: 'sendText', requestId, conversation: conversationId, id, text }, { retry: true });
+}
+
+export function sendSticker(conversationId, sticker) {
+  const id = newId();
+  const t = transcript(conversationId);
+  const requestId = newId();
+  t.pending.set(id, { id, kind: 'sticker', sticker, status: 'sending', requestId, sentAt: new Date().toISOString() });
+  emit('transcript', conversationId);
+  send({ type: 'sendSticker', requestId, conversation: conversationId, id, sticker: sticker.id }, { retry: true });
+}
+
+/** Sends a failed message again, with the same id (the server keeps one copy). */
+export function retry(conversationId, id) {
+  const t = transcript(conversationId);
+  const pending = t.pending.get(id);
+  if (!pending) return;
+  pending.status = 'sending';
+  pending.requestId = newId();
+  emit('transcript', conversationId);
+  const frame = pending.kind === 'text'
+    ? { type: 'sendText', text: pending.text }
+    : { type: 'sendSticker', sticker: pending.sticker.id };
+  send({ ...frame, requestId: pending.requestId, conversation: conversationId, id }, { retry: true });
+}
+
+export function discard(conversationId, id) {
+  transcript(conversationId).pending.delete(id);
+  emit('transcript', conversationId);
+}
+
+export const sendStaged = (conversation) => send({ type: 'sendStaged', conversation });
+export const removeStaged = (conversation) => send({ type: 'removeStaged', conversation });
+export const openApp = (conversation, app) => send({ type: 'openApp', conversation, app });
+export const tapMessage = (conversation, message) => send({ type: 'tapMessage', conversation, message });
+export const appEvent = (conversation, app, event) => send({ type: 'appEvent', conversation, app, event });
+export const setStyle = (conversation, style) => send({ type: 'setStyle', conversation, style });
+export const closeApp = (conversation) => send({ type: 'closeApp', conversation });
+export const openHome = (app) => send({ type: 'openHome', app });
+export const homeEvent = (app, event) => send({ type: 'homeEvent', app, event });
+export const closeHome = (app) => send({ type: 'closeHome', app });
+export const keep = (conversation, message) => send({ type: 'keep', conversation, message });
+
+export function markRead(conversationId) {
+  const t = state.transcripts.get(conversationId);
+  const conversation = state.conversations.get(conversationId);
+  if (!t || t.lastSequence === null || !state.ready) return;
+  if (conversation && conversation.unreadCount > 0) {
+    conversation.unreadCount = 0;
+    emit('conversations');
+  }
+  if (t.readUpTo === t.lastSequence) return;
+  t.readUpTo = t.lastSequence;
+  send({ type: 'read', conversation: conversationId, sequence: t.lastSequence });
+}
+
+/** Installs an app or sticker pack (`sticker:<pack>`), or removes it. */
+export async function setInstalled(item, installed) {
+  state.directory = await api(`/api/apps/${encodeURIComponent(item)}/install`, { method: installed ? 'POST' : 'DELETE' });
+  emit('directory');
+}

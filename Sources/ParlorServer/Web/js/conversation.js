@@ -1,0 +1,211 @@
+// A conversation on screen: header, transcript, the app open in it (compact in the keyboard's
+// place, or expanded over the transcript), the compose bar and the app drawer.
+
+import * as client from './client.js';
+import { announce, focus, h, replaceChildren } from './dom.js';
+import { Composer } from './compose.js';
+import { Drawer } from './drawer.js';
+import { conversationTitle, on, state, transcript } from './state.js';
+import { AppSurface } from './surface.js';
+import { TranscriptView } from './transcript.js';
+import { webPageView } from './viewtree.js';
+
+export class ConversationView {
+  /** shell: { openStore(), toast(message) } */
+  constructor(conversationId, shell) {
+    this.id = conversationId;
+    this.shell = shell;
+    this.trayMode = 'none';
+    this.expectOpen = false;
+    this.unsubscribe = [];
+
+    this.title = h('h1', { class: 'conversation-title', tabIndex: -1 });
+    this.subtitle = h('p', { class: 'conversation-subtitle' });
+    this.header = h('header', { class: 'conversation-header' },
+      h('a', { class: 'icon-button back-button', href: '#/', attrs: { 'aria-label': 'Back to conversations' } },
+        h('span', { class: 'icon icon-back', attrs: { 'aria-hidden': 'true' } })),
+      h('div', { class: 'conversation-heading' }, this.title, this.subtitle));
+
+    this.transcript = new TranscriptView({
+      onOpen: (m) => this.openMessage(m),
+      onGet: (m) => this.getApp(m),
+      onOpenLink: (url, title) => this.openWeb(url, title),
+      onRetry: (id) => client.retry(this.id, id),
+      onDiscard: (id) => client.discard(this.id, id),
+      onKeep: (m) => {
+        client.keep(this.id, m.id);
+        announce('Kept.');
+      },
+      onRerender: () => this.renderTranscript(),
+      onEarlier: () => client.loadEarlier(this.id).catch((error) => this.shell.toast(error.message)),
+    });
+
+    this.surface = new AppSurface({
+      kind: 'conversation',
+      onEvent: (event) => {
+        const update = state.apps.get(this.id);
+        if (update) client.appEvent(this.id, update.appID, event);
+      },
+      onClose: () => client.closeApp(this.id),
+      onStyle: (style) => client.setStyle(this.id, style),
+    });
+
+    this.composer = new Composer({
+      onSend: (text, hasStaged) => {
+        if (hasStaged) client.sendStaged(this.id);
+        if (text) client.sendText(this.id, text);
+        this.transcript.stickToBottom = true;
+      },
+      onRemoveStaged: () => client.removeStaged(this.id),
+      onToggleDrawer: () => this.setTray(this.trayMode === 'drawer' ? 'none' : 'drawer', true),
+      onDraft: (text) => state.drafts.set(this.id, text),
+    });
+    this.composer.setText(state.drafts.get(this.id) || '');
+
+    this.drawer = new Drawer({
+      onOpenApp: (appId) => {
+        this.expectOpen = true;
+        this.setTray('none');
+        client.openApp(this.id, appId);
+      },
+      onSendSticker: (sticker) => {
+        client.sendSticker(this.id, sticker);
+        this.transcript.stickToBottom = true;
+        announce(`Sent sticker ${sticker.description}.`);
+      },
+      onClose: () => this.setTray('none', true),
+      onStore: () => this.shell.openStore(),
+    });
+    this.tray = h('div', { class: 'tray', id: 'tray', hidden: true }, this.drawer.element);
+    this.webSheet = h('div', { class: 'conversation-web', hidden: true });
+
+    this.element = h('section', { class: 'conversation', attrs: { 'aria-labelledby': 'conversation-title' } },
+      this.header, this.transcript.element, this.surface.element, this.webSheet, this.composer.element, this.tray);
+    this.title.id = 'conversation-title';
+    this.element.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.trayMode !== 'none') {
+        this.setTray('none', true);
+      } else if (event.key === 'Escape' && !this.webSheet.hidden) {
+        this.closeWeb();
+      }
+    });
+  }
+
+  mount() {
+    this.unsubscribe.push(
+      on('transcript', (id) => id === this.id && this.renderTranscript()),
+      on('conversations', () => this.renderHeader()),
+      on('staged', (id) => id === this.id && this.composer.setStaged(state.staged.get(this.id) ?? null)),
+      on('app', (id) => id === this.id && this.renderApp()),
+      on('directory', () => {
+        this.drawer.render();
+        if (this.surface.isOpen) this.surface.drawHeader(this.surface.update);
+      }),
+      on('composeText', ({ conversation, text }) => {
+        if (conversation === this.id) {
+          this.composer.insertText(text);
+          this.composer.focus();
+        }
+      }),
+    );
+    client.setVisibleConversation(this.id);
+    this.renderHeader();
+    this.renderTranscript();
+    this.composer.setStaged(state.staged.get(this.id) ?? null);
+    this.renderApp();
+    if (!state.staged.has(this.id) && transcript(this.id).loaded) client.refreshStaged(this.id).catch(() => {});
+    client.ensureTranscript(this.id)
+      .then(() => client.markRead(this.id))
+      .catch((error) => this.shell.toast(error.message));
+  }
+
+  dispose() {
+    for (const off of this.unsubscribe) off();
+    this.unsubscribe = [];
+    client.setVisibleConversation(null);
+    // Leaving a conversation resigns its app, as switching conversations does in Messages.
+    if (this.surface.isOpen) client.closeApp(this.id);
+  }
+
+  focusStart() {
+    if (window.matchMedia('(max-width: 700px)').matches) focus(this.title);
+    else this.composer.focus();
+  }
+
+  renderHeader() {
+    const conversation = state.conversations.get(this.id);
+    this.title.textContent = conversationTitle(conversation);
+    const others = conversation ? conversation.members.filter((m) => !state.me || m.id !== state.me.id).map((m) => m.displayName) : [];
+    this.subtitle.textContent = conversation?.isGroup ? `${others.join(', ')} and you` : '';
+    this.subtitle.hidden = !conversation?.isGroup;
+  }
+
+  renderTranscript() {
+    this.transcript.render(transcript(this.id), state.conversations.get(this.id));
+  }
+
+  renderApp() {
+    const update = state.apps.get(this.id);
+    const hadFocus = this.surface.element.contains(document.activeElement);
+    const result = this.surface.show(update);
+    const open = this.surface.isOpen;
+    this.element.classList.toggle('has-app', open);
+    this.element.classList.toggle('has-expanded-app', open && this.surface.style === 'expanded');
+    this.transcript.element.inert = open && this.surface.style === 'expanded';
+    if (open && this.trayMode !== 'none') this.setTray('none');
+    if (result === 'opened' && this.expectOpen) {
+      this.expectOpen = false;
+      this.surface.focusStart();
+    } else if (result === 'closed' && (hadFocus || document.activeElement === document.body)) {
+      this.composer.focus();
+    }
+  }
+
+  setTray(mode, moveFocus = false) {
+    this.trayMode = mode;
+    const open = mode === 'drawer';
+    this.tray.hidden = !open;
+    this.composer.setDrawerOpen(open);
+    this.element.classList.toggle('has-tray', open);
+    if (open) {
+      if (this.surface.isOpen) client.closeApp(this.id);
+      this.drawer.pack = null;
+      this.drawer.render();
+      if (moveFocus) this.drawer.focusStart();
+    } else if (moveFocus) {
+      focus(this.composer.appsButton);
+    }
+  }
+
+  openMessage(message) {
+    this.expectOpen = true;
+    client.tapMessage(this.id, message.id);
+  }
+
+  async getApp(message) {
+    const app = message.app;
+    try {
+      await client.setInstalled(app.appID, true);
+      announce(`${app.appName} is in your drawer.`);
+      await client.reloadTranscript(this.id);
+      this.openMessage(message);
+    } catch (error) {
+      this.shell.toast(error.message);
+    }
+  }
+
+  /** A link shared by an app the person does not have, in the in-app web page. */
+  openWeb(url, title) {
+    this.webReturn = document.activeElement;
+    const back = h('button', { type: 'button', class: 'button button-plain web-back', text: 'Back', on: { click: () => this.closeWeb() } });
+    replaceChildren(this.webSheet, h('div', { class: 'web-sheet', attrs: { role: 'dialog', 'aria-label': title || 'Web page' } }, back, webPageView(url, title)));
+    this.webSheet.hidden = false;
+    focus(back);
+  }
+
+  closeWeb() {
+    this.webSheet.hidden = true;
+    replaceChildren(this.webSheet);
+    focus(this.webReturn?.isConnected ? this.webReturn : this.composer.input);
+  }
+}

@@ -1,0 +1,113 @@
+// Building DOM safely: text always goes in as text nodes, never as markup.
+
+/**
+ * Creates an element.
+ * props: class, text (textContent), attrs {name: value} (null/false skips), dataset, on {event: fn},
+ * and a few properties set directly (value, checked, disabled, type, hidden, tabIndex, id).
+ * Children: nodes, strings (text nodes), arrays; null, undefined and false are skipped.
+ */
+export function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    switch (key) {
+      case 'class':
+        el.className = Array.isArray(value) ? value.filter(Boolean).join(' ') : value;
+        break;
+      case 'text':
+        el.textContent = String(value);
+        break;
+      case 'attrs':
+        for (const [name, attr] of Object.entries(value)) {
+          if (attr === null || attr === undefined || attr === false) continue;
+          el.setAttribute(name, attr === true ? '' : String(attr));
+        }
+        break;
+      case 'dataset':
+        for (const [name, data] of Object.entries(value)) {
+          if (data !== null && data !== undefined) el.dataset[name] = String(data);
+        }
+        break;
+      case 'on':
+        for (const [event, handler] of Object.entries(value)) el.addEventListener(event, handler);
+        break;
+      case 'style':
+        // Individual properties through CSSOM: allowed by the CSP, unlike style attributes in markup.
+        for (const [name, css] of Object.entries(value)) {
+          if (css !== null && css !== undefined) el.style.setProperty(name, String(css));
+        }
+        break;
+      default:
+        el[key] = value;
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children (nodes, strings, nested arrays) to `parent`. */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** Removes every child of `el`. */
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+/** Replaces the children of `el`. */
+export function replaceChildren(el, ...children) {
+  clear(el);
+  return append(el, children);
+}
+
+/** Says `text` to screen readers through the page's live region. */
+export function announce(text) {
+  const region = document.getElementById('announcer');
+  if (!region || !text) return;
+  const line = document.createElement('p');
+  line.textContent = text;
+  region.append(line);
+  while (region.childElementCount > 5) region.firstElementChild.remove();
+}
+
+/** The elements inside `root` that the keyboard can reach, in order. */
+export function focusables(root) {
+  const selector = 'button, [href], input, select, textarea, iframe, [tabindex]:not([tabindex="-1"])';
+  return [...root.querySelectorAll(selector)].filter((el) => !el.disabled && !el.closest('[hidden], [inert]') && el.getClientRects().length > 0);
+}
+
+/** Focuses `el` without scrolling the page under the user. */
+export function focus(el) {
+  if (el && typeof el.focus === 'function') el.focus({ preventScroll: true });
+}
+
+/** Whether a URL is safe to load as an image: our own paths, http(s), or inline images. */
+export function safeImageURL(url) {
+  if (typeof url !== 'string' || url.length === 0) return null;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  try {
+    const parsed = new URL(url, location.href);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+    if (parsed.protocol === 'data:' && /^data:image\/(png|gif|jpeg|webp|svg\+xml|apng)[;,]/i.test(url)) return url;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/** Whether a URL is a web page a person may open: http or https only. */
+export function safeWebURL(url) {
+  if (typeof url !== 'string') return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}

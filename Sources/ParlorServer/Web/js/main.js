@@ -1,0 +1,145 @@
+// Starts Parlor in the browser: signs in, lays out the sidebar and the main area, follows the
+// address (#/c/<conversation>, #/home/<app>), and shows the connection's state.
+
+import { api, ApiError } from './api.js';
+import { showAuth } from './auth.js';
+import * as client from './client.js';
+import { ConversationView } from './conversation.js';
+import { focus, h, replaceChildren } from './dom.js';
+import { StoreDialog } from './drawer.js';
+import { HomeView } from './home.js';
+import { NewConversationDialog } from './newconversation.js';
+import { Sidebar } from './sidebar.js';
+import { bump, emit, on, state } from './state.js';
+
+const root = document.getElementById('app');
+
+async function boot() {
+  try {
+    const me = await api('/api/me');
+    startApp(me.user);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      root.removeAttribute('aria-busy');
+      showAuth(root, startApp);
+    } else {
+      replaceChildren(root, h('main', { class: 'auth' }, h('div', { class: 'auth-card' },
+        h('h1', { class: 'auth-title', text: 'Parlor cannot be reached' }),
+        h('p', { text: error.message }),
+        h('button', { type: 'button', class: 'button button-primary', text: 'Try again', on: { click: () => location.reload() } }))));
+    }
+  }
+}
+
+function startApp(user) {
+  state.me = user;
+  root.removeAttribute('aria-busy');
+  let view = null;
+  let route = null;
+
+  const banner = h('div', { class: 'connection-banner', hidden: true, attrs: { role: 'status' } });
+  const toasts = h('div', { class: 'toasts', attrs: { 'aria-live': 'assertive' } });
+  const main = h('main', { class: 'main', id: 'main', tabIndex: -1 });
+  const placeholder = () => h('div', { class: 'placeholder' },
+    h('span', { class: 'brand-mark brand-mark-large', attrs: { 'aria-hidden': 'true' } }),
+    h('h1', { class: 'placeholder-title', text: `Hi, ${state.me.displayName}` }),
+    h('p', { text: 'Pick a conversation, or start a new one.' }),
+    h('button', { type: 'button', class: 'button button-primary', text: 'New conversation', on: { click: () => newConversation.open() } }));
+
+  const toast = (message) => {
+    const item = h('div', { class: 'toast', attrs: { role: 'alert' } },
+      h('p', { text: message }),
+      h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Dismiss' }, on: { click: () => item.remove() } },
+        h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } })));
+    toasts.append(item);
+    setTimeout(() => item.remove(), 8000);
+  };
+
+  const store = new StoreDialog({ onInstall: (item, installed) => client.setInstalled(item, installed) });
+  const shell = { openStore: () => store.open(), toast };
+  const newConversation = new NewConversationDialog((conversation) => {
+    state.conversations.set(conversation.id, conversation);
+    bump(conversation.id);
+    emit('conversations');
+    location.hash = `#/c/${encodeURIComponent(conversation.id)}`;
+  });
+  const sidebar = new Sidebar({
+    onNewConversation: () => newConversation.open(),
+    onSignOut: async () => {
+      client.stop();
+      try {
+        await api('/api/auth/signout', { method: 'POST' });
+      } finally {
+        location.hash = '';
+        location.reload();
+      }
+    },
+  });
+
+  replaceChildren(root, h('a', { class: 'skip-link', href: '#main', text: 'Skip to content', on: { click: (event) => { event.preventDefault(); focus(main); } } }),
+    banner, h('div', { class: 'layout' }, sidebar.element, main), toasts);
+
+  const navigate = () => {
+    const hash = location.hash.replace(/^#\/?/, '');
+    const [kind, rawId] = hash.split('/');
+    const id = rawId ? decodeURIComponent(rawId) : null;
+    const next = kind === 'c' && id ? { name: 'conversation', id } : kind === 'home' && id ? { name: 'home', id } : { name: 'list' };
+    if (route && next.name === route.name && next.id === route.id) return;
+    route = next;
+    view?.dispose();
+    view = null;
+    if (next.name === 'conversation') view = new ConversationView(next.id, shell);
+    else if (next.name === 'home') view = new HomeView(next.id);
+    replaceChildren(main, view ? view.element : placeholder());
+    root.querySelector('.layout').dataset.route = next.name;
+    view?.mount();
+    sidebar.setCurrent(next);
+    if (view) view.focusStart();
+  };
+
+  on('conversations', () => {
+    sidebar.render();
+    const unread = [...state.conversations.values()].reduce((sum, c) => sum + (c.unreadCount || 0), 0);
+    document.title = unread > 0 ? `(${unread}) Parlor` : 'Parlor';
+  });
+  on('directory', () => sidebar.render());
+  on('status', (status) => {
+    const offline = status === 'offline' || status === 'reconnecting';
+    banner.hidden = !offline;
+    banner.textContent = offline ? 'Connection lost. Reconnecting…' : '';
+    document.body.classList.toggle('is-offline', offline);
+  });
+  on('error', (error) => {
+    // Sends that failed are marked on their bubble; the rest is said here.
+    if (error.handled) return;
+    if (error.code === 'sessionConflict') toast('Someone else answered first: the newest message is now in the conversation.');
+    else toast(error.message);
+  });
+  let offlineChecks = 0;
+  on('status', async (status) => {
+    if (status !== 'offline') {
+      offlineChecks = 0;
+      return;
+    }
+    // Repeated failures may mean the sign-in ended.
+    offlineChecks += 1;
+    if (offlineChecks % 3 !== 0) return;
+    try {
+      await api('/api/me');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) location.reload();
+    }
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && route?.name === 'conversation') client.markRead(route.id);
+  });
+  window.addEventListener('hashchange', navigate);
+
+  Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {
+    sidebar.render();
+  });
+  client.start();
+  navigate();
+}
+
+boot();

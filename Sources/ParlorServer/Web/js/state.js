@@ -1,0 +1,125 @@
+// What the tab knows, and a tiny publish/subscribe so views redraw what changed.
+
+const listeners = new Map();
+
+/** Calls `fn(detail)` on every `emit(topic)`; returns the unsubscribe function. */
+export function on(topic, fn) {
+  if (!listeners.has(topic)) listeners.set(topic, new Set());
+  listeners.get(topic).add(fn);
+  return () => listeners.get(topic).delete(fn);
+}
+
+export function emit(topic, detail) {
+  for (const fn of [...(listeners.get(topic) || [])]) {
+    try {
+      fn(detail);
+    } catch (error) {
+      console.error(`A ${topic} listener failed`, error);
+    }
+  }
+}
+
+export const state = {
+  /** The signed-in user. */
+  me: null,
+  /** Conversation id → the server's Conversation. */
+  conversations: new Map(),
+  /** Conversation ids, most recently active first. */
+  order: [],
+  /** Conversation id → Transcript. */
+  transcripts: new Map(),
+  /** Conversation id → the staged item, or null. */
+  staged: new Map(),
+  /** Conversation id → the open app's last update. */
+  apps: new Map(),
+  /** App id → the home surface's last update. */
+  homes: new Map(),
+  /** {apps, packs, drawer} from /api/apps. */
+  directory: null,
+  /** Conversation id → unsent text in the compose field. */
+  drafts: new Map(),
+  /** 'connecting' | 'online' | 'reconnecting' | 'offline'. */
+  status: 'connecting',
+  /** Whether the socket has replayed and is streaming. */
+  ready: false,
+};
+
+/** One conversation's messages, by id, and what is still being sent. */
+export class Transcript {
+  constructor() {
+    this.messages = new Map();
+    this.pending = new Map();
+    this.lastSequence = null;
+    this.loaded = false;
+    this.loading = null;
+    /** Whether the first message of the conversation is loaded (no earlier page to fetch). */
+    this.reachedStart = false;
+  }
+
+  /** The oldest sequence held, or null. */
+  firstSequence() {
+    let first = null;
+    for (const m of this.messages.values()) if (first === null || m.sequence < first) first = m.sequence;
+    return first;
+  }
+
+  /** Adds or replaces a message; true when it was not there before. */
+  put(message) {
+    const isNew = !this.messages.has(message.id);
+    this.messages.set(message.id, message);
+    this.pending.delete(message.id);
+    if (this.lastSequence === null || message.sequence > this.lastSequence) this.lastSequence = message.sequence;
+    return isNew;
+  }
+
+  /** Messages in sequence order. */
+  sorted() {
+    return [...this.messages.values()].sort((a, b) => a.sequence - b.sequence);
+  }
+}
+
+export function transcript(conversationId) {
+  let t = state.transcripts.get(conversationId);
+  if (!t) {
+    t = new Transcript();
+    state.transcripts.set(conversationId, t);
+  }
+  return t;
+}
+
+/** The last sequence per conversation this tab has seen, for `hello`. */
+export function sinceMap() {
+  const since = {};
+  for (const [id, t] of state.transcripts) {
+    if (t.lastSequence !== null) since[id] = t.lastSequence;
+  }
+  return since;
+}
+
+/** Puts a conversation first in the list. */
+export function bump(conversationId) {
+  state.order = [conversationId, ...state.order.filter((id) => id !== conversationId)];
+}
+
+/** The title people see for a conversation: its title, else the other members' names. */
+export function conversationTitle(conversation) {
+  if (!conversation) return 'Conversation';
+  if (conversation.title) return conversation.title;
+  const others = conversation.members.filter((m) => !state.me || m.id !== state.me.id);
+  if (others.length === 0) return 'Just you';
+  return others.map((m) => m.displayName).join(', ');
+}
+
+/** A one-line preview of a message for the conversation list. */
+export function previewOf(message) {
+  const name = message.senderName;
+  if (message.text !== undefined && message.text !== null) return `${name}: ${message.text.slice(0, 80)}`;
+  if (message.sticker) return `${name} sent a sticker`;
+  if (message.app) return `${name} · ${message.app.appName}`;
+  return name;
+}
+
+/** The app of the directory with this id. */
+export function appInfo(appId) {
+  return state.directory ? state.directory.apps.find((a) => a.id === appId) : undefined;
+}

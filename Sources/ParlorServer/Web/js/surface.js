@@ -1,0 +1,230 @@
+// An app on screen: its header (icon, name, expand/collapse, close), its error banner, its view
+// tree, the modal it presents and the web pages its links open. Used for an app open in a
+// conversation (compact or expanded) and for an app's home surface.
+
+import { focus, focusables, h, replaceChildren, safeImageURL } from './dom.js';
+import { FieldMemory, renderChildren, renderView, webPageView } from './viewtree.js';
+import { resolveMentions } from './mentions.js';
+import { appInfo } from './state.js';
+
+export class AppSurface {
+  /**
+   * options: { kind: 'conversation' | 'home', onEvent(event), onClose(), onStyle(style) }
+   */
+  constructor(options) {
+    this.options = options;
+    this.update = null;
+    this.fields = new FieldMemory();
+    this.dismissedError = null;
+    this.web = null;
+
+    this.icon = h('img', { class: 'surface-icon', alt: '', attrs: { 'aria-hidden': 'true' } });
+    this.title = h('h2', { class: 'surface-title', tabIndex: -1 });
+    this.styleButton = h('button', {
+      type: 'button',
+      class: 'icon-button surface-style',
+      on: { click: () => this.toggleStyle() },
+    });
+    this.closeButton = h('button', {
+      type: 'button',
+      class: 'icon-button surface-close',
+      on: { click: () => this.options.onClose() },
+    }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }));
+    this.header = h('header', { class: 'surface-header' }, this.icon, this.title,
+      h('div', { class: 'surface-actions' }, options.kind === 'conversation' ? this.styleButton : null, this.closeButton));
+    this.errorText = h('p', { class: 'surface-error-text' });
+    this.errorBanner = h('div', { class: 'surface-error', hidden: true, attrs: { role: 'alert' } },
+      h('span', { class: 'icon icon-warning', attrs: { 'aria-hidden': 'true' } }),
+      this.errorText,
+      h('button', { type: 'button', class: 'link-button surface-error-dismiss', text: 'Dismiss', on: { click: () => this.dismissError() } }));
+    this.body = h('div', { class: 'surface-body' });
+    this.modalLayer = h('div', { class: 'surface-modal-layer', hidden: true });
+    this.webLayer = h('div', { class: 'surface-web-layer', hidden: true });
+    this.element = h('section', { class: ['surface', `surface-${options.kind}`], hidden: true },
+      this.header, this.errorBanner, this.body, this.modalLayer, this.webLayer);
+    this.element.addEventListener('keydown', (event) => this.keydown(event));
+  }
+
+  get isOpen() {
+    return Boolean(this.update && this.update.isActive);
+  }
+
+  get style() {
+    return this.update?.presentationStyle ?? 'compact';
+  }
+
+  /** Draws a new update from the server; returns 'opened', 'closed' or 'updated'. */
+  show(update) {
+    const wasOpen = this.isOpen;
+    const hadModal = !this.modalLayer.hidden;
+    const previous = this.update;
+    this.update = update;
+    if (!update || !update.isActive) {
+      this.element.hidden = true;
+      this.fields.reset();
+      this.closeWeb();
+      this.update = update;
+      return wasOpen ? 'closed' : 'updated';
+    }
+    if (!wasOpen || previous?.appID !== update.appID) {
+      this.fields.reset();
+      this.dismissedError = null;
+      this.closeWeb();
+    }
+    const focusKey = document.activeElement?.closest?.('.surface') === this.element ? document.activeElement.dataset?.focusKey : null;
+    const selection = focusKey && 'selectionStart' in document.activeElement ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
+    const scroll = this.body.scrollTop;
+
+    this.drawHeader(update);
+    this.drawError(update.error);
+    let modal = null;
+    const ctx = {
+      appId: update.appID,
+      names: update.names || {},
+      interactive: true,
+      fields: this.fields,
+      send: (event) => {
+        this.dismissedError = null;
+        this.options.onEvent(event);
+      },
+      openLink: (url, title) => this.openWeb(url, title),
+      onModal: (node) => {
+        modal = node;
+      },
+    };
+    replaceChildren(this.body, renderView(update.view, ctx));
+    this.drawModal(modal, ctx);
+    this.element.hidden = false;
+    this.element.classList.toggle('is-expanded', this.options.kind === 'conversation' && update.presentationStyle === 'expanded');
+    this.body.scrollTop = scroll;
+
+    if (focusKey) {
+      const again = this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) {
+        focus(again);
+        if (selection && 'setSelectionRange' in again) {
+          try {
+            again.setSelectionRange(selection[0], selection[1]);
+          } catch {
+            // Date and number inputs have no selection.
+          }
+        }
+      }
+    }
+    if (modal && !hadModal) {
+      focus(this.modalLayer.querySelector('.modal-title'));
+    } else if (!modal && hadModal && this.modalLayer.contains(document.activeElement) === false) {
+      focus(this.title);
+    }
+    if (!wasOpen) return 'opened';
+    return 'updated';
+  }
+
+  /** Moves focus into the app (after it opened). */
+  focusStart() {
+    const target = !this.modalLayer.hidden ? this.modalLayer.querySelector('.modal-title') : this.title;
+    focus(target);
+  }
+
+  drawHeader(update) {
+    const info = appInfo(update.appID);
+    const icon = safeImageURL(info?.iconURL);
+    this.icon.hidden = !icon;
+    if (icon && this.icon.getAttribute('src') !== icon) this.icon.src = icon;
+    this.title.textContent = update.appName;
+    this.element.setAttribute('aria-label', update.appName);
+    this.closeButton.setAttribute('aria-label', `Close ${update.appName}`);
+    const expanded = update.presentationStyle === 'expanded';
+    this.styleButton.setAttribute('aria-label', expanded ? `Collapse ${update.appName}` : `Expand ${update.appName}`);
+    this.styleButton.setAttribute('aria-expanded', expanded ? 'true' : 'false');
+    replaceChildren(this.styleButton, h('span', { class: ['icon', expanded ? 'icon-collapse' : 'icon-expand'], attrs: { 'aria-hidden': 'true' } }));
+  }
+
+  drawError(error) {
+    const signature = error ? `${error.code}\n${error.message}` : null;
+    const visible = Boolean(error) && signature !== this.dismissedError;
+    if (visible && this.errorText.textContent !== error.message) this.errorText.textContent = error.message;
+    this.errorBanner.hidden = !visible;
+  }
+
+  dismissError() {
+    const error = this.update?.error;
+    this.dismissedError = error ? `${error.code}\n${error.message}` : null;
+    this.errorBanner.hidden = true;
+    focus(this.title);
+  }
+
+  drawModal(node, ctx) {
+    if (!node) {
+      this.modalLayer.hidden = true;
+      replaceChildren(this.modalLayer);
+      this.body.inert = false;
+      return;
+    }
+    const titleId = `modal-title-${Math.random().toString(36).slice(2)}`;
+    const title = resolveMentions(node.title ?? '', ctx.names);
+    const dialog = h('div', { class: 'modal', attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId } },
+      h('header', { class: 'modal-header' },
+        h('h2', { class: 'modal-title', id: titleId, tabIndex: -1, text: title }),
+        h('button', {
+          type: 'button',
+          class: 'icon-button modal-close',
+          dataset: { focusKey: 'modal-close' },
+          attrs: { 'aria-label': `Close ${title}` },
+          on: { click: () => this.options.onEvent({ kind: 'dismissModal' }) },
+        }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+      h('div', { class: 'modal-body' }, renderChildren(node.children, ctx)));
+    replaceChildren(this.modalLayer, dialog);
+    this.modalLayer.hidden = false;
+    this.body.inert = true;
+  }
+
+  toggleStyle() {
+    if (!this.update) return;
+    this.options.onStyle(this.update.presentationStyle === 'expanded' ? 'compact' : 'expanded');
+  }
+
+  openWeb(url, title) {
+    this.web = { url, title, returnTo: document.activeElement };
+    const back = h('button', { type: 'button', class: 'button button-plain web-back', text: 'Back', on: { click: () => this.closeWeb(true) } });
+    replaceChildren(this.webLayer, h('div', { class: 'web-sheet', attrs: { role: 'dialog', 'aria-label': title || 'Web page' } }, back, webPageView(url, title)));
+    this.webLayer.hidden = false;
+    this.body.inert = true;
+    focus(back);
+  }
+
+  closeWeb(restoreFocus = false) {
+    if (!this.web) return;
+    const returnTo = this.web.returnTo;
+    this.web = null;
+    this.webLayer.hidden = true;
+    replaceChildren(this.webLayer);
+    this.body.inert = !this.modalLayer.hidden;
+    if (restoreFocus) focus(returnTo && returnTo.isConnected ? returnTo : this.title);
+  }
+
+  keydown(event) {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      if (this.web) this.closeWeb(true);
+      else if (!this.modalLayer.hidden) this.options.onEvent({ kind: 'dismissModal' });
+      else this.options.onClose();
+      return;
+    }
+    if (event.key === 'Tab' && !this.modalLayer.hidden && this.modalLayer.contains(event.target)) {
+      // Keep Tab inside the presented screen.
+      const items = focusables(this.modalLayer);
+      if (items.length === 0) return;
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (event.shiftKey && event.target === first) {
+        event.preventDefault();
+        focus(last);
+      } else if (!event.shiftKey && event.target === last) {
+        event.preventDefault();
+        focus(first);
+      }
+    }
+  }
+}

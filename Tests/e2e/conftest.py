@@ -1,0 +1,293 @@
+"""Fixtures for Parlor's browser tests: a real `parlor serve` on a free port with its own data
+directory, a local feed server for LinkShare, and headless Chromium sessions (one per person,
+each with its own profile, so each signs in separately)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+from parlor_page import Person
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+TEST_TIME_LIMIT = int(os.environ.get("PARLOR_E2E_TEST_SECONDS", "240"))
+
+# Runs in every page before Parlor's own scripts (through the DevTools protocol, so the page's
+# Content-Security-Policy does not apply): lets a test cut the WebSocket, keep it down, and
+# notice any alert() a payload might trigger.
+TEST_SHIM = r"""
+(() => {
+  const Native = window.WebSocket;
+  const sockets = [];
+  let blocked = false;
+  class TestWebSocket extends Native {
+    constructor(url, protocols) {
+      // Blocked: a same-origin address that refuses the upgrade, as a dead network would.
+      super(blocked ? String(url).replace(/\/ws$/, '/ws-blocked-by-test') : url, protocols);
+      sockets.push(this);
+    }
+  }
+  window.WebSocket = TestWebSocket;
+  window.__alerts = [];
+  window.alert = (message) => { window.__alerts.push(String(message)); };
+  window.__parlorTest = {
+    drop(block) {
+      blocked = Boolean(block);
+      for (const s of sockets) if (s.readyState <= 1) s.close(4001, 'test drop');
+    },
+    restore() {
+      blocked = false;
+      window.dispatchEvent(new Event('online'));
+    },
+    openSockets() { return sockets.filter((s) => s.readyState === 1).length; },
+  };
+})();
+"""
+
+
+# MARK: Time limit
+
+
+@pytest.fixture(autouse=True)
+def time_limit(request):
+    """Fails a test that runs longer than TEST_TIME_LIMIT seconds, so a run always ends."""
+
+    def expired(signum, frame):
+        raise TimeoutError(f"{request.node.name} ran longer than {TEST_TIME_LIMIT} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(TEST_TIME_LIMIT)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+# MARK: The feed LinkShare reads
+
+
+class FeedServer:
+    """A Reddit-format listing at /r/test.json and the articles it links to."""
+
+    def __init__(self):
+        feed = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                if self.path.startswith("/r/test.json"):
+                    body = json.dumps(feed.listing()).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                elif self.path.startswith("/articles/"):
+                    name = self.path.rsplit("/", 1)[-1].split(".")[0]
+                    body = (
+                        "<!doctype html><html><head><title>Fixture article</title></head>"
+                        f"<body><h1 id='headline'>Fixture article {name}</h1>"
+                        "<p>Served by the Parlor end-to-end tests.</p></body></html>"
+                    ).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                else:
+                    body = b"not found"
+                    self.send_response(404)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def feed_url(self) -> str:
+        return f"{self.base}/r/test.json"
+
+    def article_url(self, number: int) -> str:
+        return f"{self.base}/articles/{number}.html"
+
+    def listing(self) -> dict:
+        posts = [
+            ("t3_first", "Parlor ships message apps on Linux", 1234, 1),
+            ("t3_second", "Why small apps in conversations matter", 321, 2),
+            ("t3_third", "A guide to WebSockets that recover", 42, 3),
+        ]
+        return {
+            "kind": "Listing",
+            "data": {
+                "children": [
+                    {
+                        "kind": "t3",
+                        "data": {
+                            "name": name,
+                            "id": name[3:],
+                            "title": title,
+                            "score": score,
+                            "url": self.article_url(number),
+                            "domain": "127.0.0.1",
+                            "author": "tester",
+                            "num_comments": number * 3,
+                        },
+                    }
+                    for name, title, score, number in posts
+                ]
+            },
+        }
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def feed():
+    server = FeedServer()
+    yield server
+    server.stop()
+
+
+# MARK: Parlor
+
+
+def parlor_binary() -> Path:
+    path = Path(os.environ.get("PARLOR_BIN", ROOT / ".build" / "debug" / "parlor"))
+    if not path.exists():
+        pytest.fail(f"{path} is missing: build it with `swift build --product parlor` (scripts/e2e does).")
+    return path
+
+
+class ParlorServer:
+    """`parlor serve --demo` on a free port with a fresh data directory."""
+
+    def __init__(self, feed_url: str, log_path: Path):
+        self.data_dir = tempfile.mkdtemp(prefix="parlor-e2e-")
+        self.log = open(log_path, "w")
+        self.process = subprocess.Popen(
+            [
+                str(parlor_binary()), "serve", "--demo", "--port", "0", "--data-dir", self.data_dir,
+                "--password-cost", "4", "--durability", "normal", "--feed-url", feed_url,
+            ],
+            stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT,
+        )
+        self.url = self._wait_for_url()
+
+    def _wait_for_url(self) -> str:
+        found: list[str] = []
+        lines: list[str] = []
+
+        def read():
+            for line in self.process.stdout:
+                lines.append(line)
+                self.log.write(line)
+                self.log.flush()
+                match = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
+                if match and not found:
+                    found.append(match.group(1))
+
+        threading.Thread(target=read, daemon=True).start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if found:
+                return found[0]
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("parlor serve did not start: " + "".join(lines)[-2000:])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.log.close()
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def artifacts(request) -> Path:
+    path = ARTIFACTS / request.node.name
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture
+def server(feed, artifacts):
+    parlor = ParlorServer(feed.feed_url, artifacts / "server.log")
+    yield parlor
+    parlor.stop()
+
+
+# MARK: Browsers
+
+
+def chromium_options(profile: str, width: int, height: int) -> webdriver.ChromeOptions:
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+    for argument in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US",
+        f"--window-size={width},{height}", f"--user-data-dir={profile}", "--no-first-run",
+        "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows", "--force-prefers-reduced-motion",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("unhandledPromptBehavior", "ignore")
+    return options
+
+
+@pytest.fixture
+def browsers(server, artifacts):
+    """Makes people: `alice = browsers("alice")` opens a separate browser signed in as alice."""
+    people: list[Person] = []
+    profiles: list[str] = []
+
+    def make(username: str, *, width: int = 1280, height: int = 860, sign_in: bool = True) -> Person:
+        profile = tempfile.mkdtemp(prefix=f"parlor-chrome-{username}-")
+        profiles.append(profile)
+        driver_path = os.environ.get("CHROMEDRIVER", shutil.which("chromedriver") or "/usr/bin/chromedriver")
+        driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=chromium_options(profile, width, height))
+        driver.set_page_load_timeout(30)
+        driver.set_script_timeout(15)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TEST_SHIM})
+        if width < 600:
+            # Headless windows are at least 500 px wide: emulate a phone's screen instead.
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True})
+        person = Person(driver, server.url, username, artifacts)
+        people.append(person)
+        if sign_in:
+            person.sign_in(username)
+        return person
+
+    yield make
+    for person in people:
+        try:
+            person.save_console_log()
+        finally:
+            person.driver.quit()
+    for profile in profiles:
+        shutil.rmtree(profile, ignore_errors=True)
+    # Broken pages show up here even when the flow passed: uncaught errors or CSP violations.
+    problems = [line for person in people for line in person.console_problems]
+    assert not problems, "The browser console reported problems:\n" + "\n".join(problems)

@@ -1,0 +1,72 @@
+"""Icon Store: an icon shared into a conversation, opened on its detail by the recipient, liked."""
+
+import pytest
+
+
+@pytest.mark.flow
+def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+
+    alice.open_app("Icon Store")
+    alice.wait_for_surface("Icon Store", style="compact")
+    alice.shot("icon-list")
+    alice.press_in_app("Cat icon", exact=False)
+    alice.wait_for_staged("Cat icon")
+    alice.send()
+    alice.wait_for_card("Cat icon")
+
+    card = bob.wait_for_card("Cat icon")
+    assert "Icon Store" in bob.card_text(card)
+    bob.tap_card("Cat icon")
+    bob.wait_for_surface("Icon Store", style="expanded")
+    # The detail is presented as a modal screen over the app.
+    dialog = bob.wait(lambda: (d := bob.visible(".surface [role=dialog]")) and d[0], "the icon's detail")
+    assert bob.find(".modal-title", dialog)[0].text == "Cat icon"
+    bob.wait_for_node_text("detail-name", "Cat icon")
+    image = bob.node("detail-image")
+    assert image.get_attribute("alt") == "Cat icon"
+    bob.wait(lambda: bob.js("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the icon's image to load")
+    bob.shot("icon-detail")
+    bob.assert_controls_named("the icon's detail")
+    bob.press_in_app("Like Cat icon")
+    bob.wait(lambda: bob.button("You liked Cat icon", bob.surface()) is not None, "the Like button to say Liked")
+
+    # The like replaces the bubble in the same session, for both.
+    for person in (alice, bob):
+        person.wait_for_card("Bob liked Cat icon")
+        person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the icon")
+        assert person.summary_lines() == ["Shared Cat icon ($2.99)"], person.summary_lines()
+    alice.shot("like-received")
+
+    # Closing the detail (its close control) goes back to the list.
+    bob.press_in_app("Close Cat icon")
+    bob.wait(lambda: not bob.visible(".surface [role=dialog]"), "the detail to close")
+    bob.shot("detail-closed")
+
+
+@pytest.mark.flow
+def test_the_store_home_screen_shows_an_icon_and_buys_it(browsers):
+    alice = browsers("alice")
+    alice.click(lambda: alice.visible('.home-app-link[data-app="org.parlor.iconstore"]')[0], "Icon Store in the sidebar")
+    alice.wait_for_surface("Icon Store")
+    grid = alice.wait(lambda: (g := alice.visible('.surface [data-node-id="icon-grid"]')) and g[0], "the grid of icons")
+    assert grid.get_attribute("role") == "list" and grid.get_attribute("aria-label") == "Icons"
+    alice.wait(lambda: alice.js("return [...document.querySelectorAll('.vt-grid img')].slice(0, 4).every(i => i.complete && i.naturalWidth > 0)"), "the icons to load")
+    alice.shot("store-home")
+    alice.assert_controls_named("the Icon Store home screen")
+    alice.press_in_app("Cat icon, $2.99")
+    alice.wait(lambda: alice.visible(".surface [role=dialog]"), "the icon's detail")
+    # Focus moves into the presented screen.
+    alice.wait(lambda: alice.js("return document.activeElement.classList.contains('modal-title')"), "focus on the detail's title")
+    alice.press_in_app("Buy Cat icon for $2.99")
+    alice.wait_for_node_text("detail-owned", "Owned")
+    alice.shot("store-owned")
+    alice.press_in_app("Close Cat icon")
+    alice.wait(lambda: not alice.visible(".surface [role=dialog]"), "the detail to close")
+    alice.wait(lambda: "Owned" in alice.surface_text(), "the grid to show the icon as owned")
+    # Leaving the home screen goes back to the list.
+    alice.press_in_app("Close Icon Store")
+    alice.wait(lambda: alice.visible(".placeholder"), "the start screen")

@@ -1,0 +1,67 @@
+"""RSVP: three people answer one invitation; every screen shows the same counts."""
+
+import pytest
+
+TITLE = "Board games on Friday?"
+
+
+def answer(person, choice):
+    person.tap_card(TITLE)
+    person.wait_for_surface("RSVP", style="expanded")
+    person.wait_for_node_text("title", TITLE)
+    person.press_in_app(choice)
+    person.wait_for_node_text("your-answer", f"Your answer: {choice.capitalize()}")
+
+
+@pytest.mark.flow
+def test_three_answers_are_counted_on_every_screen(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    carol = browsers("carol")
+    for person in (alice, bob, carol):
+        person.open_conversation("Parlor demo")
+
+    # Alice creates the invitation: compact, then the form expanded, then staged.
+    alice.open_app("RSVP")
+    alice.wait_for_surface("RSVP", style="compact")
+    alice.press_in_app("Create RSVP")
+    alice.wait_for_surface("RSVP", style="expanded")
+    alice.type_in_app("Title", TITLE)
+    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    alice.shot("rsvp-form")
+    alice.assert_controls_named("the RSVP form")
+    alice.press_in_app("Create")
+    alice.wait_for_staged(TITLE)
+    alice.shot("rsvp-staged")
+    alice.send()
+
+    # Bob and Carol answer from the bubble; Alice too.
+    bob.wait_for_card(TITLE)
+    answer(bob, "YES")
+    assert "Yes Count: 1" in bob.surface_text()
+    bob.shot("bob-answered")
+    carol.wait_for_card("Yes Count: 1")
+    answer(carol, "NO")
+    alice.wait_for_card("No Count: 1")
+    answer(alice, "YES")
+    # The organizer sees who answered.
+    alice.wait(lambda: "Yes (2)" in alice.surface_text() and "No (1)" in alice.surface_text(), "the organizer's list of answers")
+    text = alice.surface_text()
+    assert "Alice" in text and "Bob" in text and "Carol" in text, text
+    alice.shot("organizer-view")
+    alice.assert_controls_named("the organizer's view")
+
+    for person in (alice, bob, carol):
+        # The open app follows the answers too (didReceive), then is closed to see the transcript.
+        person.wait(lambda p=person: "Yes Count: 2" in p.surface_text() and "No Count: 1" in p.surface_text(), "the open RSVP to show the counts")
+        person.press_in_app("Close RSVP")
+        person.wait_surface_closed()
+        card = person.wait_for_card("Yes Count: 2", "the bubble to count two yes")
+        assert "No Count: 1" in person.card_text(card)
+        person.wait(lambda p=person: len(p.app_cards()) == 1, "the invitation to be one bubble")
+        assert person.summary_lines() == [
+            f"Alice asked: {TITLE}",
+            "Bob answered Yes",
+            "Carol answered No",
+        ], person.summary_lines()
+        person.shot("final-counts")

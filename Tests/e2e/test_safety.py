@@ -1,0 +1,47 @@
+"""Hostile text: markup in a message and in an app's caption shows as text and runs nothing."""
+
+import pytest
+
+PAYLOAD = "<img src=x onerror=alert(1)><script>window.__pwned=1</script>"
+
+
+def assert_nothing_ran(person):
+    assert person.alerts() == [], f"{person.username} saw an alert"
+    assert person.js("return typeof window.__pwned") == "undefined"
+    # No element came from the payload: no <img src=x>, no inline <script>.
+    assert person.js("return document.querySelectorAll('img[src=\"x\"], img[onerror], script:not([src])').length") == 0
+
+
+@pytest.mark.flow
+def test_markup_in_a_message_and_a_caption_is_shown_as_text(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+
+    alice.send_text(PAYLOAD)
+    for person in (alice, bob):
+        person.wait_for_text_bubble(PAYLOAD, "the payload shown as literal text")
+        assert_nothing_ran(person)
+    bob.shot("payload-text")
+
+    # The same payload as an RSVP's title: the bubble's caption and the app's view.
+    alice.open_app("RSVP")
+    alice.press_in_app("Create RSVP")
+    alice.wait_for_surface("RSVP", style="expanded")
+    alice.type_in_app("Title", PAYLOAD)
+    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    alice.press_in_app("Create")
+    alice.wait_for_staged(PAYLOAD)
+    alice.send()
+
+    card = bob.wait_for_card(PAYLOAD, "the RSVP whose caption is the payload")
+    assert PAYLOAD in bob.card_text(card)
+    bob.tap_card(PAYLOAD)
+    bob.wait_for_surface("RSVP", style="expanded")
+    bob.wait_for_node_text("title", PAYLOAD)
+    bob.shot("payload-rsvp")
+    for person in (alice, bob):
+        assert_nothing_ran(person)
+    # The conversation list's preview is text too.
+    assert alice.js("return [...document.querySelectorAll('.conversation-preview')].some(p => p.textContent.includes('RSVP'))")

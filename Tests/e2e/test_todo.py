@@ -1,0 +1,66 @@
+"""Todo: a note added on the app's home surface, then shared from its message extension."""
+
+import pytest
+from selenium.webdriver.common.by import By
+
+
+def set_date(person, label, iso):
+    """Types a date as a person would (month, day, year in an en-US date field)."""
+    field = person.type_in_app(label, "")
+    year, month, day = iso.split("-")
+    field.send_keys(month + day + year)
+    if field.get_attribute("value") != iso:
+        # Some Chromium builds order the parts differently: set it the way the picker would.
+        person.js("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", field, iso)
+    person.wait(lambda: field.get_attribute("value") == iso, f"the date field to hold {iso}")
+
+
+@pytest.mark.flow
+def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+
+    # The home surface: Todo's own screen, from the sidebar.
+    alice.click(lambda: alice.visible('.home-app-link[data-app="org.parlor.todo"]')[0], "Todo in the sidebar")
+    alice.wait_for_surface("Todo")
+    alice.wait(lambda: "Nothing to do" in alice.surface_text(), "the empty list")
+    alice.shot("todo-home-empty")
+    alice.type_in_app("Title", "Buy balloons")
+    alice.click(lambda: alice.surface().find_element(By.XPATH, ".//label[contains(@class,'vt-segment')][normalize-space(.)='High']"), "High priority")
+    set_date(alice, "Date", "2026-12-31")
+    alice.press_in_app("Add")
+    alice.wait(lambda: "Added “Buy balloons”." in alice.surface_text(), "the note to be added")
+    alice.wait(lambda: alice.button("Complete Buy balloons", alice.surface()) is not None, "the note in the list")
+    # The form is empty again for the next note.
+    assert alice.js("return document.querySelector('.surface [data-node-id=\"title\"]').value") == ""
+    alice.shot("todo-home-added")
+    alice.assert_controls_named("Todo's home screen")
+
+    # The message extension reads the same list and stages the note.
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    alice.open_app("Todo")
+    alice.wait(lambda: "Send a to-do" in alice.surface_text(), "the extension's list")
+    alice.shot("todo-extension")
+    alice.press_in_app("Send Buy balloons")
+    alice.wait_for_staged("Buy balloons")
+    alice.shot("todo-staged")
+    alice.press_in_app("Close Todo")
+    alice.wait_surface_closed()
+    alice.send()
+
+    card = bob.wait_for_card("Buy balloons")
+    assert "Dec 31, 2026" in bob.card_text(card)
+    image = card.find_element(By.CSS_SELECTOR, ".app-media-item")
+    assert image.get_attribute("src").endswith("/assets/apps/org.parlor.todo/priority-high.png")
+    bob.wait(lambda: bob.js("return arguments[0].complete && arguments[0].naturalWidth > 0", image), "the priority image to load")
+    bob.shot("todo-received")
+
+    # Tapping it shows the note read-only.
+    bob.tap_card("Buy balloons")
+    bob.wait_for_surface("Todo", style="expanded")
+    bob.wait_for_node_text("detail-title", "Buy balloons")
+    bob.wait_for_node_text("detail-priority", "High priority")
+    bob.wait_for_node_text("detail-date", "Due Dec 31, 2026")
+    assert "Shared by Alice" in bob.surface_text()
+    bob.shot("todo-detail")

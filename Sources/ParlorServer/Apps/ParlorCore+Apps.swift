@@ -172,16 +172,23 @@ extension ParlorCore {
 
     /// Sends an instance's look to this node's connections of `user`.
     func sendUpdate(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
-        var names: [String: String] = [:]
-        var frame = Wire.ServerFrame(type: "home")
         if case .conversation(let conversation) = scope {
-            frame.type = "app"
-            frame.conversation = conversation
             if update.isActive {
                 await instances.setOpenApp(update.appID, of: user, in: conversation)
             } else if await instances.openApp(of: user, in: conversation) == update.appID {
                 await instances.setOpenApp(nil, of: user, in: conversation)
             }
+        }
+        await hub.send(await appFrame(update, scope: scope), to: user)
+    }
+
+    /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.
+    func appFrame(_ update: InstanceUpdate, scope: InstanceScope) async -> Wire.ServerFrame {
+        var names: [String: String] = [:]
+        var frame = Wire.ServerFrame(type: "home")
+        if case .conversation(let conversation) = scope {
+            frame.type = "app"
+            frame.conversation = conversation
             if let record = try? await caches.conversation(conversation, store: store) {
                 names = (try? await caches.names(conversation: record, app: update.appID, store: store)) ?? [:]
             }
@@ -191,6 +198,25 @@ extension ParlorCore {
             appID: update.appID, appName: directory.app(update.appID)?.manifest.name ?? update.appID.rawValue,
             isActive: update.isActive, presentationStyle: update.presentationStyle, modal: update.modal, view: update.view,
             error: update.error.map { Wire.ErrorBody(code: $0.error.code.name, message: $0.error.message) }, names: names)
-        await hub.send(frame, to: user)
+        return frame
+    }
+
+    /// What a reconnecting tab needs besides messages: its compose fields and the apps it has open.
+    func sessionFrames(for user: UserID, in conversations: [ConversationID]) async -> [Wire.ServerFrame] {
+        var frames: [Wire.ServerFrame] = []
+        for conversation in conversations {
+            if let staged = try? await store.staged(user: user, conversation: conversation) {
+                var frame = Wire.ServerFrame(type: "staged")
+                frame.conversation = conversation
+                frame.staged = await wireStaged(staged, user: user, conversation: conversation)
+                frames.append(frame)
+            }
+            if let app = await instances.openApp(of: user, in: conversation),
+               let update = try? await currentUpdate(InstanceKey(user: user, scope: .conversation(conversation), app: app))
+            {
+                frames.append(await appFrame(update, scope: .conversation(conversation)))
+            }
+        }
+        return frames
     }
 }

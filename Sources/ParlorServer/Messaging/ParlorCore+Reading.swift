@@ -7,6 +7,8 @@ extension ParlorCore {
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
         _ = try await requireMember(user, of: conversation)
         try await store.markRead(user: user, conversation: conversation, upTo: sequence)
+        // The user's other tabs show the new unread count.
+        await sendConversation(conversation, to: [user])
         let now = Date()
         for message in try await store.latestMessages(in: conversation, limit: 200)
         where message.sequence <= sequence && message.sender != user && message.content.appMessage?.shouldExpire == true {

@@ -89,6 +89,11 @@ public final class ParlorCore: Sendable {
     /// Tells this node's connections of `users` that a conversation changed.
     func announceLocally(_ conversation: ConversationID, to users: [UserID]) async {
         await caches.forgetConversation(conversation)
+        await sendConversation(conversation, to: users)
+    }
+
+    /// Sends each of `users` the conversation as their list shows it (unread count included).
+    func sendConversation(_ conversation: ConversationID, to users: [UserID]) async {
         for user in users {
             do {
                 let summaries = try await store.conversations(of: user)

@@ -56,13 +56,18 @@ struct ConnectionWriter: Sendable {
         let user = connection.user
         // Keys are conversation ids in any letter case.
         let since = Dictionary(since.compactMap { key, value in ConversationID(key).map { ($0, value) } }, uniquingKeysWith: max)
-        for summary in try await core.store.conversations(of: user) {
+        let summaries = try await core.store.conversations(of: user)
+        for summary in summaries {
             let conversation = summary.conversation.id
             guard let last = since[conversation] else { continue }
             state.delivered[conversation] = last
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }
         try await outbound.write(.text(Wire.ServerFrame(type: "ready").json()))
+        // A tab that reconnects sees its compose fields and open apps as they are now.
+        for frame in await core.sessionFrames(for: user, in: summaries.map(\.conversation.id)) {
+            try await outbound.write(.text(frame.json()))
+        }
     }
 
     private func deliver(_ message: StoredMessage, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import ParlorKit
 
-/// Shared to-dos, after the seed's ReactiveTODO: a home surface to add notes and complete them,
+/// Shared to-dos, after the seed's ReactiveTodo app: a home surface to add notes and complete them,
 /// and a message extension that shows the same list, from the same per-user container, to send
 /// a note into a conversation.
 ///

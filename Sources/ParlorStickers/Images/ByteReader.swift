@@ -27,7 +27,7 @@ struct ByteReader {
 
     var remaining: Int { bytes.count - offset }
 
-    mutating func skip(_ count: Int) throws(ImageParseError) {
+    mutating func advance(by count: Int) throws(ImageParseError) {
         guard count >= 0, count <= remaining else { throw .truncated(format) }
         offset += count
     }

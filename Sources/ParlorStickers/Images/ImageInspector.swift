@@ -68,21 +68,21 @@ enum ImageInspector {
         let width = Int(try reader.uint16LittleEndian())
         let height = Int(try reader.uint16LittleEndian())
         let flags = try reader.uint8()
-        try reader.skip(2)  // background colour index, pixel aspect ratio
-        if flags & 0x80 != 0 { try reader.skip(3 << (Int(flags & 0x07) + 1)) }
+        try reader.advance(by: 2)  // background colour index, pixel aspect ratio
+        if flags & 0x80 != 0 { try reader.advance(by: 3 << (Int(flags & 0x07) + 1)) }
         var frames = 0
         walk: while true {
             // A GIF ends with a trailer byte; one without it was cut short, perhaps between frames.
             switch try reader.uint8() {
             case 0x2C:  // image descriptor
-                try reader.skip(8)
+                try reader.advance(by: 8)
                 let imageFlags = try reader.uint8()
-                if imageFlags & 0x80 != 0 { try reader.skip(3 << (Int(imageFlags & 0x07) + 1)) }
-                try reader.skip(1)  // LZW minimum code size
+                if imageFlags & 0x80 != 0 { try reader.advance(by: 3 << (Int(imageFlags & 0x07) + 1)) }
+                try reader.advance(by: 1)  // LZW minimum code size
                 try skipSubBlocks(&reader)
                 frames += 1
             case 0x21:  // extension: label, then sub-blocks
-                try reader.skip(1)
+                try reader.advance(by: 1)
                 try skipSubBlocks(&reader)
             case 0x3B:  // trailer
                 break walk
@@ -99,7 +99,7 @@ enum ImageInspector {
         while true {
             let size = Int(try reader.uint8())
             if size == 0 { return }
-            try reader.skip(size)
+            try reader.advance(by: size)
         }
     }
 
@@ -121,10 +121,10 @@ enum ImageInspector {
                 guard length >= 2 else { throw ImageParseError("is a JPEG with a segment of impossible length") }
                 let isFrameHeader = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
                 guard isFrameHeader else {
-                    try reader.skip(length - 2)
+                    try reader.advance(by: length - 2)
                     continue
                 }
-                try reader.skip(1)  // sample precision
+                try reader.advance(by: 1)  // sample precision
                 let height = Int(try reader.uint16BigEndian())
                 let width = Int(try reader.uint16BigEndian())
                 guard width > 0, height > 0 else {

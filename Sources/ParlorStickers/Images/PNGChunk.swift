@@ -32,7 +32,7 @@ struct PNGChunk: Sendable, Hashable {
     static func chunks(of bytes: [UInt8]) throws(ImageParseError) -> [PNGChunk] {
         var reader = ByteReader(bytes, format: "PNG")
         guard reader.hasPrefix(signature) else { throw ImageParseError("does not start with the PNG signature") }
-        try reader.skip(signature.count)
+        try reader.advance(by: signature.count)
         var chunks: [PNGChunk] = []
         while true {
             let length = Int(try reader.uint32BigEndian())

@@ -26,14 +26,14 @@ struct ConnectionWriter: Sendable {
                 try await outbound.write(.text(json))
             case .start(let since):
                 try await replay(since: since, state: &state, outbound: outbound)
-                for message in state.early { try await deliver(message, state: &state, outbound: outbound) }
+                for (message, frame) in state.early { try await deliver(message, frame: frame, state: &state, outbound: outbound) }
                 state.early = []
-            case .message(let message):
+            case .message(let message, let frame):
                 guard state.started else {
-                    state.early.append(message)
+                    state.early.append((message, frame))
                     continue
                 }
-                try await deliver(message, state: &state, outbound: outbound)
+                try await deliver(message, frame: frame, state: &state, outbound: outbound)
             }
         }
     }
@@ -41,7 +41,7 @@ struct ConnectionWriter: Sendable {
     struct DeliveryState {
         var started = false
         var delivered: [ConversationID: Int64] = [:]
-        var early: [StoredMessage] = []
+        var early: [(message: StoredMessage, frame: String?)] = []
     }
 
     private func replay(since: [String: Int64], state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
@@ -56,7 +56,7 @@ struct ConnectionWriter: Sendable {
         try await outbound.write(.text(Wire.ServerFrame(type: "ready").json()))
     }
 
-    private func deliver(_ message: StoredMessage, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ message: StoredMessage, frame: String?, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         let conversation = message.conversationID
         if let delivered = state.delivered[conversation] {
             guard message.sequence > delivered else { return }
@@ -64,7 +64,11 @@ struct ConnectionWriter: Sendable {
                 try await fill(conversation, upTo: message.sequence - 1, state: &state, outbound: outbound)
             }
         }
-        try await write(message, outbound: outbound)
+        if let frame {
+            try await outbound.write(.text(frame))
+        } else {
+            try await write(message, outbound: outbound)
+        }
         state.delivered[conversation] = message.sequence
     }
 

@@ -25,9 +25,18 @@ struct ConnectionWriter: Sendable {
             case .frame(let json):
                 try await outbound.write(.text(json))
             case .start(let since):
-                try await replay(since: since, state: &state, outbound: outbound)
-                for (message, frame) in state.early { try await deliver(message, frame: frame, state: &state, outbound: outbound) }
-                state.early = []
+                // The replay runs in a child task, so that its deep calls' memory is freed when it
+                // ends rather than kept by this task for the life of the connection.
+                state = try await withThrowingTaskGroup(of: DeliveryState.self) { group in
+                    group.addTask { [state] in
+                        var state = state
+                        try await replay(since: since, state: &state, outbound: outbound)
+                        for (message, frame) in state.early { try await deliver(message, frame: frame, state: &state, outbound: outbound) }
+                        state.early = []
+                        return state
+                    }
+                    return try await group.next() ?? state
+                }
             case .message(let message, let frame):
                 guard state.started else {
                     state.early.append((message, frame))

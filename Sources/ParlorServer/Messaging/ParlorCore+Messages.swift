@@ -75,7 +75,14 @@ extension ParlorCore {
     func fanOut(_ message: StoredMessage) async {
         guard let conversation = try? await caches.conversation(message.conversationID, store: store) else { return }
         await fanOutTracker.record(message.conversationID, sequence: message.sequence)
-        await hub.send(.message(message), to: conversation.members)
+        // A text or sticker reads the same for every member: encode its frame once, not per member.
+        var frame: String?
+        if message.content.appMessage == nil {
+            var wire = Wire.ServerFrame(type: "message")
+            wire.message = await render(message, for: message.sender)
+            frame = wire.json()
+        }
+        await hub.send(.message(message, frame: frame), to: conversation.members)
         if let appMessage = message.content.appMessage, let appID = appMessage.appID {
             let recipients = conversation.members.filter { $0 != message.sender }
             Task { await self.deliverToInstances(appMessage, app: appID, conversation: conversation.id, recipients: recipients) }

@@ -27,20 +27,29 @@ struct ConnectionWriter: Sendable {
             case .frame(let json):
                 try await outbound.write(.text(json))
             case .start(let since):
-                try await replay(since: since, state: &state, outbound: outbound)
-                for message in state.early { try await deliver(message, state: &state, outbound: outbound) }
-                state.early = []
-            case .message(let message):
+                // The replay runs in a child task, so that its deep calls' memory is freed when it
+                // ends rather than kept by this task for the life of the connection.
+                state = try await withThrowingTaskGroup(of: DeliveryState.self) { group in
+                    group.addTask { [state] in
+                        var state = state
+                        try await replay(since: since, state: &state, outbound: outbound)
+                        for (message, frame) in state.early { try await deliver(message, frame: frame, state: &state, outbound: outbound) }
+                        state.early = []
+                        return state
+                    }
+                    return try await group.next() ?? state
+                }
+            case .message(let message, let frame):
                 guard state.started else {
                     // Until hello, messages wait here; a client that never says hello must not pile them up.
                     guard state.early.count < connection.limit else {
                         connection.fellBehind()
                         return
                     }
-                    state.early.append(message)
+                    state.early.append((message, frame))
                     continue
                 }
-                try await deliver(message, state: &state, outbound: outbound)
+                try await deliver(message, frame: frame, state: &state, outbound: outbound)
             }
         }
     }
@@ -48,7 +57,7 @@ struct ConnectionWriter: Sendable {
     struct DeliveryState {
         var started = false
         var delivered: [ConversationID: Int64] = [:]
-        var early: [StoredMessage] = []
+        var early: [(message: StoredMessage, frame: String?)] = []
     }
 
     private func replay(since: [String: Int64], state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
@@ -70,7 +79,7 @@ struct ConnectionWriter: Sendable {
         }
     }
 
-    private func deliver(_ message: StoredMessage, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ message: StoredMessage, frame: String?, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         let conversation = message.conversationID
         if let delivered = state.delivered[conversation] {
             guard message.sequence > delivered else { return }
@@ -78,7 +87,11 @@ struct ConnectionWriter: Sendable {
                 try await fill(conversation, upTo: message.sequence - 1, state: &state, outbound: outbound)
             }
         }
-        try await write(message, outbound: outbound)
+        if let frame {
+            try await outbound.write(.text(frame))
+        } else {
+            try await write(message, outbound: outbound)
+        }
         state.delivered[conversation] = message.sequence
     }
 

@@ -88,7 +88,12 @@ struct Gateway: Sendable {
                 reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: connection)
                 continue
             }
-            await handle(text, user: user, connection: connection, writer: writer)
+            // In a child task: handling a frame goes deep (tens of KiB of async frames), and a task
+            // keeps the memory its deepest call needed until it ends; this one lives as long as
+            // the connection, the child only as long as the frame.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.handle(text, user: user, connection: connection, writer: writer) }
+            }
         }
     }
 

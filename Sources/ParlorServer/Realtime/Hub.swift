@@ -7,8 +7,10 @@ import Synchronization
 enum Outgoing: Sendable {
     /// A frame already encoded.
     case frame(String)
-    /// A committed message, rendered for the connection's user when written.
-    case message(StoredMessage)
+    /// A committed message. `frame` is its `message` frame when it looks the same to every
+    /// viewer (text, stickers), encoded once for all; otherwise it is rendered for the
+    /// connection's user when written.
+    case message(StoredMessage, frame: String?)
     /// The client's `hello`: replay what it missed since these sequence numbers, then stream.
     case start(since: [String: Int64])
 }

@@ -46,8 +46,10 @@ enum CommitBatcher {
 
     private static func append(_ message: NewMessage, validate: Validate, db: Database) throws -> (message: StoredMessage, isDuplicate: Bool) {
         let conversation = message.conversationID.description
+        // Cached statements: compiling these four for every message cost ~9% of the server's CPU
+        // under load (GRDB's authorizer runs at each compilation).
         if let existing = try Row.fetchOne(
-            db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: [conversation, message.id.description])
+            db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation, message.id.description])
         {
             return (try SQLiteStore.decodeMessage(existing), true)
         }
@@ -55,7 +57,7 @@ enum CommitBatcher {
         var head: StoredMessage?
         if let session {
             head = try Row.fetchOne(
-                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1",
+                db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1"),
                 arguments: [conversation, session]
             ).map(SQLiteStore.decodeMessage)
             if let head, head.id != message.replacing { throw SessionConflict(head: head) }
@@ -63,14 +65,15 @@ enum CommitBatcher {
         try validate(message, head)
         let now = SQLiteStore.now()
         guard let sequence = try Int64.fetchOne(
-            db, sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq",
+            db.cachedStatement(sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq"),
             arguments: [SQLiteStore.time(now), conversation])
         else { throw StoreError(.notFound, "There is no such conversation.") }
         let stored = StoredMessage(
             id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
             content: message.content, sentAt: now)
-        try db.execute(
-            sql: "INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.cachedStatement(
+            sql: "INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        ).execute(
             arguments: [
                 conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
                 try SQLiteStore.encode(message.content), SQLiteStore.time(now),

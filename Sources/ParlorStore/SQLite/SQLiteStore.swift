@@ -36,6 +36,11 @@ public final class SQLiteStore: ParlorStore {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            // GRDB sets `synchronous = NORMAL` on the writer when it turns on WAL, after
+            // `prepareDatabase` ran: set the durability again on the one writer connection.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            }
             try SQLiteSchema.migrator.migrate(pool)
         } catch {
             throw StoreError(.unavailable, "The database at \(path) could not be opened: \(Self.describe(error))")

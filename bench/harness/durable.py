@@ -1,0 +1,96 @@
+"""Scenario 5: durable commits per second, and the disk's raw fdatasync rate beside them.
+
+Writers each send a message, wait for its `ack` (sent only once the message is durable), and
+send the next (closed loop), each in their own two-person conversation, so that the figure is
+the store's commit rate rather than fan-out. Every message must also come back exactly once.
+"""
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import parlor_driver
+from servers import ParlorServer
+from stats import DeliveryLedger, bench_text, now_ns
+import itertools
+
+_numbers = itertools.count(10**8)
+
+
+def fdatasync_rate(directory, seconds):
+    """4 KiB writes each followed by fdatasync, in the directory the databases live in."""
+    path = Path(directory) / "fdatasync.probe"
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    block = b"x" * 4096
+    try:
+        count, started = 0, time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            os.pwrite(descriptor, block, (count % 256) * 4096)
+            os.fdatasync(descriptor)
+            count += 1
+        return count / (time.perf_counter() - started)
+    finally:
+        os.close(descriptor)
+        path.unlink()
+
+
+async def commit_rate(data_dir, durability, writers, seconds, log):
+    server = ParlorServer(Path(data_dir) / durability, durability=durability).start()
+    members = []
+    try:
+        names = [f"writer{i}" for i in range(writers)]
+        tokens = await parlor_driver.sign_up(server.port, names + ["sink"])
+        ledger = DeliveryLedger(1)
+        acks = {}
+
+        def on_frame(member, frame, at):
+            if '"type":"ack"' in frame:
+                future = acks.pop(member.username, None)
+                if future is not None and not future.done():
+                    future.set_result(at)
+            elif '"type":"error"' in frame:
+                future = acks.pop(member.username, None)
+                if future is not None and not future.done():
+                    future.set_exception(RuntimeError(frame[:300]))
+
+        for i, name in enumerate(names):
+            member = parlor_driver.ParlorMember(server, name, tokens[name], i, lambda _, text, at: ledger.on_text(0, text, at))
+            member.conversation = await parlor_driver.create_conversation(server.port, tokens[name], None, ["sink"])
+            member.on_frame = on_frame
+            members.append(member)
+        await asyncio.gather(*(m.connect() for m in members))
+        loop = asyncio.get_running_loop()
+        counts = [0] * writers
+
+        async def writer(member, index, until):
+            while time.monotonic() < until:
+                number = next(_numbers)
+                intended = now_ns()
+                ledger.expect(number, intended)
+                acks[member.username] = loop.create_future()
+                waiter = acks[member.username]
+                member.send_text(bench_text(number, intended))
+                await asyncio.wait_for(waiter, 30)
+                counts[index] += 1
+
+        await asyncio.gather(*(writer(m, i, time.monotonic() + 1.0) for i, m in enumerate(members)))  # warm-up
+        warm = sum(counts)
+        counts = [0] * writers
+        cpu0 = server.cpu_seconds()
+        started = time.monotonic()
+        await asyncio.gather(*(writer(m, i, started + seconds) for i, m in enumerate(members)))
+        elapsed = time.monotonic() - started
+        server_cpu = (server.cpu_seconds() - cpu0) / elapsed
+        deadline = time.monotonic() + 10
+        while not ledger.complete() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
+        rate = sum(counts) / elapsed
+        result = {"durability": durability, "rate": rate, "writers": writers, "seconds": elapsed, **ledger.summary(),
+                  "exactly_once": ledger.exactly_once(), "server_cpu": server_cpu, "warmup": warm}
+        log(f"  parlor {durability}: {rate:.0f} messages/s with {writers} writers, server cpu {server_cpu:.0%}, "
+            f"missing {ledger.missing} dup {ledger.duplicates}")
+        return result
+    finally:
+        await asyncio.gather(*(m.close() for m in members), return_exceptions=True)
+        server.stop()

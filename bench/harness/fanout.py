@@ -1,0 +1,191 @@
+"""Scenarios 1 and 2: a 100-member room, 200-byte messages, an open-loop rate ladder.
+
+A `Room` is one server process with its members connected; the same code drives Parlor (a
+conversation over the JSON WebSocket protocol) and Prosody (a multi-user chat room over slixmpp).
+Every member sends in turn and every member (the sender too: Parlor fans out to the sender's
+connections, a MUC reflects to the sender) receives each message, so a message is 100 deliveries.
+"""
+import asyncio
+import itertools
+import time
+
+import parlor_driver
+import xmpp_driver
+from servers import ParlorServer, ProsodyServer
+from stats import DeliveryLedger, bench_text, ms, now_ns
+
+_numbers = itertools.count(1)
+
+
+class Room:
+    def __init__(self, kind, data_dir, members, log):
+        self.kind = kind
+        self.data_dir = data_dir
+        self.size = members
+        self.log = log
+        self.server = None
+        self.members = []
+        self.prepared = False
+        self.ledger = None
+
+    async def start(self):
+        if self.kind == "parlor":
+            self.server = ParlorServer(self.data_dir).start()
+            await self._parlor_members()
+        else:
+            self.server = ProsodyServer(self.data_dir).start()
+            await self._prosody_members()
+        self.prepared = True
+
+    async def _parlor_members(self):
+        names = [f"member{i}" for i in range(self.size)]
+        if not self.prepared:
+            self.tokens = await parlor_driver.sign_up(self.server.port, names)
+            self.conversation = await parlor_driver.create_conversation(
+                self.server.port, self.tokens[names[0]], "Benchmark room", names[1:])
+        self.members = [parlor_driver.ParlorMember(self.server, name, self.tokens[name], i, self._on_text) for i, name in enumerate(names)]
+        for member in self.members:
+            member.conversation = self.conversation
+        await _gather_limited([m.connect() for m in self.members], 20)
+
+    async def _prosody_members(self):
+        names = [f"member{i}" for i in range(self.size)]
+        if not self.prepared:
+            self.server.add_accounts([(name, xmpp_driver.PASSWORD) for name in names])
+        self.members = [xmpp_driver.XmppMember(self.server, name, i, self._on_text) for i, name in enumerate(names)]
+        await _gather_limited([m.connect() for m in self.members], 20)
+        await self.members[0].join("benchmark")  # creates the room (persistent, archived)
+        await _gather_limited([m.join("benchmark") for m in self.members[1:]], 20)
+
+    def _on_text(self, receiver, text, at):
+        if self.ledger is not None:
+            self.ledger.on_text(receiver, text, at)
+
+    async def stop(self):
+        await asyncio.gather(*(m.close() for m in self.members), return_exceptions=True)
+        self.members = []
+        self.server.stop()
+
+    async def restart(self):
+        await self.stop()
+        await asyncio.sleep(0.5)
+        await self.start()
+
+    async def run(self, deliveries_per_second, duration, grace=15.0):
+        """Sends at a fixed rate (open loop: the schedule never waits for the server) and waits
+        for every delivery; latency counts from the scheduled send time."""
+        messages_per_second = deliveries_per_second / self.size
+        total = max(1, int(messages_per_second * duration))
+        ledger = DeliveryLedger(self.size)
+        self.ledger = ledger
+        cpu0, server_cpu0, wall0 = time.process_time(), self.server.cpu_seconds(), time.monotonic()
+        start = now_ns() + 20_000_000
+        interval = 1e9 / messages_per_second
+        sent = 0
+        while sent < total:
+            now = now_ns()
+            due = min(total, int((now - start) / interval) + 1) if now >= start else 0
+            while sent < due:
+                intended = start + int(sent * interval)
+                number = next(_numbers)
+                ledger.expect(number, intended)
+                self.members[sent % self.size].send_text(bench_text(number, intended))
+                sent += 1
+            next_at = start + sent * interval
+            await asyncio.sleep(max(0.0, min(0.002, (next_at - now_ns()) / 1e9)))
+        send_end = now_ns()
+        deadline = time.monotonic() + grace
+        while not ledger.complete() and time.monotonic() < deadline and self.server.alive():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)  # late duplicates show up here
+        wall = time.monotonic() - wall0
+        self.ledger = None
+        errors = sum(len(m.errors) if isinstance(m.errors, list) else m.errors for m in self.members)
+        span = max(1, (ledger.last_delivery_ns or send_end) - start) / 1e9
+        result = {
+            "offered": deliveries_per_second, "duration": duration, **ledger.summary(), "errors": errors,
+            "achieved": ledger.delivered / span,
+            "p50": ms(ledger.per_delivery, 50), "p99": ms(ledger.per_delivery, 99), "max": ledger.per_delivery.get_max_value() / 1000,
+            "last_p50": ms(ledger.to_last, 50), "last_p99": ms(ledger.to_last, 99),
+            "client_cpu": (time.process_time() - cpu0) / wall, "server_cpu": (self.server.cpu_seconds() - server_cpu0) / wall,
+            "exactly_once": ledger.exactly_once() and errors == 0,
+        }
+        return result
+
+
+async def _gather_limited(coroutines, limit):
+    semaphore = asyncio.Semaphore(limit)
+
+    async def run(coroutine):
+        async with semaphore:
+            return await coroutine
+
+    return await asyncio.gather(*(run(c) for c in coroutines))
+
+
+def passes(step, p99_limit_ms):
+    return step["exactly_once"] and step["p99"] <= p99_limit_ms
+
+
+async def attempt(room, rate, config, log, steps):
+    """One rung; a failing rung is tried once more, since a shared machine's hiccups can push one
+    run's p99 over the limit at any rate. Returns the better of the tries."""
+    step = None
+    for _ in range(2):
+        if step is not None:
+            await room.restart()
+            await room.run(rate / 2, config.warmup)
+        step = await room.run(rate, config.step_seconds)
+        steps.append(step)
+        log(f"  {room.kind:7s} {_describe(step)}")
+        if passes(step, config.p99_limit_ms):
+            return step
+    return step
+
+
+async def ladder(room, config, log):
+    """The highest offered rate (deliveries/s) at which every message arrived exactly once with
+    p99 delivery latency within the limit. Doubling from `start` until two rungs in a row fail
+    (each tried twice: one failing rung on a shared machine may be a hiccup; one far behind its
+    offered rate ends the climb), or halving when
+    nothing passes; then finer rungs between the best pass and the rung above it. The server
+    restarts after a failing rung (it may be backlogged)."""
+    limit = config.p99_limit_ms
+    steps = []
+    await room.run(config.ladder_start, config.warmup)  # warm-up, not counted
+    best, failures, rate = None, 0, config.ladder_start
+    while rate <= config.ladder_max and failures < 2:
+        step = await attempt(room, rate, config, log, steps)
+        if passes(step, limit):
+            best, failures = step, 0
+        else:
+            failures += 1
+            if step["achieved"] < 0.9 * step["offered"]:
+                failures = 2  # saturated: the server fell far behind, a higher rung cannot pass
+            await room.restart()
+            await room.run(config.ladder_start, config.warmup)
+        rate *= 2
+    rate = config.ladder_start / 2
+    while best is None and rate >= config.ladder_min:
+        step = await attempt(room, rate, config, log, steps)
+        if passes(step, limit):
+            best = step
+        else:
+            await room.restart()
+        rate /= 2
+    if best is not None and failures:
+        low, high = best["offered"], best["offered"] * 2
+        for i in range(1, config.refine_steps + 1):
+            rate = low * (high / low) ** (i / (config.refine_steps + 1))
+            step = await attempt(room, rate, config, log, steps)
+            if not passes(step, limit):
+                await room.restart()
+                break
+            best = step
+    return best, steps
+
+
+def _describe(step):
+    return (f"offered {step['offered']:9.0f}/s achieved {step['achieved']:9.0f}/s p50 {step['p50']:8.1f} ms p99 {step['p99']:8.1f} ms "
+            f"to-last p99 {step['last_p99']:8.1f} ms missing {step['missing']} dup {step['duplicates']} err {step['errors']} "
+            f"client cpu {step['client_cpu']:.0%} server cpu {step['server_cpu']:.0%}")

@@ -1,0 +1,180 @@
+"""Starting, measuring and stopping the two servers, each pinned to one core."""
+import os
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# BENCH_PARLOR_BINARY compares builds (before/after a change); the default is the release build.
+PARLOR = Path(os.environ.get("BENCH_PARLOR_BINARY", ROOT / ".build" / "release" / "parlor"))
+PROSODY_TEMPLATE = ROOT / "bench" / "prosody" / "prosody.cfg.lua.in"
+SERVER_CORE = os.environ.get("BENCH_SERVER_CORE", "0")
+# The machine is shared with other work: both servers and the harness get the same raised
+# scheduling priority (the nice value of their autogroup, root only), see prioritize().
+PRIORITY = int(os.environ.get("BENCH_PRIORITY", "-15"))
+
+
+def prioritize(pid="self"):
+    """Sets the autogroup nice value of a process's session (Linux; quietly skipped if not allowed)."""
+    try:
+        with open(f"/proc/{pid}/autogroup", "w") as autogroup:
+            autogroup.write(str(PRIORITY))
+    except OSError:
+        pass
+    try:
+        os.setpriority(os.PRIO_PROCESS, 0 if pid == "self" else int(pid), PRIORITY)
+    except (OSError, PermissionError):
+        pass
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port, process, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout} s")
+
+
+class Server:
+    """A server process: resident memory and CPU time come from /proc."""
+
+    name = "server"
+    process = None
+
+    def rss_bytes(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def threads(self):
+        return len(os.listdir(f"/proc/{self.process.pid}/task"))
+
+    def stop(self):
+        if self.process is None or self.process.poll() is not None:
+            return
+        # The server leads its own session: signal the group, so that a wrapper (a profiler)
+        # and the server under it both stop.
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        except OSError:
+            pass
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(self.process.pid, 0)
+            except OSError:
+                break  # the whole group is gone
+            time.sleep(0.1)
+        else:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+
+class ParlorServer(Server):
+    name = "Parlor"
+
+    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=()):
+        self.data_dir = Path(data_dir)
+        self.durability = durability
+        self.core = core
+        self.wrapper = list(wrapper)
+        self.binary = PARLOR
+        self.port = free_port()
+
+    def start(self):
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        command = ["taskset", "-c", self.core, *self.wrapper, str(self.binary), "serve", "--port", str(self.port),
+                   "--data-dir", str(self.data_dir), "--password-cost", "4", "--durability", self.durability,
+                   "--log-level", "warning"]
+        self.log = open(self.data_dir / "parlor.log", "ab")
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, start_new_session=True)
+        prioritize(self.process.pid)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"parlor exited ({self.process.poll()}); see {self.data_dir / 'parlor.log'}")
+            if b"Parlor is running" in line:
+                self.process.stdout.close()
+                return self
+        raise RuntimeError("parlor did not start in 120 s")
+
+    @property
+    def base_url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+
+class ProsodyServer(Server):
+    name = "Prosody"
+
+    def __init__(self, data_dir, core=SERVER_CORE, journal_mode="wal"):
+        self.data_dir = Path(data_dir)
+        self.journal_mode = journal_mode
+        self.core = core
+        self.port = free_port()
+
+    def start(self):
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        config = PROSODY_TEMPLATE.read_text().replace("@DATA@", str(self.data_dir)).replace("@C2S_PORT@", str(self.port))
+        self.config = self.data_dir / "prosody.cfg.lua"
+        self.config.write_text(config)
+        if self.journal_mode:
+            import sqlite3
+            # The journal mode is kept in the database file; Prosody's connections keep SQLite's
+            # default synchronous = FULL, so each commit is durable, as with Parlor.
+            with sqlite3.connect(self.data_dir / "prosody.sqlite") as db:
+                db.execute(f"PRAGMA journal_mode = {self.journal_mode}")
+        self.log = open(self.data_dir / "prosody.out", "ab")
+        self.process = subprocess.Popen(["taskset", "-c", self.core, "prosody", "--config", str(self.config), "-F"],
+                                        stdout=self.log, stderr=self.log, start_new_session=True)
+        prioritize(self.process.pid)
+        wait_for_port(self.port, self.process)
+        return self
+
+    def add_accounts(self, accounts, host="localhost"):
+        """Creates accounts the way mod_auth_internal_plain stores them in SQLite (keyval rows)."""
+        import sqlite3
+        database = self.data_dir / "prosody.sqlite"
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with sqlite3.connect(database, timeout=30) as db:
+                    db.executemany(
+                        "INSERT INTO prosody (host, user, store, key, type, value) VALUES (?, ?, 'accounts', 'password', 'string', ?)",
+                        [(host, name, password) for name, password in accounts])
+                return
+            except sqlite3.OperationalError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)  # the table is created when the storage module loads

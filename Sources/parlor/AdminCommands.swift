@@ -21,14 +21,14 @@ struct UserCommand: AsyncParsableCommand {
             try data.prepare()
             let store = try openStore(data)
             guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-                throw ValidationError("Type the password on standard input (for example: echo 'secret-pass' | parlor user add \(username)).")
+                throw CommandFailure("Type the password on standard input (for example: echo 'secret-pass' | parlor user add \(username)).")
             }
             do {
                 let user = try await Accounts(store: store, configuration: ServerConfiguration())
                     .signUp(username: username, displayName: name ?? username, password: password)
                 print("Created \(user.username) (\(user.displayName)).")
             } catch let error as APIError {
-                throw ValidationError(error.message)
+                throw CommandFailure(error.message)
             }
         }
     }
@@ -51,7 +51,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try openStore(data)
             guard let user = try await store.credentials(username: username)?.user else {
-                throw ValidationError("There is no user called \(username); 'parlor user list' shows who there is.")
+                throw CommandFailure("There is no user called \(username); 'parlor user list' shows who there is.")
             }
             try await store.deleteUser(id: user.id)
             print("Removed \(user.username).")
@@ -89,7 +89,7 @@ struct StickersCommand: AsyncParsableCommand {
                 for problem in imported.problems { print("Left out \(problem.file): \(problem.error.message)") }
                 print("Imported \(imported.stickers.count) sticker(s) as the pack '\(imported.pack.id)'. Restart the server to offer it.")
             } catch {
-                throw ValidationError(error.message)
+                throw CommandFailure(error.message)
             }
         }
     }
@@ -99,6 +99,6 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
     do {
         return try SQLiteStore(path: data.databasePath, logger: Logger(label: "parlor"))
     } catch let error as StoreError {
-        throw ValidationError(error.message)
+        throw CommandFailure(error.message)
     }
 }

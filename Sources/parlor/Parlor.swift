@@ -20,12 +20,18 @@ struct DataOptions: ParsableArguments {
     var stickerDirectory: URL { dataURL.appendingPathComponent("stickers", isDirectory: true) }
 
     /// Creates the data directory when missing.
-    /// - Throws: a `ValidationError` that says what to do.
+    /// - Throws: a `CommandFailure` that says what to do.
     func prepare() throws {
         do {
             try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
         } catch {
-            throw ValidationError("Cannot create the data directory \(dataDirectory): \(error.localizedDescription). Choose another with --data-dir.")
+            throw CommandFailure("Cannot create the data directory \(dataDirectory): \(error.localizedDescription). Choose another with --data-dir.")
         }
     }
+}
+
+/// A command that could not do its job: ArgumentParser prints the sentence (no usage) and exits 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -63,7 +63,7 @@ struct Serve: AsyncParsableCommand {
             do {
                 postgresStore = try PostgresStore(url: postgres, logger: logger)
             } catch let error as StoreError {
-                throw ValidationError(error.message)
+                throw CommandFailure(error.message)
             }
             store = postgresStore
             bus = postgresStore
@@ -94,7 +94,7 @@ struct Serve: AsyncParsableCommand {
         do {
             return try SQLiteStore(path: data.databasePath, durability: SQLiteStore.Durability(rawValue: durability) ?? .full, logger: logger)
         } catch let error as StoreError {
-            throw ValidationError(error.message)
+            throw CommandFailure(error.message)
         }
     }
 }

@@ -79,6 +79,9 @@ struct ConnectionWriter: Sendable {
         }
     }
 
+    // Not inlined into `run`: a task keeps memory for its largest frame for as long as it lives
+    // (the connection's life), and an idle connection never delivers.
+    @inline(never)
     private func deliver(_ message: StoredMessage, frame: String?, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         let conversation = message.conversationID
         if let delivered = state.delivered[conversation] {

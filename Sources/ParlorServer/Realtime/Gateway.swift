@@ -81,11 +81,11 @@ struct Gateway: Sendable {
             }
             guard frame.fin else { continue }
             if oversized {
-                reply(.error(APIError(.contentTooLarge, code: "frameTooLarge", "A message to the server is limited to \(limit) bytes.")), on: connection)
+                refuse(tooLarge: limit, on: connection)
                 continue
             }
             guard isText, let text = buffer.readString(length: buffer.readableBytes) else {
-                reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: connection)
+                refuse(tooLarge: nil, on: connection)
                 continue
             }
             // In a child task: handling a frame goes deep (tens of KiB of async frames), and a task
@@ -94,6 +94,17 @@ struct Gateway: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.handle(text, user: user, connection: connection, writer: writer) }
             }
+        }
+    }
+
+    /// The error frame for an oversized (`tooLarge` bytes) or non-text message. Kept out of
+    /// `read`, whose frame the connection's reader task holds for the connection's life.
+    @inline(never)
+    private func refuse(tooLarge limit: Int?, on connection: ClientConnection) {
+        if let limit {
+            reply(.error(APIError(.contentTooLarge, code: "frameTooLarge", "A message to the server is limited to \(limit) bytes.")), on: connection)
+        } else {
+            reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: connection)
         }
     }
 

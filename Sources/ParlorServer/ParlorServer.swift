@@ -55,8 +55,39 @@ public enum ParlorServer {
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
             services: extraServices + [ExpirySweeper(core: core), HTTPClientService(client: httpClient), ClusterSync(core: core)],
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                // The server accepts connections only once this returns: warm up beside it.
+                Task {
+                    await warmUp(port: port, host: configuration.host, client: httpClient, logger: logger)
+                    await onServerRunning(port)
+                }
+            },
             logger: logger)
+    }
+
+    /// Makes the server's first connections to itself, one after another, before it says it is
+    /// ready. Swift 6.3's runtime can crash when two event-loop threads instantiate the same
+    /// generic metadata of the connection pipeline at once, which happens when the very first
+    /// connections arrive together (seen in the browser tests); after one connection has been set
+    /// up, that metadata exists and the race is gone.
+    static func warmUp(port: Int, host: String, client: HTTPClient, logger: Logger) async {
+        let address = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        for upgrade in [false, true] {
+            var request = HTTPClientRequest(url: "http://\(address):\(port)/healthz")
+            if upgrade {
+                request.url = "http://\(address):\(port)/ws"
+                request.headers.add(name: "Connection", value: "Upgrade")
+                request.headers.add(name: "Upgrade", value: "websocket")
+                request.headers.add(name: "Sec-WebSocket-Version", value: "13")
+                request.headers.add(name: "Sec-WebSocket-Key", value: "cGFybG9yLXdhcm0tdXAhIQ==")
+            }
+            do {
+                _ = try await client.execute(request, timeout: .seconds(5))
+            } catch {
+                logger.debug("Warm-up request failed", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).

@@ -31,6 +31,8 @@ public protocol ParlorStore: Sendable {
     func conversation(id: ConversationID) async throws -> ConversationRecord?
     /// The user's conversations, most recently active first.
     func conversations(of user: UserID) async throws -> [ConversationSummary]
+    /// One of the user's conversations as their list shows it; nil when they are not in it.
+    func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary?
     func addMember(_ user: UserID, to conversation: ConversationID) async throws
     func removeMember(_ user: UserID, from conversation: ConversationID) async throws
     func setTitle(_ title: String?, of conversation: ConversationID) async throws

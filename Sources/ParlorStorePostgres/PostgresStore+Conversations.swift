@@ -61,12 +61,23 @@ extension PostgresStore {
     }
 
     public func conversations(of user: UserID) async throws -> [ConversationSummary] {
+        try await summaries(of: user, only: nil)
+    }
+
+    public func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary? {
+        try await summaries(of: user, only: conversation).first
+    }
+
+    /// The user's conversation summaries, most recently active first; only one when `only` names it.
+    private func summaries(of user: UserID, only conversation: ConversationID?) async throws -> [ConversationSummary] {
         try await transaction(readOnly: true) { connection in
+            // No conversation named: every id matches the empty-string test below.
+            let only = conversation?.description ?? ""
             let rows = try await connection.rows("""
                 SELECT c.id,
                     (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id)
                 FROM members m JOIN conversations c ON c.id = m.conversation_id
-                WHERE m.user_id = \(user.description) ORDER BY c.last_activity DESC, c.id
+                WHERE m.user_id = \(user.description) AND (\(only) = '' OR c.id = \(only)) ORDER BY c.last_activity DESC, c.id
                 """, logger: self.logger)
             let unread = try rows.map { try $0.decode((String, Int64).self) }
             let ids = unread.map(\.0)

@@ -176,4 +176,25 @@ struct ConversationTests {
             #expect(try await store.conversation(id: conversation.id)?.title == nil)
         }
     }
+
+    @Test("One conversation's summary is exactly its entry in the member's list; nil for someone outside it", arguments: StoreBackend.all)
+    func singleSummary(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let first = try await store.makeConversation(alice, bob)
+            let second = try await store.makeConversation(alice, carol, title: "Plans")
+            try await store.send("hi", from: bob, in: first)
+            try await store.send("later", from: carol, in: second)
+
+            for conversation in [first, second] {
+                let listed = try await store.conversations(of: alice.id).first { $0.conversation.id == conversation.id }
+                let single = try await store.conversationSummary(conversation.id, for: alice.id)
+                #expect(single != nil)
+                #expect(single == listed)
+            }
+            #expect(try await store.conversationSummary(first.id, for: carol.id) == nil)
+        }
+    }
 }

@@ -124,7 +124,7 @@ struct ConversationRoutes {
     }
 
     private func summary(_ conversation: ConversationID, for user: UserID) async throws -> Wire.Conversation {
-        guard let summary = try await core.store.conversations(of: user).first(where: { $0.conversation.id == conversation }) else {
+        guard let summary = try await core.store.conversationSummary(conversation, for: user) else {
             throw APIError.notFound
         }
         return try await core.wire(summary, for: user)

@@ -96,10 +96,9 @@ public final class ParlorCore: Sendable {
     func sendConversation(_ conversation: ConversationID, to users: [UserID]) async {
         for user in users {
             do {
-                let summaries = try await store.conversations(of: user)
                 var frame = Wire.ServerFrame(type: "conversation")
                 frame.conversation = conversation
-                if let summary = summaries.first(where: { $0.conversation.id == conversation }) {
+                if let summary = try await store.conversationSummary(conversation, for: user) {
                     frame.conversationInfo = try await wire(summary, for: user)
                 }
                 await hub.send(frame, to: user)

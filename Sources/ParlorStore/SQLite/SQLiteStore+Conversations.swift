@@ -40,14 +40,23 @@ extension SQLiteStore {
     }
 
     public func conversations(of user: UserID) async throws -> [ConversationSummary] {
+        try await summaries(of: user, only: nil)
+    }
+
+    public func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary? {
+        try await summaries(of: user, only: conversation).first
+    }
+
+    /// The user's conversation summaries, most recently active first; only one when `only` names it.
+    private func summaries(of user: UserID, only conversation: ConversationID?) async throws -> [ConversationSummary] {
         try await read { db in
             let rows = try Row.fetchAll(
                 db, sql: """
                     SELECT c.id, m.last_read_seq,
                         (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread
                     FROM members m JOIN conversations c ON c.id = m.conversation_id
-                    WHERE m.user_id = ? ORDER BY c.last_activity DESC
-                    """, arguments: [user.description])
+                    WHERE m.user_id = ? AND (? IS NULL OR c.id = ?) ORDER BY c.last_activity DESC
+                    """, arguments: [user.description, conversation?.description, conversation?.description])
             return try rows.compactMap { row -> ConversationSummary? in
                 let id: String = row["id"]
                 guard let record = try Self.conversation(db, id: id) else { return nil }

@@ -106,9 +106,10 @@ struct ExpirySweeper: Service {
     let core: ParlorCore
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await Task.sleep(for: core.configuration.expirySweepInterval)
+                // Shutting down cancels the sleep: that ends the sweeper, it is not a failure.
+                guard (try? await Task.sleep(for: core.configuration.expirySweepInterval)) != nil else { return }
                 do {
                     try await core.sweepExpired()
                 } catch {

@@ -87,4 +87,11 @@ final class ParlorProcess: Sendable {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
+
+    /// Sends `signal` and returns the exit status once the server has stopped.
+    func stop(with signal: Int32) -> Int32 {
+        _ = sendSignal(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 }

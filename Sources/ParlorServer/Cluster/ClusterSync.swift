@@ -39,8 +39,13 @@ struct ClusterSync: Service {
         do {
             switch event {
             case .messagesCommitted(let pointers):
-                for pointer in pointers.sorted(by: { ($0.conversation, $0.sequence) < ($1.conversation, $1.sequence) }) {
-                    try await fanOut(upTo: pointer.sequence, in: pointer.conversation)
+                // Sequence numbers have no gaps: one read per conversation brings every message
+                // from the oldest pointer (or the last one fanned out here) to the newest.
+                let ranges = Dictionary(pointers.map { ($0.conversation, $0.sequence...$0.sequence) }) { a, b in
+                    min(a.lowerBound, b.lowerBound)...max(a.upperBound, b.upperBound)
+                }
+                for (conversation, range) in ranges.sorted(by: { $0.key < $1.key }) {
+                    try await fanOut(range, in: conversation)
                 }
             case .stagedChanged(let user, let conversation):
                 guard await core.hub.isOnline(user) else { return }
@@ -57,7 +62,7 @@ struct ClusterSync: Service {
             case .listenerRestarted:
                 for (conversation, _) in await core.fanOutTracker.conversations {
                     guard let record = try await core.store.conversation(id: conversation) else { continue }
-                    try await fanOut(upTo: record.lastSequence, in: conversation)
+                    try await fanOut(record.lastSequence...record.lastSequence, in: conversation)
                 }
             }
         } catch {
@@ -65,14 +70,17 @@ struct ClusterSync: Service {
         }
     }
 
-    /// Fans out, on this node, every message of `conversation` after the last one it fanned out,
-    /// up to `sequence` (connections drop what they already have).
-    private func fanOut(upTo sequence: Int64, in conversation: ConversationID) async throws {
-        let last = await core.fanOutTracker.last(conversation) ?? (sequence - 1)
+    /// Fans out, on this node, every message of `conversation` after the last one it fanned out
+    /// (from the start of `range` when it has fanned out none) up to the end of `range`.
+    /// Connections drop what they already have.
+    private func fanOut(_ range: ClosedRange<Int64>, in conversation: ConversationID) async throws {
+        let sequence = range.upperBound
+        let last = await core.fanOutTracker.last(conversation) ?? (range.lowerBound - 1)
         guard sequence > last else { return }
         var after = last
         while after < sequence {
-            let page = try await core.store.messages(in: conversation, after: after, limit: 200).filter { $0.sequence <= sequence }
+            let limit = Int(min(200, sequence - after))
+            let page = try await core.store.messages(in: conversation, after: after, limit: limit).filter { $0.sequence <= sequence }
             guard let newest = page.last else { break }
             for message in page { await core.fanOut(message) }
             after = newest.sequence

@@ -17,6 +17,8 @@ import ParlorStore
 struct TestServer: Sendable {
     var configuration = ServerConfiguration(port: 0, passwordCost: 4)
     var directory: AppDirectory
+    /// What the server hears from other nodes (none by default).
+    var bus: any ClusterBus = SingleNodeBus()
 
     init(directory: AppDirectory? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         self.directory = try directory ?? Self.builtIn()
@@ -40,13 +42,20 @@ struct TestServer: Sendable {
     /// Runs `body` against the server: `.router` calls the router directly, `.live` runs it on a
     /// port (needed for WebSockets).
     func run<Value: Sendable>(_ setup: TestingSetup = .router, _ body: @Sendable (API) async throws -> Value) async throws -> Value {
+        try await run(setup) { api, _ in try await body(api) }
+    }
+
+    /// `run`, with the server's store, to write to it as another node sharing it would.
+    func run<Value: Sendable>(
+        _ setup: TestingSetup = .router, _ body: @Sendable (API, SQLiteStore) async throws -> Value
+    ) async throws -> Value {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var logger = Logger(label: "parlor-tests")
         logger.logLevel = .critical
         let store = try SQLiteStore(path: folder.appendingPathComponent("parlor.sqlite").path, logger: logger)
-        let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger)
-        return try await app.test(setup) { client in try await body(API(http: client)) }
+        let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger, bus: bus)
+        return try await app.test(setup) { client in try await body(API(http: client), store) }
     }
 }

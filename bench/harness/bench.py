@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import app_trip
+import cluster
 import durable
 import fanout
 import idle
@@ -29,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def options(argv):
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (shorter steps, 1,000 idle connections)")
-    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable", help="comma-separated subset to run")
+    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,cluster", help="comma-separated subset to run")
     parser.add_argument("--members", type=int, default=100, help="room size (default 100)")
     parser.add_argument("--p99-limit-ms", dest="p99_limit_ms", type=float, default=50.0)
     parser.add_argument("--ladder-start", type=float, default=1000.0, help="first rung, deliveries/s")
@@ -45,6 +46,8 @@ def options(argv):
     parser.add_argument("--app-pairs", type=int, default=10, help="games played at once")
     parser.add_argument("--durable-seconds", type=float, help="default 15; quick 3")
     parser.add_argument("--writers", type=int, default=64, help="concurrent writers in scenario 5")
+    parser.add_argument("--cluster-node-cpu", dest="cluster_node_cpu", type=float, default=0.25,
+                        help="scenario 6: each node's CPU quota in cores (default 0.25), the same with one node and with two")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"))
     config = parser.parse_args(argv)
@@ -124,6 +127,9 @@ async def run(config):
             log(f"  disk: {results['durable']['fdatasync']:.0f} fdatasync/s")
             for level in ("full", "normal"):
                 results["durable"][level] = await durable.commit_rate(work / "durable", level, config.writers, config.durable_seconds, log)
+        if "cluster" in config.scenarios:
+            log(f"[6] two nodes on one PostgreSQL against one node, {config.members} members")
+            results["cluster"] = await cluster.measure(work, config, log)
     finally:
         if not config.keep:
             subprocess.run(["rm", "-rf", str(work)], check=False)

@@ -11,31 +11,51 @@ import time
 
 import parlor_driver
 import xmpp_driver
-from servers import ParlorServer, ProsodyServer
+from servers import SERVER_CORE, ParlorServer, ProsodyServer
 from stats import DeliveryLedger, bench_text, ms, now_ns
 
 _numbers = itertools.count(1)
 
 
 class Room:
-    def __init__(self, kind, data_dir, members, log):
+    """`nodes`, `postgres`, `cores`, `quotas` (Parlor only): several `parlor serve` processes on
+    one PostgreSQL database, member i connected to node i mod nodes; node i pinned to cores[i]
+    and held to quotas[i] (a `CpuQuota`) when given."""
+
+    def __init__(self, kind, data_dir, members, log, nodes=1, postgres=None, cores=None, quotas=None, label=None):
         self.kind = kind
+        self.label = label or kind
         self.data_dir = data_dir
         self.size = members
         self.log = log
-        self.server = None
+        self.nodes = nodes
+        self.postgres = postgres
+        self.cores = cores or [SERVER_CORE] * nodes
+        self.quotas = quotas or [None] * nodes
+        self.servers = []
+        self.watch = {}  # name -> a function returning CPU seconds: other processes whose use each run reports
         self.members = []
         self.prepared = False
         self.ledger = None
 
+    @property
+    def server(self):
+        return self.servers[0]
+
     async def start(self):
         if self.kind == "parlor":
-            self.server = ParlorServer(self.data_dir).start()
+            self.servers = [ParlorServer(self.data_dir / f"node{i}" if self.nodes > 1 else self.data_dir, core=self.cores[i],
+                                         postgres=self.postgres, cpu_quota=self.quotas[i]) for i in range(self.nodes)]
+            for server in self.servers:
+                server.start()
             await self._parlor_members()
         else:
-            self.server = ProsodyServer(self.data_dir).start()
+            self.servers = [ProsodyServer(self.data_dir).start()]
             await self._prosody_members()
         self.prepared = True
+
+    def node_of(self, member):
+        return member % self.nodes
 
     async def _parlor_members(self):
         names = [f"member{i}" for i in range(self.size)]
@@ -43,7 +63,8 @@ class Room:
             self.tokens = await parlor_driver.sign_up(self.server.port, names)
             self.conversation = await parlor_driver.create_conversation(
                 self.server.port, self.tokens[names[0]], "Benchmark room", names[1:])
-        self.members = [parlor_driver.ParlorMember(self.server, name, self.tokens[name], i, self._on_text) for i, name in enumerate(names)]
+        self.members = [parlor_driver.ParlorMember(self.servers[self.node_of(i)], name, self.tokens[name], i, self._on_text)
+                        for i, name in enumerate(names)]
         for member in self.members:
             member.conversation = self.conversation
         await _gather_limited([m.connect() for m in self.members], 20)
@@ -64,7 +85,8 @@ class Room:
     async def stop(self):
         await asyncio.gather(*(m.close() for m in self.members), return_exceptions=True)
         self.members = []
-        self.server.stop()
+        for server in self.servers:
+            server.stop()
 
     async def restart(self):
         await self.stop()
@@ -76,9 +98,12 @@ class Room:
         for every delivery; latency counts from the scheduled send time."""
         messages_per_second = deliveries_per_second / self.size
         total = max(1, int(messages_per_second * duration))
-        ledger = DeliveryLedger(self.size)
+        ledger = DeliveryLedger(self.size, self.node_of if self.nodes > 1 else None)
         self.ledger = ledger
-        cpu0, server_cpu0, wall0 = time.process_time(), self.server.cpu_seconds(), time.monotonic()
+        cpu0, wall0 = time.process_time(), time.monotonic()
+        node_cpu0 = [server.cpu_seconds() for server in self.servers]
+        throttled0 = [quota.throttled_seconds() if quota else 0.0 for quota in self.quotas]
+        watched0 = {name: cpu_seconds() for name, cpu_seconds in self.watch.items()}
         start = now_ns() + 20_000_000
         interval = 1e9 / messages_per_second
         sent = 0
@@ -88,17 +113,18 @@ class Room:
             while sent < due:
                 intended = start + int(sent * interval)
                 number = next(_numbers)
-                ledger.expect(number, intended)
+                ledger.expect(number, intended, sent % self.size)
                 self.members[sent % self.size].send_text(bench_text(number, intended))
                 sent += 1
             next_at = start + sent * interval
             await asyncio.sleep(max(0.0, min(0.002, (next_at - now_ns()) / 1e9)))
         send_end = now_ns()
         deadline = time.monotonic() + grace
-        while not ledger.complete() and time.monotonic() < deadline and self.server.alive():
+        while not ledger.complete() and time.monotonic() < deadline and all(server.alive() for server in self.servers):
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.2)  # late duplicates show up here
         wall = time.monotonic() - wall0
+        node_cpu = [(server.cpu_seconds() - before) / wall for server, before in zip(self.servers, node_cpu0)]
         self.ledger = None
         errors = sum(len(m.errors) if isinstance(m.errors, list) else m.errors for m in self.members)
         span = max(1, (ledger.last_delivery_ns or send_end) - start) / 1e9
@@ -107,9 +133,18 @@ class Room:
             "achieved": ledger.delivered / span,
             "p50": ms(ledger.per_delivery, 50), "p99": ms(ledger.per_delivery, 99), "max": ledger.per_delivery.get_max_value() / 1000,
             "last_p50": ms(ledger.to_last, 50), "last_p99": ms(ledger.to_last, 99),
-            "client_cpu": (time.process_time() - cpu0) / wall, "server_cpu": (self.server.cpu_seconds() - server_cpu0) / wall,
+            "client_cpu": (time.process_time() - cpu0) / wall, "server_cpu": sum(node_cpu),
             "exactly_once": ledger.exactly_once() and errors == 0,
         }
+        if self.nodes > 1:
+            result["node_cpu"] = node_cpu
+            result["cross_p50"], result["cross_p99"] = ms(ledger.cross_node, 50), ms(ledger.cross_node, 99)
+            result["same_p50"], result["same_p99"] = ms(ledger.same_node, 50), ms(ledger.same_node, 99)
+        if self.watch:
+            result["watched_cpu"] = {name: (self.watch[name]() - before) / wall for name, before in watched0.items()}
+        if any(self.quotas):
+            result["throttled"] = [(quota.throttled_seconds() - before) / wall if quota else 0.0
+                                   for quota, before in zip(self.quotas, throttled0)]
         return result
 
 
@@ -137,7 +172,7 @@ async def attempt(room, rate, config, log, steps):
             await room.run(rate / 2, config.warmup)
         step = await room.run(rate, config.step_seconds)
         steps.append(step)
-        log(f"  {room.kind:7s} {_describe(step)}")
+        log(f"  {room.label:7s} {_describe(step)}")
         if passes(step, config.p99_limit_ms):
             return step
     return step

@@ -41,6 +41,12 @@ def checks(results):
         step = results.get("durable", {}).get(level)
         if step:
             out.append((f"durable {level}", step["exactly_once"]))
+    clu = results.get("cluster")
+    if clu:
+        for key, label in (("one", "one node"), ("two", "two nodes")):
+            out.append((f"cluster {label} (best rung)", clu[key]["best"] is not None and clu[key]["best"]["exactly_once"]))
+            if "latency" in clu[key]:
+                out.append((f"cluster {label} latency", clu[key]["latency"]["exactly_once"]))
     return out
 
 
@@ -86,7 +92,45 @@ def rows(results):
                 table.append((f"5. Durable commits/s, synchronous {level.upper()}; the disk's raw fdatasync/s in the peer column",
                               _fmt(dur[level]["rate"]), _fmt(disk) + " (fdatasync)", _x(r),
                               "≥ 5× fdatasync" if level == "full" else "", _met(r >= 5) if level == "full" else ""))
+    clu = results.get("cluster")
+    if clu:
+        one = clu["one"]["best"]["offered"] if clu["one"]["best"] else 0
+        two = clu["two"]["best"]["offered"] if clu["two"]["best"] else 0
+        table.append((f"6. Two nodes on one PostgreSQL, {clu['members']} members split "
+                      "between them: deliveries/s at p99 ≤ 50 ms; one node on the same PostgreSQL in the peer column",
+                      _fmt(two), _fmt(one) + " (1 node)", _x(_ratio(two, one)), "reported", ""))
+        a, b = clu["two"].get("latency"), clu["one"].get("latency")
+        if a and b:
+            table.append((f"6. Cross-node delivery at {clu['rate']:,.0f} deliveries/s, p99 (ms); every delivery of one node at that rate in the peer column",
+                          _fmt(a["cross_p99"], 1), _fmt(b["p99"], 1) + " (1 node)", _x(_ratio(a["cross_p99"], b["p99"])), "reported", ""))
     return table
+
+
+def _cluster_section(clu):
+    lines = ["## Two nodes on one PostgreSQL", "",
+             f"Nodes get {clu['budget']}; PostgreSQL and the client harness are not pinned. A two-node rung's p99 counts every "
+             "delivery; the cross and same columns split them by whether the receiver's node is the sender's.", "",
+             "| nodes | offered/s | achieved/s | p50 ms | p99 ms | cross-node p99 ms | same-node p99 ms | missing | dup | node cpu | held back by quota | PostgreSQL cpu | client cpu |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|"]
+
+    def row(label, s):
+        nodes = " + ".join(f"{c:.0%}" for c in s.get("node_cpu", [s["server_cpu"]]))
+        held = " + ".join(f"{t:.0%}" for t in s.get("throttled", [])) or "—"
+        cross = f"{s['cross_p99']:.1f}" if "cross_p99" in s else "—"
+        same = f"{s['same_p99']:.1f}" if "same_p99" in s else "—"
+        postgres = s.get("watched_cpu", {}).get("postgres")
+        return (f"| {label} | {s['offered']:,.0f} | {s['achieved']:,.0f} | {s['p50']:.1f} | {s['p99']:.1f} | {cross} | {same} | "
+                f"{s['missing']} | {s['duplicates']} | {nodes} | {held} | {_fmt(postgres * 100 if postgres is not None else None, 0, '%')} | "
+                f"{s['client_cpu']:.0%} |")
+
+    for key, label in (("one", "1"), ("two", "2")):
+        for s in clu[key]["steps"]:
+            lines.append(row(label, s))
+    for key, label in (("one", "1 (latency run)"), ("two", "2 (latency run)")):
+        if "latency" in clu[key]:
+            lines.append(row(label, clu[key]["latency"]))
+    lines.append("")
+    return lines
 
 
 def write(results, directory, name=None):
@@ -159,6 +203,8 @@ def write(results, directory, name=None):
                 s = dur[level]
                 lines.append(f"- Parlor {level}: {s['rate']:,.0f} messages/s, {s['writers']} writers in a closed loop, server cpu {s['server_cpu']:.0%}")
         lines.append("")
+    if results.get("cluster"):
+        lines += _cluster_section(results["cluster"])
     text = "\n".join(lines)
     (directory / f"{name}.md").write_text(text)
     (directory / ("latest-quick.md" if results["config"].get("quick") else "latest.md")).write_text(text)

@@ -104,19 +104,25 @@ class Server:
 class ParlorServer(Server):
     name = "Parlor"
 
-    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=()):
+    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=(), postgres=None, cpu_quota=None):
+        """`postgres`: a database URL (a node of several, instead of SQLite). `cpu_quota`: a
+        `CpuQuota` the process runs in from its first instruction."""
         self.data_dir = Path(data_dir)
         self.durability = durability
         self.core = core
         self.wrapper = list(wrapper)
+        self.postgres = postgres
+        self.cpu_quota = cpu_quota
         self.binary = PARLOR
         self.port = free_port()
 
     def start(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        store = ["--postgres", self.postgres] if self.postgres else ["--durability", self.durability]
         command = ["taskset", "-c", self.core, *self.wrapper, str(self.binary), "serve", "--port", str(self.port),
-                   "--data-dir", str(self.data_dir), "--password-cost", "4", "--durability", self.durability,
-                   "--log-level", "warning"]
+                   "--data-dir", str(self.data_dir), "--password-cost", "4", *store, "--log-level", "warning"]
+        if self.cpu_quota is not None:
+            command = self.cpu_quota.wrap(command)
         self.log = open(self.data_dir / "parlor.log", "ab")
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=self.log, start_new_session=True)
         prioritize(self.process.pid)
@@ -133,6 +139,74 @@ class ParlorServer(Server):
     @property
     def base_url(self):
         return f"http://127.0.0.1:{self.port}"
+
+
+ALL_CORES = f"0-{os.cpu_count() - 1}"
+
+
+class CpuQuota:
+    """A CPU bandwidth limit (a cgroup of its own): `cores` of CPU time per wall second, spread
+    over any cores. The period is as short as the kernel allows (the quota is its 1 ms minimum:
+    a period of 4 ms for a quarter of a core), so a process that spends its quota in a burst is
+    held back for at most a few milliseconds, not most of a 100 ms default period, which would
+    show up as latency that has nothing to do with the server. Needs a writable cgroup file system
+    (cgroup v1's cpu controller or v2 with cpu enabled); `create` returns None where there is none."""
+
+    QUOTA_US = 1_000
+
+    def __init__(self, path, procs, cores):
+        self.path = path
+        self.procs = procs
+        self.cores = cores
+
+    @classmethod
+    def create(cls, name, cores):
+        quota = cls.QUOTA_US
+        period = int(quota / cores)
+        if not 1_000 <= period <= 1_000_000:
+            raise ValueError(f"a CPU quota of {cores} cores is out of range (0.001 to 1)")
+        v1 = Path("/sys/fs/cgroup/cpu")
+        v2 = Path("/sys/fs/cgroup")
+        try:
+            if (v1 / "cpu.cfs_quota_us").exists():
+                path = v1 / f"parlor-bench-{os.getpid()}-{name}"
+                path.mkdir(exist_ok=True)
+                (path / "cpu.cfs_period_us").write_text(str(period))
+                (path / "cpu.cfs_quota_us").write_text(str(quota))
+            elif "cpu" in (v2 / "cgroup.controllers").read_text().split():
+                path = v2 / f"parlor-bench-{os.getpid()}-{name}"
+                path.mkdir(exist_ok=True)
+                (path / "cpu.max").write_text(f"{quota} {period}")
+            else:
+                return None
+        except OSError:
+            return None
+        return cls(path, path / "cgroup.procs", cores)
+
+    def wrap(self, command):
+        """The command, started inside this group (the shell moves itself in, then execs)."""
+        return ["sh", "-c", f'echo $$ > "{self.procs}" && exec "$@"', "sh", *command]
+
+    def throttled_seconds(self):
+        """How long the group was held back by its quota so far."""
+        try:
+            for line in (self.path / "cpu.stat").read_text().splitlines():
+                key, value = line.split()
+                if key == "throttled_time":
+                    return int(value) / 1e9
+                if key == "throttled_usec":
+                    return int(value) / 1e6
+        except (OSError, ValueError):
+            pass
+        return 0.0
+
+    def remove(self):
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except OSError:
+                time.sleep(0.1)  # the group's last process is still exiting
 
 
 class ProsodyServer(Server):

@@ -35,8 +35,14 @@ class DeliveryLedger:
     and fails the run. Latencies are recorded per delivery and per message (to the last receiver).
     """
 
-    def __init__(self, receivers):
+    def __init__(self, receivers, node_of=None):
+        """`node_of(member index)`: the node a member is connected to, when there are several;
+        deliveries are then also counted apart by whether they crossed from one node to another."""
         self.receivers = receivers
+        self.node_of = node_of
+        self.senders = {}       # number -> sender index (with node_of)
+        self.cross_node = new_histogram()
+        self.same_node = new_histogram()
         self.sent = {}          # number -> intended send time (ns)
         self.counts = {}        # number -> bytearray, one count per receiver index
         self.remaining = {}     # number -> receivers still waiting
@@ -49,8 +55,10 @@ class DeliveryLedger:
         self.first_delivery_ns = None
         self.last_delivery_ns = None
 
-    def expect(self, number, intended_ns):
+    def expect(self, number, intended_ns, sender=None):
         self.sent[number] = intended_ns
+        if self.node_of is not None:
+            self.senders[number] = sender
         self.counts[number] = bytearray(self.receivers)
         self.remaining[number] = self.receivers
 
@@ -67,6 +75,9 @@ class DeliveryLedger:
         self.delivered += 1
         latency_us = max(1, (at_ns - intended_ns) // 1000)
         self.per_delivery.record_value(latency_us)
+        if self.node_of is not None:
+            crossed = self.node_of(self.senders[number]) != self.node_of(receiver)
+            (self.cross_node if crossed else self.same_node).record_value(latency_us)
         if self.first_delivery_ns is None:
             self.first_delivery_ns = at_ns
         self.last_delivery_ns = at_ns

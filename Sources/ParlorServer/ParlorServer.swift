@@ -58,8 +58,11 @@ public enum ParlorServer {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 // The server accepts connections only once this returns: warm up beside it.
+                // It says it is ready once it also hears the other nodes: a message another node
+                // commits before then would reach this node's connections only with the next one.
                 Task {
                     await warmUp(port: port, host: configuration.host, client: httpClient, logger: logger)
+                    await bus.ready()
                     await onServerRunning(port)
                 }
             },

@@ -46,6 +46,13 @@ public protocol ClusterBus: Sendable {
     func publish(_ event: ClusterEvent) async
     /// Events from the other nodes (never this node's own), plus `.listenerRestarted`.
     func events() -> AsyncStream<ClusterEnvelope>
+    /// Returns once this node hears the other nodes (at once when there are none, or once the
+    /// bus has stopped).
+    func ready() async
+}
+
+extension ClusterBus {
+    public func ready() async {}
 }
 
 /// The bus of a server that is alone on its store.

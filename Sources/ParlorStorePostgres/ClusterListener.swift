@@ -173,8 +173,11 @@ extension PostgresStore {
     }
 
     /// Returns once this node is listening for the other nodes' events (or `run()` has ended).
-    /// A server waits for this before serving so that it misses nothing.
+    /// A server waits for this before it says it is ready, so that it misses nothing.
     public func waitUntilListening() async { await listener.waitUntilListening() }
+
+    /// `ClusterBus`: ready once listening.
+    public func ready() async { await waitUntilListening() }
 
     /// The other nodes' events (never this node's own), and `.listenerRestarted` each time this
     /// node's listener is listening again after losing its connection. Finishes when `run()` ends.

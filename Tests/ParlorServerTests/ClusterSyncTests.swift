@@ -67,4 +67,31 @@ struct ClusterSyncTests {
             await socket.disconnect()
         }
     }
+
+    @Test("A message this node sends that overtakes another node's earlier one does not hide it, on a connection whose hello named no conversation")
+    func overtakenNotificationIsNotLost() async throws {
+        let bus = ScriptedBus()
+        var server = try TestServer()
+        server.bus = bus
+        try await server.run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let conversation = try #require(ConversationID(direct.id))
+            let socket = try await TestSocket.session(port: port, as: bob)
+
+            // The other node commits the first message; its notification is still on the way
+            // when this node commits and fans out the second.
+            let first = NewMessage(id: MessageID(), conversationID: conversation, sender: try #require(UserID(alice.id)), content: .text("first"))
+            let committed = try await store.append(first) { _, _ in }.message
+            try await api.send("second", in: direct.id, as: alice)
+            #expect(try await socket.messages(2).map(\.text) == ["first", "second"])
+
+            bus.announce(.messagesCommitted([MessagePointer(conversation: conversation, sequence: committed.sequence)]))
+            let late = try await socket.frames(within: .milliseconds(300)).filter { $0.type == "message" }
+            #expect(late.isEmpty, "the late notification delivers nothing twice")
+            await socket.disconnect()
+        }
+    }
 }

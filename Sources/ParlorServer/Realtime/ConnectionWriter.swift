@@ -68,7 +68,14 @@ struct ConnectionWriter: Sendable {
         let summaries = try await core.store.conversations(of: user)
         for summary in summaries {
             let conversation = summary.conversation.id
-            guard let last = since[conversation] else { continue }
+            guard let last = since[conversation] else {
+                // Not replayed, but nothing committed from now on is skipped: a later message
+                // that arrives first (another node's notification can be overtaken by this
+                // node's own send) fills the gap. Messages that came before hello still go out.
+                let firstEarly = state.early.lazy.filter { $0.message.conversationID == conversation }.map(\.message.sequence).min()
+                state.delivered[conversation] = min(summary.conversation.lastSequence, (firstEarly ?? .max) - 1)
+                continue
+            }
             state.delivered[conversation] = last
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }

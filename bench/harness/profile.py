@@ -1,6 +1,6 @@
 """Profiles Parlor under one scenario's load, to find what limits a missed target.
 
-usage: bench/profile fanout|app|durable|idle|prosody-fanout [--tool T] [--seconds S] [--rate R]
+usage: bench/profile fanout|app|durable|idle|cluster|prosody-fanout [--tool T] [--seconds S] [--rate R]
 
 CPU: perf (Debian's linux-perf) when `perf stat -e instructions true` counts instructions on
 this machine; otherwise the issue names valgrind --tool=callgrind, which cannot run Parlor's
@@ -19,6 +19,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import app_trip
+import cluster
 import durable
 import fanout
 import idle
@@ -110,6 +111,22 @@ async def load(scenario, tool, out, seconds, rate, work):
             print(fanout._describe(step))
         finally:
             await room.stop()
+    elif scenario == "cluster":
+        # Two nodes on one PostgreSQL, members split between them; node 1 runs under the profiler.
+        # Each node commits half the messages and fans out the other half from notifications.
+        def node_factory(data_dir, **kwargs):
+            return server_factory(data_dir, **kwargs) if Path(data_dir).name == "node1" else ParlorServer(data_dir, **kwargs)
+
+        fanout.ParlorServer = node_factory
+        postgres = cluster.PostgresCluster().start()
+        room = fanout.Room("parlor", work / "cluster", 100, print, nodes=2, postgres=postgres.database("profiled"), cores=["0", "1"])
+        try:
+            await room.start()
+            step = await room.run(rate, seconds, grace=120)
+            print(fanout._describe(step), "node cpu", step["node_cpu"])
+        finally:
+            await room.stop()
+            postgres.stop()
     elif scenario == "app":
         config = SimpleNamespace(app_pairs=4, app_rate=rate / 100, app_seconds=seconds)
         await app_trip.measure(work / "app", config, print)
@@ -140,10 +157,10 @@ def demangle(text):
 
 def main():
     parser = argparse.ArgumentParser(prog="bench/profile")
-    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "prosody-fanout"])
+    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "prosody-fanout"])
     parser.add_argument("--connections", type=int, default=500, help="idle sessions (with --tool massif)")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout; moves/s ×100 for app")
+    parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app")
     parser.add_argument("--tool", choices=["auto", "perf", "perf-cpu-clock", "callgrind", "massif", "heaptrack", "strace"], default="auto")
     options = parser.parse_args()
     tool = options.tool

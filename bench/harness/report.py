@@ -99,6 +99,10 @@ def rows(results):
         table.append((f"6. Two nodes on one PostgreSQL, {clu['members']} members split "
                       "between them: deliveries/s at p99 ≤ 50 ms; one node on the same PostgreSQL in the peer column",
                       _fmt(two), _fmt(one) + " (1 node)", _x(_ratio(two, one)), "reported", ""))
+        peak_one = max((s["achieved"] for s in clu["one"]["steps"]), default=0)
+        peak_two = max((s["achieved"] for s in clu["two"]["steps"]), default=0)
+        table.append(("6. The same, the most deliveries/s achieved on any rung, whatever the latency (saturation)",
+                      _fmt(peak_two), _fmt(peak_one) + " (1 node)", _x(_ratio(peak_two, peak_one)), "reported", ""))
         a, b = clu["two"].get("latency"), clu["one"].get("latency")
         if a and b:
             table.append((f"6. Cross-node delivery at {clu['rate']:,.0f} deliveries/s, p99 (ms); every delivery of one node at that rate in the peer column",

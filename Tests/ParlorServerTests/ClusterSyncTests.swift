@@ -102,4 +102,15 @@ struct ClusterSyncTests {
             #expect(try await scene.lateMessages().isEmpty, "the late notification delivers nothing twice")
         }
     }
+
+    @Test("After its listener reconnects, a node catches up what it missed, in conversations it had never fanned out too")
+    func listenerRestartCatchesUp() async throws {
+        try await OtherNodeScene.run { scene in
+            // Committed elsewhere while this node's listener was down: no notification came.
+            _ = try await scene.commitElsewhere(["missed one", "missed two"])
+            scene.bus.announce(.listenerRestarted, from: scene.bus.nodeID)  // as the listener reports it
+            #expect(try await scene.bobSocket.messages(2).map(\.text) == ["missed one", "missed two"])
+            #expect(try await scene.lateMessages().isEmpty)
+        }
+    }
 }

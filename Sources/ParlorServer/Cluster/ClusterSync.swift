@@ -27,7 +27,8 @@ struct ClusterSync: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             for await envelope in core.bus.events() {
-                guard envelope.origin != core.bus.nodeID else { continue }
+                // This node's own changes are applied already; `.listenerRestarted` is its own news.
+                guard envelope.origin != core.bus.nodeID || envelope.event == .listenerRestarted else { continue }
                 await apply(envelope.event)
             }
         }
@@ -60,7 +61,14 @@ struct ClusterSync: Service {
                     await core.refreshParticipants(in: conversation)
                 }
             case .listenerRestarted:
-                for (conversation, _) in await core.fanOutTracker.conversations {
+                // Every conversation this node serves: those it has fanned out and those of the
+                // users connected to it. Its newest message is enough: a connection that missed
+                // the ones before it fills the gap from the store.
+                var conversations = Set(await core.fanOutTracker.conversations.keys)
+                for user in await core.hub.onlineUsers {
+                    for summary in try await core.store.conversations(of: user) { conversations.insert(summary.conversation.id) }
+                }
+                for conversation in conversations.sorted() {
                     guard let record = try await core.store.conversation(id: conversation) else { continue }
                     try await fanOut(record.lastSequence...record.lastSequence, in: conversation)
                 }

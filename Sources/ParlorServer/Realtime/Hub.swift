@@ -98,5 +98,8 @@ actor Hub {
     /// Whether `user` has an open connection.
     func isOnline(_ user: UserID) -> Bool { connections[user]?.isEmpty == false }
 
+    /// The users with an open connection.
+    var onlineUsers: [UserID] { connections.filter { !$0.value.isEmpty }.map(\.key) }
+
     var connectionCount: Int { connections.values.reduce(0) { $0 + $1.count } }
 }

@@ -66,7 +66,7 @@ struct AppHostingTests {
             try await carolSocket.send("keep", ["conversation": .string(group.id), "message": .string(message.id)])
             try await carolSocket.send("read", ["conversation": .string(group.id), "sequence": sequence])
             try await bobSocket.send("read", ["conversation": .string(group.id), "sequence": sequence])
-            let expired = try await bobSocket.next("expired", timeout: .seconds(10))
+            let expired = try await bobSocket.next("expired", timeout: .seconds(60))  // 100 ms sweeps; generous for a stalled runner
             #expect(expired.conversation == group.id)
             #expect(expired.messageID == message.id)
 

@@ -6,12 +6,17 @@ import Testing
 
 @Suite("Feed failures: a clear error, a Retry button, and the last good list kept")
 struct FeedErrorFlowTests {
+    /// How slow the "slow server" is in the timeout tests: far beyond their 2-second timeout.
+    static let slowAnswer: Duration = .seconds(90)
+
     /// Opens LinkShare for Alice on a server answering `Fixtures.programming`, then answers `failure`
-    /// and taps Refresh: the view after that tap, and the server.
-    func refreshFailing(with failure: FeedAnswer, timeout: Duration = .seconds(10),
+    /// and taps Refresh: the view after that tap, and the server. The app's timeout is `timeout`,
+    /// or a patient one (`patientLinkShare`) for tests not about timeouts.
+    func refreshFailing(with failure: FeedAnswer, timeout: Duration? = nil,
                         _ check: (SimulatedParticipant, FeedServer) async throws -> Void) async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let alice = linkShareConversation(LinkShare(feedURL: server.url(), timeout: timeout)).participant("Alice")
+            let app = timeout.map { LinkShare(feedURL: server.url(), timeout: $0) } ?? patientLinkShare(feedURL: server.url())
+            let alice = linkShareConversation(app).participant("Alice")
             let first = try await alice.openApp(named: "LinkShare")
             #expect(first.listedTitles == Fixtures.programmingTitles)
             server.answer(with: failure)
@@ -31,7 +36,7 @@ struct FeedErrorFlowTests {
     @Test("Network failure: the server goes away; Retry shows it cannot be reached and keeps the list")
     func networkFailure() async throws {
         let alice = try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let alice = linkShareConversation(LinkShare(feedURL: server.url())).participant("Alice")
+            let alice = linkShareConversation(patientLinkShare(feedURL: server.url())).participant("Alice")
             try await alice.openApp(named: "LinkShare")
             return alice
         }
@@ -45,7 +50,7 @@ struct FeedErrorFlowTests {
     @Test("Network failure on the first load: the error and Retry, no posts")
     func networkFailureBeforeAnyList() async throws {
         let url = try await FeedServer.run(answering: .listing(Fixtures.programming)) { $0.url() }
-        let alice = linkShareConversation(LinkShare(feedURL: url)).participant("Alice")
+        let alice = linkShareConversation(patientLinkShare(feedURL: url)).participant("Alice")
         let view = try await alice.openApp(named: "LinkShare")
         #expect(view.text(id: "feed-error") == "Couldn't reach 127.0.0.1. Check the connection, then retry.")
         #expect(view.buttonTitles == ["Retry"])
@@ -55,7 +60,7 @@ struct FeedErrorFlowTests {
 
     @Test("Timeout: a server slower than the app's timeout gives a timeout error in time, and Retry recovers")
     func timeout() async throws {
-        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, server in
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: Self.slowAnswer), timeout: .seconds(2)) { alice, server in
             expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
             server.answer(with: .listing(Fixtures.listing(title: "Back again", url: "https://back.example/")))
             try await alice.tap("Retry")
@@ -67,12 +72,12 @@ struct FeedErrorFlowTests {
 
     @Test("Timeout: the app gives up at its timeout, not the server's pace")
     func timeoutIsPrompt() async throws {
-        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: .seconds(15)), timeout: .seconds(2)) { alice, _ in
+        try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: Self.slowAnswer), timeout: .seconds(2)) { alice, _ in
             let started = ContinuousClock.now
             try await alice.tap("Retry")
             let waited = ContinuousClock.now - started
             let error = await alice.view().text(id: "feed-error")
-            #expect(waited < .seconds(6))
+            #expect(waited < Self.slowAnswer / 3, "the app answered at its own 2-second timeout, not the server's 90 seconds")
             #expect(error == "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
         }
     }

@@ -12,7 +12,7 @@ struct LinkShareFlowTests {
     @Test("Seed flow: Alice shares a post; Bob (app closed) and Alice (app open in compact) tap it and read the link in the in-app web page")
     func seedFlow() async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let simulator = linkShareConversation(LinkShare(feedURL: server.url()))
+            let simulator = linkShareConversation(patientLinkShare(feedURL: server.url()))
             let alice = simulator.participant("Alice")
             let list = try await alice.openApp(named: "LinkShare")
             #expect(await alice.presentationStyle() == .compact)
@@ -57,7 +57,7 @@ struct LinkShareFlowTests {
     func feedIsASetting() async throws {
         let swift = Fixtures.listing(title: "Swift 6.3 released", url: "https://swift.org/blog/swift-6.3/", score: 321, domain: "swift.org")
         try await FeedServer.run(answering: .listing(swift)) { server in
-            let simulator = linkShareConversation(LinkShare(feedURL: server.url("/r/swift.json")))
+            let simulator = linkShareConversation(patientLinkShare(feedURL: server.url("/r/swift.json")))
             let view = try await simulator.participant("Alice").openApp(named: "LinkShare")
             #expect(server.requestedPaths == ["/r/swift.json"])
             #expect(view.text(id: "feed-title") == "r/swift")
@@ -68,7 +68,7 @@ struct LinkShareFlowTests {
     @Test("Refresh fetches the feed again and lists what it has now")
     func refreshShowsNewPosts() async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let alice = linkShareConversation(LinkShare(feedURL: server.url())).participant("Alice")
+            let alice = linkShareConversation(patientLinkShare(feedURL: server.url())).participant("Alice")
             try await alice.openApp(named: "LinkShare")
             server.answer(with: .listing(Fixtures.listing(title: "Fresh post", url: "https://fresh.example/")))
             try await alice.tap("Refresh")
@@ -80,7 +80,7 @@ struct LinkShareFlowTests {
     @Test("A message tapped while the app is open expanded shows the link; collapsing returns to the list")
     func tapWhileExpanded() async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let simulator = linkShareConversation(LinkShare(feedURL: server.url()))
+            let simulator = linkShareConversation(patientLinkShare(feedURL: server.url()))
             let alice = simulator.participant("Alice")
             try await alice.openApp(named: "LinkShare")
             try await alice.tap(Self.zigRow)
@@ -99,7 +99,7 @@ struct LinkShareFlowTests {
     @Test("Opening from the drawer after reading a link shows the list, not the old page")
     func drawerOpensTheList() async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let simulator = linkShareConversation(LinkShare(feedURL: server.url()))
+            let simulator = linkShareConversation(patientLinkShare(feedURL: server.url()))
             let alice = simulator.participant("Alice")
             try await alice.openApp(named: "LinkShare")
             try await alice.tap(Self.zigRow)
@@ -116,7 +116,7 @@ struct LinkShareFlowTests {
     @Test("Entity-escaped text reads as plain text, in the list and in the bubble")
     func escapedTextReadsPlainly() async throws {
         try await FeedServer.run(answering: .listing(Fixtures.programming)) { server in
-            let simulator = linkShareConversation(LinkShare(feedURL: server.url()))
+            let simulator = linkShareConversation(patientLinkShare(feedURL: server.url()))
             let alice = simulator.participant("Alice")
             let view = try await alice.openApp(named: "LinkShare")
             #expect(!view.visibleTexts.contains { $0.contains("&amp;") || $0.contains("&lt;") || $0.contains("&#") || $0.contains("&quot;") })
@@ -137,7 +137,7 @@ struct LinkShareFlowTests {
         ])
         for body in [listing, Fixtures.mixed] {
             try await FeedServer.run(answering: .listing(body)) { server in
-                let view = try await linkShareConversation(LinkShare(feedURL: server.url())).participant("Alice").openApp(named: "LinkShare")
+                let view = try await linkShareConversation(patientLinkShare(feedURL: server.url())).participant("Alice").openApp(named: "LinkShare")
                 #expect(view.listedTitles == (body == listing ? ["Keep me"] : ["A good post", "Another good post"]))
                 #expect(view.text(id: "feed-error") == nil)
             }

@@ -45,6 +45,12 @@ extension ViewNode {
     }
 }
 
+/// LinkShare reading `feedURL` with a timeout long enough that a stalled machine (a shared CI
+/// runner) cannot turn a quick answer or refusal into a timeout: for tests not about timeouts.
+func patientLinkShare(feedURL: URL) -> LinkShare {
+    LinkShare(feedURL: feedURL, timeout: .seconds(120))
+}
+
 /// A two-person conversation with LinkShare installed, fetching through a real HTTP client.
 func linkShareConversation(_ app: LinkShare) -> ConversationSimulator {
     ConversationSimulator(participants: ["Alice", "Bob"], apps: [app], httpClient: URLSessionHTTPClient())

@@ -64,13 +64,17 @@ struct ClusterSync: Service {
                 // Every conversation this node serves: those it has fanned out and those of the
                 // users connected to it. Its newest message is enough: a connection that missed
                 // the ones before it fills the gap from the store.
-                var conversations = Set(await core.fanOutTracker.conversations.keys)
+                var newest: [ConversationID: Int64] = [:]
                 for user in await core.hub.onlineUsers {
-                    for summary in try await core.store.conversations(of: user) { conversations.insert(summary.conversation.id) }
+                    for summary in try await core.store.conversations(of: user) {
+                        newest[summary.conversation.id] = summary.conversation.lastSequence
+                    }
                 }
-                for conversation in conversations.sorted() {
-                    guard let record = try await core.store.conversation(id: conversation) else { continue }
-                    try await fanOut(record.lastSequence...record.lastSequence, in: conversation)
+                for conversation in await core.fanOutTracker.conversations.keys where newest[conversation] == nil {
+                    newest[conversation] = try await core.store.conversation(id: conversation)?.lastSequence
+                }
+                for (conversation, sequence) in newest.sorted(by: { $0.key < $1.key }) where sequence > 0 {
+                    try await fanOut(sequence...sequence, in: conversation)
                 }
             }
         } catch {

@@ -37,14 +37,16 @@ let package = Package(
         .target(name: "ParlorKit"),
         .target(name: "ParlorHost", dependencies: ["ParlorKit"]),
         .target(name: "ParlorStickers", dependencies: ["ParlorKit"], resources: [.copy("Packs")]),
-        .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost", "ParlorStickers"]),
-        .target(name: "ParlorStore", dependencies: [
-            "ParlorKit",
+        .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost"]),
+        /// The store protocol, its records and the cluster bus: no database engine.
+        .target(name: "ParlorStore", dependencies: ["ParlorKit"]),
+        .target(name: "ParlorStoreSQLite", dependencies: [
+            "ParlorKit", "ParlorHost", "ParlorStore",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ParlorStorePostgres", dependencies: [
-            "ParlorKit", "ParlorStore",
+            "ParlorKit", "ParlorHost", "ParlorStore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -59,25 +61,40 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ] + apps.map { .target(name: $0) }, resources: [.copy("Web")]),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ], resources: [.copy("Web")]),
+        /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
+        .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorStorePostgres", "ParlorStickers",
+            "ParlorKit", "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
-        .testTarget(name: "ParlorStoreTests", dependencies: ["ParlorStore", "ParlorStorePostgres"]),
+        .testTarget(name: "ParlorStoreTests", dependencies: [
+            "ParlorKit", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorKit", "ParlorHost",
+            "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorKit", "ParlorHost", "ParlorSeedApps", "ParlorTesting",
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
-        .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorTesting", "Hello"]),
-        .testTarget(name: "ParlorStickersTests", dependencies: ["ParlorStickers"]),
+        .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorKit", "ParlorTesting", "ParlorStickers", "Hello"]),
+        .testTarget(name: "ParlorStickersTests", dependencies: ["ParlorKit", "ParlorStickers"]),
     ]
     + apps.map { name in
         .target(
@@ -87,7 +104,7 @@ let package = Package(
     + apps.map { name in
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [.target(name: name), "ParlorTesting", "ParlorHost"] + (appTestExtraDependencies[name] ?? []),
+            dependencies: [.target(name: name), "ParlorKit", "ParlorTesting", "ParlorHost"] + (appTestExtraDependencies[name] ?? []),
             path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]

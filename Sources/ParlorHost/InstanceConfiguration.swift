@@ -8,13 +8,13 @@ public struct InstanceConfiguration: Sendable {
     public var surface: AppSurface
     public var conversationHost: any ConversationHost
     public var container: any AppContainer
-    public var httpClient: (any HTTPClient)?
+    public var httpClient: (any FetchClient)?
     /// The instance as it was persisted, to resume it.
     public var snapshot: InstanceSnapshot?
 
     public init(
         localParticipant: ParticipantID, remoteParticipants: [ParticipantID], surface: AppSurface = .messages,
-        conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any HTTPClient)? = nil,
+        conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any FetchClient)? = nil,
         snapshot: InstanceSnapshot? = nil
     ) {
         self.localParticipant = localParticipant

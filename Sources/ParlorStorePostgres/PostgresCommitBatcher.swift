@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlorHost
 import ParlorKit
 import ParlorStore
 import PostgresNIO
@@ -121,7 +122,7 @@ actor PostgresCommitBatcher {
             if try row.makeRandomAccess()[6].decode(Int32.self) == 0 { existing = stored } else { head = stored }
         }
         if let existing { return (existing, true) }
-        if session != nil, let head, head.id != message.replacing { throw SessionConflict(head: head) }
+        if session != nil, let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw SessionConflict(head: head) }
         try validate(message, session != nil ? head : nil)
 
         let now = Timestamp(Date())

@@ -89,13 +89,3 @@ extension PostgresStore {
         return Blob(hash: hash, contentType: contentType, data: data)
     }
 }
-
-extension InstanceScope {
-    /// How the scope is written in `app_instances.scope`: the conversation id, or `home` (as in SQLite).
-    var storageKey: String {
-        switch self {
-        case .conversation(let id): id.description
-        case .home: "home"
-        }
-    }
-}

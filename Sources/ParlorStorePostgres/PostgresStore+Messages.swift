@@ -38,11 +38,16 @@ extension PostgresStore {
             """).first.map(Self.decodeMessage)
     }
 
-    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
-        _ = try await query("""
+    @discardableResult
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64 {
+        // The subquery reads the row as it was before this statement's update.
+        let rows = try await query("""
             UPDATE members SET last_read_seq = GREATEST(last_read_seq, \(sequence))
             WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
+            RETURNING (SELECT m.last_read_seq FROM members m
+                       WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description))
             """)
+        return try rows.first?.decode(Int64.self) ?? 0
     }
 
     public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {

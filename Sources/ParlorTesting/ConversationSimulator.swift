@@ -22,7 +22,7 @@ public actor ConversationSimulator {
 
     let apps: [AppID: AnyMessagesApp]
     let stickerPacks: [String: StickerPack]
-    let httpClient: (any HTTPClient)?
+    let httpClient: (any FetchClient)?
     private(set) var names: [String]
     private(set) var posted: [PostedMessage] = []
     private var scopedIDs: [String: ParticipantID] = [:]
@@ -42,7 +42,7 @@ public actor ConversationSimulator {
     /// A conversation of `participants` (names, unique), each with every app and pack installed.
     public init(
         participants: [String] = ["Alice", "Bob"], apps: [any MessagesApp] = [], stickerPacks: [StickerPack] = [],
-        httpClient: (any HTTPClient)? = nil
+        httpClient: (any FetchClient)? = nil
     ) {
         var directory: [AppID: AnyMessagesApp] = [:]
         for app in apps {
@@ -104,35 +104,24 @@ public actor ConversationSimulator {
     func commit(_ content: SimulatedContent, id: MessageID, from sender: String, replacing: MessageID?) throws -> PostedMessage {
         try requireParticipant(sender)
         if let existing = posted.first(where: { $0.id == id }) {
-            // A retry returns the original; an id reused by someone else is refused.
-            guard existing.sender == sender else {
-                throw MessagesError(.invalidValue, "That message id is already used in this conversation.")
-            }
+            try MessageRules.checkRetry(storedSender: existing.sender, sender: sender)
             return existing
         }
         var content = content
-        if case .app(var message) = content {
-            guard let appID = message.appID, let app = apps[appID] else {
-                throw MessagesError(.invalidValue, "The message names no app of this conversation.")
+        switch content {
+        case .text(let text):
+            try MessageRules.checkText(text)
+        case .sticker:
+            break
+        case .app(let message):
+            let app = try MessageRules.app(of: message, in: { self.apps[$0] })
+            let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id))
+            let head = checked.session.flatMap { session in posted.last { $0.message?.session == session } }
+            if let head, !MessageRules.isCurrent(head: head.id, replacing: replacing) {
+                throw MessageRules.sessionConflict(head: head.message)
             }
-            // The host, not the sender, says who sent it.
-            message.senderParticipantIdentifier = participantID(of: sender, in: appID)
-            try message.validate()
-            var head: PostedMessage?
-            if let session = message.session {
-                head = posted.last { $0.message?.session == session }
-                if let head, head.message?.appID != appID {
-                    throw MessagesError(.actionRefused, "That session belongs to another app.")
-                }
-                if let head, head.id != replacing {
-                    throw MessagesError(
-                        .sessionConflict, "Someone else updated this first; your change was not applied to the old version.",
-                        sessionHead: head.message)
-                }
-            }
-            try app.validate(message, replacing: head?.message)
-            message.isPending = false
-            content = .app(message)
+            try MessageRules.checkAppMessage(checked, replacing: head?.message, app: app)
+            content = .app(checked)
         }
         let entry = PostedMessage(id: id, sequence: posted.count + 1, sender: sender, content: content)
         posted.append(entry)
@@ -193,11 +182,8 @@ public actor ConversationSimulator {
         }
     }
 
-    func sendText(_ text: String, by name: String) async throws -> PostedMessage {
-        guard !text.isEmpty, Limits.length(of: text) <= Limits.maxTextLength else {
-            throw MessagesError(.textExceedsMaxSize, "A text message has 1 to \(Limits.maxTextLength) characters; this one has \(Limits.length(of: text)).")
-        }
-        let entry = try commit(.text(text), id: MessageID(), from: name, replacing: nil)
+    func sendText(_ text: String, id: MessageID = MessageID(), by name: String) async throws -> PostedMessage {
+        let entry = try commit(.text(text), id: id, from: name, replacing: nil)
         composeText[name] = nil
         await deliverPending()
         return entry
@@ -319,7 +305,10 @@ public actor ConversationSimulator {
         try requireParticipant(name)
         let now = ContinuousClock.now + clockOffset
         let visible = visiblePosted(for: name)
-        for entry in visible where entry.message?.shouldExpire == true && entry.sender != name {
+        // Reading the transcript reads it to the end.
+        let readUpTo = Int64(posted.count)
+        for entry in visible
+        where MessageRules.startsExpiry(of: entry.message, sender: entry.sender, reader: name, sequence: Int64(entry.sequence), readUpTo: readUpTo) {
             if readAt[name, default: [:]][entry.id] == nil { readAt[name, default: [:]][entry.id] = now }
         }
         var lines: [TranscriptLine] = []

@@ -210,9 +210,13 @@ public struct SimulatedParticipant: Sendable {
     /// Removes the staged item (didCancelSending).
     public func removeStaged() async { await simulator.removeStaged(by: name) }
 
-    /// Sends a plain text message.
+    /// Sends a plain text message, with the server's rules (`MessageRules.checkText`).
+    /// - Parameter id: the message's id; sending again with the same id is a retry, and an id
+    ///   someone else used is refused with `idInUse`, as on the server.
     @discardableResult
-    public func send(text: String) async throws -> PostedMessage { try await simulator.sendText(text, by: name) }
+    public func send(text: String, id: MessageID = MessageID()) async throws -> PostedMessage {
+        try await simulator.sendText(text, id: id, by: name)
+    }
 
     // MARK: The transcript
 

@@ -5,6 +5,7 @@ import ParlorKit
 import ParlorServer
 import ParlorStickers
 import ParlorStore
+import ParlorStoreSQLite
 
 /// `parlor user add|list|remove`.
 struct UserCommand: AsyncParsableCommand {

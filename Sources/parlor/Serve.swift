@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ParlorSeedApps
 import ParlorServer
 import ParlorStore
+import ParlorStoreSQLite
 import ParlorStorePostgres
 import ServiceLifecycle
 
@@ -25,22 +27,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Use PostgreSQL at this URL instead of SQLite, for several nodes (env PARLOR_POSTGRES_URL).")
     var postgres: String?
 
-    @Option(help: "How SQLite syncs commits: full (survives power loss) or normal.")
-    var durability: String = "full"
+    @Option(help: "How SQLite syncs commits: full survives power loss; normal syncs at checkpoints only.")
+    var durability: SQLiteStore.Durability = .full
 
     @Option(help: "The feed the LinkShare app reads (default: Reddit's r/programming).")
     var feedURL: String?
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String = ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+    @Option(help: "The least severe log level written (env LOG_LEVEL).")
+    var logLevel: Logger.Level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
 
     @Option(help: "The bcrypt cost of new passwords (4 to 16).")
     var passwordCost: Int = 11
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
-        guard SQLiteStore.Durability(rawValue: durability) != nil else { throw ValidationError("--durability is full or normal.") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level is one of trace, debug, info, notice, warning, error, critical.") }
+        if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
+            throw ValidationError("LOG_LEVEL is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
         guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
         if let feedURL {
             guard let url = URL(string: feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -52,8 +55,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         try data.prepare()
         var logger = Logger(label: "parlor")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let directory = try AppDirectory.builtIn(feedURL: feedURL.flatMap(URL.init(string:)), stickerDirectory: data.stickerDirectory)
+        logger.logLevel = logLevel
+        let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
         let configuration = ServerConfiguration(host: host, port: port, passwordCost: UInt8(passwordCost))
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
@@ -92,9 +95,12 @@ struct Serve: AsyncParsableCommand {
 
     private func openStore(logger: Logger) throws -> SQLiteStore {
         do {
-            return try SQLiteStore(path: data.databasePath, durability: SQLiteStore.Durability(rawValue: durability) ?? .full, logger: logger)
+            return try SQLiteStore(path: data.databasePath, durability: durability, logger: logger)
         } catch let error as StoreError {
             throw CommandFailure(error.message)
         }
     }
 }
+
+extension SQLiteStore.Durability: ExpressibleByArgument {}
+extension Logger.Level: @retroactive ExpressibleByArgument {}

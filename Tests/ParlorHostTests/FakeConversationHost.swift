@@ -63,11 +63,11 @@ final class FakeConversationHost: ConversationHost {
 }
 
 /// An HTTP client that answers every request with `200 ok`, or fails when told to.
-struct FakeHTTPClient: HTTPClient {
+struct FakeHTTPClient: FetchClient {
     var failure: (any Error & Sendable)?
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: FetchRequest) async throws -> FetchResponse {
         if let failure { throw failure }
-        return HTTPResponse(status: 200, body: Data("ok from \(request.url.host ?? "")".utf8))
+        return FetchResponse(status: 200, body: Data("ok from \(request.url.host ?? "")".utf8))
     }
 }

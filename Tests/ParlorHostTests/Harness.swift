@@ -9,7 +9,7 @@ struct Harness {
     let host = FakeConversationHost()
     let local = ParticipantID()
     let remotes = [ParticipantID(), ParticipantID()]
-    var httpClient: (any HTTPClient)? = nil
+    var httpClient: (any FetchClient)? = nil
 
     func app(script: @escaping @Sendable (String, inout RecordingApp.State, AppContext) async throws -> Void = { _, _, _ in }) -> RecordingApp {
         RecordingApp(log: log, gate: gate, script: script)

@@ -8,10 +8,10 @@ struct HostServicesTests {
     struct Unreachable: Error {}
 
     /// Runs `fetch` from didBecomeActive and returns the error code it met (nil on success).
-    private func fetch(_ url: String, client: (any HTTPClient)?) async throws -> MessagesError.Code? {
+    private func fetch(_ url: String, client: (any FetchClient)?) async throws -> MessagesError.Code? {
         var harness = Harness()
         harness.httpClient = client
-        let request = HTTPRequest(url: try #require(URL(string: url)))
+        let request = FetchRequest(url: try #require(URL(string: url)))
         let app = harness.app { name, state, context in
             if name == "didBecomeActive" {
                 let response = try await context.fetch(request)

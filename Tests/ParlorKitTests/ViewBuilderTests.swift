@@ -65,7 +65,7 @@ struct ViewBuilderTests {
     @Test("Lists, rows, grids and modals flatten groups too")
     func containersFlatten() {
         let nodes = [
-            List(label: "l") { pair("x") }.node, Row(label: "r") { pair("x") }.node,
+            List(label: "l") { pair("x") }.node, ListRow(label: "r") { pair("x") }.node,
             Grid(label: "g") { pair("x") }.node, Modal(title: "m") { pair("x") }.node, HStack { pair("x") }.node,
         ]
         for node in nodes { #expect(node.children.map(\.typeName) == ["text", "text"], "\(node.typeName)") }
@@ -95,13 +95,13 @@ struct ViewBuilderTests {
             Button(image: .asset("x.png"), label: "   ", action: Action.pick(2)).node,
             Button(image: .asset("x.png"), label: "\n", action: Action.pick(2)).node,
             Button("", action: Action.pick(3)).node,
-            Row(label: "", action: Action.pick(4)) { Text("row") }.node,
+            ListRow(label: "", action: Action.pick(4)) { Text("row") }.node,
         ]
         for node in unlabelled {
             #expect(node.accessibilityProblems == ["A \(node.typeName) has no accessibility label."], "\(node)")
         }
         #expect(Image(.asset("photo.png"), label: "").node.accessibilityProblems.count == 1)
-        #expect(Row(label: "", id: "static") { Text("not interactive") }.node.accessibilityProblems.isEmpty)
+        #expect(ListRow(label: "", id: "static") { Text("not interactive") }.node.accessibilityProblems.isEmpty)
     }
 
     @Test("Controls are found by label or id; disabled buttons offer no action")

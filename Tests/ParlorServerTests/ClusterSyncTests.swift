@@ -1,6 +1,7 @@
 import Foundation
 import ParlorKit
 import ParlorStore
+import ParlorStoreSQLite
 import Testing
 
 /// A bus the test speaks through, as the other nodes sharing the store would.

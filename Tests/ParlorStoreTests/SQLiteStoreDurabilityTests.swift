@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import Logging
-@testable import ParlorStore
+import ParlorStore
+@testable import ParlorStoreSQLite
 import Testing
 
 @Suite("SQLiteStore durability")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlorStore
+import ParlorStoreSQLite
 import ParlorStorePostgres
 import PostgresNIO
 import Testing

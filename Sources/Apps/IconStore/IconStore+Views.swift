@@ -40,7 +40,7 @@ extension IconStore {
             Text("Tap an icon to send it.", style: .footnote, color: .secondary)
             List(label: "Icons", id: "icon-list") {
                 for icon in IconCatalog.icons {
-                    Row(label: Self.label(of: icon), action: Action.share(icon.imageName), id: "share-\(icon.imageName)") {
+                    ListRow(label: Self.label(of: icon), action: Action.share(icon.imageName), id: "share-\(icon.imageName)") {
                         Image(icon.image, label: nil, width: 60, height: 60)
                         VStack(spacing: 2) {
                             Text(icon.name, style: .headline)

@@ -20,10 +20,10 @@ struct FeedLoader: Sendable {
     }
 
     /// The answer, within `timeout` whatever the host's HTTP client does with its own timeout.
-    private func fetch(context: AppContext) async throws(FeedError) -> HTTPResponse {
+    private func fetch(context: AppContext) async throws(FeedError) -> FetchResponse {
         // The app keeps its own deadline. The client's comes later, in whole seconds: URLSession on
         // Linux truncates sub-second timeouts and may fire a millisecond early.
-        let request = HTTPRequest(url: feedURL, headers: ["Accept": "application/json"], timeout: timeout.clientTimeout)
+        let request = FetchRequest(url: feedURL, headers: ["Accept": "application/json"], timeout: timeout.clientTimeout)
         let started = ContinuousClock.now
         do {
             return try await Deadline.first(of: { try await context.fetch(request) }, orAfter: timeout)

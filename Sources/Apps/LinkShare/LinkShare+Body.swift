@@ -33,7 +33,7 @@ extension LinkShare {
     private func postList(_ posts: [Post]) -> ViewNode {
         List(label: "Posts from \(feedTitle)", id: "posts") {
             for post in posts {
-                Row(label: post.rowLabel, action: Action.share(postID: post.id), id: "post-\(post.id)") {
+                ListRow(label: post.rowLabel, action: Action.share(postID: post.id), id: "post-\(post.id)") {
                     HStack(alignment: .leading) {
                         if let thumbnail = post.thumbnail { Image(.url(thumbnail), label: nil, width: 56, height: 56) }
                         VStack {

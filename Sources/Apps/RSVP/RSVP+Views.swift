@@ -70,10 +70,10 @@ extension RSVP {
         Text("\(answer.displayName) (\(participants.count))", style: .subheadline)
         List(label: "Answered \(answer.displayName)", id: "\(answer.rawValue)-list") {
             if participants.isEmpty {
-                Row(label: "Nobody yet") { Text("Nobody yet", style: .footnote, color: .secondary) }
+                ListRow(label: "Nobody yet") { Text("Nobody yet", style: .footnote, color: .secondary) }
             }
             for participant in participants {
-                Row(label: participant.mention) { Text(participant.mention) }
+                ListRow(label: participant.mention) { Text(participant.mention) }
             }
         }
     }

@@ -14,13 +14,13 @@ public final class AppContext: Sendable {
     public let container: any AppContainer
 
     let manifest: AppManifest
-    let httpClient: (any HTTPClient)?
+    let httpClient: (any FetchClient)?
     let gate: EffectGate
     private let requests = Mutex<[PresentationRequest]>([])
 
     package init(
         conversation: Conversation, presentationStyle: PresentationStyle, surface: AppSurface,
-        container: any AppContainer, manifest: AppManifest, httpClient: (any HTTPClient)?, gate: EffectGate
+        container: any AppContainer, manifest: AppManifest, httpClient: (any FetchClient)?, gate: EffectGate
     ) {
         self.conversation = conversation
         self.presentationStyle = presentationStyle
@@ -58,7 +58,7 @@ public final class AppContext: Sendable {
 
     /// Fetches over HTTP, only from hosts the manifest declares.
     /// - Throws: `.hostNotAllowed` for other hosts or schemes; `.networkFailure` when the request fails.
-    public func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func fetch(_ request: FetchRequest) async throws -> FetchResponse {
         let scheme = request.url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https", let host = request.url.host, manifest.allows(host: host) else {
             throw MessagesError(

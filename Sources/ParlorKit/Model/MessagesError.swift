@@ -53,6 +53,8 @@ public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidValue = Code(106, "invalidValue")
         /// A media item (image, file) is too large.
         public static let mediaExceedsMaxSize = Code(107, "mediaExceedsMaxSize")
+        /// A message id is already another sender's message in this conversation.
+        public static let idInUse = Code(108, "idInUse")
 
         /// Every code, for documentation and wire decoding.
         public static let all: [Code] = [
@@ -60,7 +62,7 @@ public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible 
             .stickerFileImproperFileAttributes, .stickerFileImproperFileSize, .stickerFileImproperFileFormat,
             .urlExceedsMaxSize, .sendWithoutRecentInteraction, .sendWhileNotVisible,
             .apiUnavailableInPresentationContext, .textExceedsMaxSize, .sessionConflict, .malformedURLState,
-            .hostNotAllowed, .actionRefused, .networkFailure, .invalidValue, .mediaExceedsMaxSize,
+            .hostNotAllowed, .actionRefused, .networkFailure, .invalidValue, .mediaExceedsMaxSize, .idInUse,
         ]
 
         /// Looks a code up by its wire name.

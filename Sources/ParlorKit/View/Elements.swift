@@ -61,7 +61,7 @@ public struct List: ViewComponent {
 }
 
 /// A list row; selectable when it has an action.
-public struct Row: ViewComponent {
+public struct ListRow: ViewComponent {
     public let node: ViewNode
     public init<A: Encodable>(label: String, action: A?, selected: Bool = false, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
         node = .row(RowNode(

@@ -28,6 +28,23 @@ public struct AppDirectory: Sendable {
         packsByID = Dictionary(packs.map { ($0.pack.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The store of `apps`, the bundled sticker packs, and the packs imported into
+    /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is skipped.
+    /// - Throws: when a bundled pack cannot be read (a broken build).
+    public init(apps: [AnyMessagesApp], stickerDirectory: URL?) throws {
+        var packs = try SamplePacks.all().map(StickerPackEntry.init)
+        if let stickerDirectory, let folders = try? FileManager.default.contentsOfDirectory(
+            at: stickerDirectory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        {
+            for folder in folders.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
+                if let loaded = try? StickerPackLoader.load(at: folder), !packs.contains(where: { $0.pack.id == loaded.pack.id }) {
+                    packs.append(StickerPackEntry(loaded))
+                }
+            }
+        }
+        self.init(apps: apps, packs: packs)
+    }
+
     public func app(_ id: AppID) -> AnyMessagesApp? { appsByID[id] }
     public func pack(_ id: String) -> StickerPackEntry? { packsByID[id] }
 

@@ -25,11 +25,11 @@ struct StoreContainer: AppContainer {
 }
 
 /// Apps' HTTP requests, through AsyncHTTPClient. Responses over 4 MiB are refused.
-struct ServerHTTPClient: ParlorKit.HTTPClient {
+struct ServerFetchClient: FetchClient {
     let client: AsyncHTTPClient.HTTPClient
     static let maxResponseBytes = 4 * 1024 * 1024
 
-    func send(_ request: ParlorKit.HTTPRequest) async throws -> ParlorKit.HTTPResponse {
+    func send(_ request: FetchRequest) async throws -> FetchResponse {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
@@ -40,7 +40,7 @@ struct ServerHTTPClient: ParlorKit.HTTPClient {
             let body = try await response.body.collect(upTo: Self.maxResponseBytes)
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }
-            return ParlorKit.HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: body))
+            return FetchResponse(status: Int(response.status.code), headers: headers, body: Data(buffer: body))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw MessagesError(.networkFailure, "\(request.url.host ?? "The server") did not answer in time.")
         }

@@ -89,13 +89,8 @@ struct ClusterSync: Service {
         let sequence = range.upperBound
         let last = await core.fanOutTracker.last(conversation) ?? (range.lowerBound - 1)
         guard sequence > last else { return }
-        var after = last
-        while after < sequence {
-            let limit = Int(min(200, sequence - after))
-            let page = try await core.store.messages(in: conversation, after: after, limit: limit).filter { $0.sequence <= sequence }
-            guard let newest = page.last else { break }
+        try await core.store.forEachPage(in: conversation, after: last, through: sequence) { page in
             for message in page { await core.fanOut(message) }
-            after = newest.sequence
         }
     }
 

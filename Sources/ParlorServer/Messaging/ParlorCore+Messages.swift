@@ -7,11 +7,7 @@ extension ParlorCore {
     /// Sends a text message. Retrying with the same id returns the original.
     func sendText(_ text: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> StoredMessage {
         _ = try await requireMember(user, of: conversation)
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw APIError.invalid("A message needs some text.") }
-        guard text.count <= Limits.maxTextLength else {
-            throw MessagesError(.textExceedsMaxSize, "The message is \(text.count) characters; the limit is \(Limits.maxTextLength).")
-        }
+        try MessageRules.checkText(text)
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text)))
     }
 
@@ -30,27 +26,17 @@ extension ParlorCore {
         _ message: Message, replacing: MessageID?, from user: UserID, in conversation: ConversationID
     ) async throws -> StoredMessage {
         _ = try await requireMember(user, of: conversation)
-        guard let appID = message.appID, let app = directory.app(appID) else {
-            throw MessagesError(.invalidValue, "The message names no app of this server.")
-        }
-        var message = message
-        message.senderParticipantIdentifier = try await store.participantID(user: user, app: appID)
-        message.isPending = false
-        try message.validate()
-        let checked = message
+        let app = try MessageRules.app(of: message, in: directory.app)
+        let sender = try await store.participantID(user: user, app: app.manifest.id)
+        let checked = try MessageRules.prepare(message, sender: sender)
         do {
             return try await commit(
-                NewMessage(id: message.id, conversationID: conversation, sender: user, content: .app(message), replacing: replacing)
+                NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing)
             ) { _, head in
-                if let head, head.content.appMessage?.appID != appID {
-                    throw MessagesError(.actionRefused, "That session belongs to another app.")
-                }
-                try app.validate(checked, replacing: head?.content.appMessage)
+                try MessageRules.checkAppMessage(checked, replacing: head?.content.appMessage, app: app)
             }
         } catch let conflict as SessionConflict {
-            throw MessagesError(
-                .sessionConflict, "Someone else updated this first; open the newest message to continue.",
-                sessionHead: conflict.head.content.appMessage)
+            throw MessageRules.sessionConflict(head: conflict.head.content.appMessage)
         }
     }
 
@@ -60,10 +46,7 @@ extension ParlorCore {
     ) async throws -> StoredMessage {
         let (stored, isDuplicate) = try await store.append(message, validate: validate)
         guard !isDuplicate else {
-            // A retry returns the original; an id reused by someone else is refused.
-            guard stored.sender == message.sender else {
-                throw APIError(.conflict, code: "idInUse", "That message id is already used in this conversation; choose a new one.")
-            }
+            try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
             return stored
         }
         await fanOut(stored)

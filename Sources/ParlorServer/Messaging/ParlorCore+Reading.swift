@@ -1,4 +1,5 @@
 import Foundation
+import ParlorHost
 import ParlorKit
 import ParlorStore
 
@@ -6,13 +7,18 @@ extension ParlorCore {
     /// Marks messages read up to `sequence`; expiring messages from others start their countdown.
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
         _ = try await requireMember(user, of: conversation)
-        try await store.markRead(user: user, conversation: conversation, upTo: sequence)
+        let previous = try await store.markRead(user: user, conversation: conversation, upTo: sequence)
         // The user's other tabs show the new unread count.
         await sendConversation(conversation, to: [user])
+        // Everything newly read, however far back the previous mark was.
         let now = Date()
-        for message in try await store.latestMessages(in: conversation, limit: 200)
-        where message.sequence <= sequence && message.sender != user && message.content.appMessage?.shouldExpire == true {
-            try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
+        try await store.forEachPage(in: conversation, after: previous, through: sequence) { page in
+            for message in page
+            where MessageRules.startsExpiry(
+                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: sequence)
+            {
+                try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
+            }
         }
     }
 

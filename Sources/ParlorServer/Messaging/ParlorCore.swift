@@ -16,7 +16,7 @@ public final class ParlorCore: Sendable {
     let instances = InstanceRegistry()
     let caches = ViewerCaches()
     let fanOutTracker = FanOutTracker()
-    let httpClient: ServerHTTPClient
+    let httpClient: ServerFetchClient
     /// How this node hears about other nodes' changes (nothing, with one node).
     let bus: any ClusterBus
 
@@ -29,7 +29,7 @@ public final class ParlorCore: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.bus = bus
-        self.httpClient = ServerHTTPClient(client: httpClient)
+        self.httpClient = ServerFetchClient(client: httpClient)
     }
 
     /// The conversation, if `user` is in it.

@@ -116,12 +116,8 @@ struct ConnectionWriter: Sendable {
             return
         }
         let hidden = try await core.store.hiddenMessages(user: connection.user, conversation: conversation)
-        var after = delivered
-        while after < sequence {
-            let page = try await core.store.messages(in: conversation, after: after, limit: 200).filter { $0.sequence <= sequence }
-            guard let lastInPage = page.last else { break }
+        let after = try await core.store.forEachPage(in: conversation, after: delivered, through: sequence) { page in
             for message in page where !hidden.contains(message.id) { try await write(message, outbound: outbound) }
-            after = lastInPage.sequence
         }
         state.delivered[conversation] = max(after, delivered)
     }

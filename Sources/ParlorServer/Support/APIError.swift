@@ -33,7 +33,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             self = error
         case let error as MessagesError:
             let status: HTTPResponse.Status = switch error.code {
-            case .sessionConflict: .conflict
+            case .sessionConflict, .idInUse: .conflict
             case .fileNotFound: .notFound
             case .urlExceedsMaxSize, .textExceedsMaxSize, .mediaExceedsMaxSize, .stickerFileImproperFileSize: .contentTooLarge
             case .hostNotAllowed: .forbidden

@@ -164,7 +164,8 @@ public enum InstanceScope: Sendable, Hashable {
     case conversation(ConversationID)
     case home
 
-    var key: String {
+    /// How the scope is written in `app_instances.scope`, on every backend: the conversation id, or `home`.
+    public var storageKey: String {
         switch self {
         case .conversation(let id): id.description
         case .home: "home"

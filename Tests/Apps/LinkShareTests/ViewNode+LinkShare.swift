@@ -53,5 +53,5 @@ func patientLinkShare(feedURL: URL) -> LinkShare {
 
 /// A two-person conversation with LinkShare installed, fetching through a real HTTP client.
 func linkShareConversation(_ app: LinkShare) -> ConversationSimulator {
-    ConversationSimulator(participants: ["Alice", "Bob"], apps: [app], httpClient: URLSessionHTTPClient())
+    ConversationSimulator(participants: ["Alice", "Bob"], apps: [app], httpClient: URLSessionFetchClient())
 }

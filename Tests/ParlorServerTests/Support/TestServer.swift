@@ -3,8 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ParlorHost
+import ParlorSeedApps
 import ParlorServer
 import ParlorStore
+import ParlorStoreSQLite
 
 /// A Parlor server on a fresh database in a temporary folder, built exactly as `parlor serve`
 /// builds it (`ParlorServer.makeApplication`), with a cheap bcrypt cost.
@@ -27,11 +29,15 @@ struct TestServer: Sendable {
 
     /// The seed apps and bundled sticker packs, loaded once.
     static func builtIn() throws -> AppDirectory {
-        guard let directory = sharedBuiltIn else { return try AppDirectory.builtIn() }
+        guard let directory = sharedBuiltIn else { return try seedDirectory() }
         return directory
     }
 
-    private static let sharedBuiltIn = try? AppDirectory.builtIn()
+    private static let sharedBuiltIn = try? seedDirectory()
+
+    private static func seedDirectory() throws -> AppDirectory {
+        try AppDirectory(apps: SeedApps.all(), stickerDirectory: nil)
+    }
 
     /// The built-in directory plus `extra` apps (test apps).
     static func builtIn(adding extra: [AnyMessagesApp]) throws -> AppDirectory {

@@ -182,6 +182,11 @@ final class TestSocket: Sendable {
         try await next(timeout: timeout) { $0.type == type && matches($0) }
     }
 
+    /// The answer to the request `requestId`: its `ack`, or its `error`.
+    func reply(to requestId: String, timeout: Duration = .seconds(15)) async throws -> Frame {
+        try await next(timeout: timeout) { $0.requestId == requestId && ($0.type == "ack" || $0.type == "error") }
+    }
+
     private func next(timeout: Duration, where matches: @escaping @Sendable (Frame) -> Bool) async throws -> Frame {
         let event = await mailbox.take(timeout: timeout) { event in event.frame.map(matches) ?? true }
         switch event {

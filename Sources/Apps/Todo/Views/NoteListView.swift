@@ -13,7 +13,7 @@ struct NoteListView: ViewComponent {
                 Text(flow.hint, style: .caption, color: .secondary)
                 List(label: "To-dos", id: "notes") {
                     for note in notes {
-                        Row(label: flow.rowLabel(for: note), action: Todo.Action.select(note.id)) {
+                        ListRow(label: flow.rowLabel(for: note), action: Todo.Action.select(note.id)) {
                             HStack(spacing: 8) {
                                 Image(note.priority.image, label: note.priority.label, width: 28, height: 28)
                                 VStack {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ParlorKit
+import ParlorStore
 
 extension SQLiteStore {
     public func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ParlorKit
+import ParlorStore
 
 extension SQLiteStore {
     public func createUser(username: String, displayName: String, passwordHash: String) async throws -> User {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ParlorKit
+import ParlorStore
 
 extension SQLiteStore {
     public func append(
@@ -44,11 +45,16 @@ extension SQLiteStore {
         }
     }
 
-    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
+    @discardableResult
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64 {
         try await write { db in
+            let arguments: StatementArguments = [conversation.description, user.description]
+            let previous = try Int64.fetchOne(
+                db, sql: "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?", arguments: arguments) ?? 0
             try db.execute(
                 sql: "UPDATE members SET last_read_seq = MAX(last_read_seq, ?) WHERE conversation_id = ? AND user_id = ?",
-                arguments: [sequence, conversation.description, user.description])
+                arguments: [sequence] + arguments)
+            return previous
         }
     }
 

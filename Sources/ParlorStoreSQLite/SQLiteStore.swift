@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import ParlorKit
+import ParlorStore
 
 /// The embedded store: one SQLite database in WAL mode.
 ///

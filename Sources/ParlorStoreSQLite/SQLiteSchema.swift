@@ -97,6 +97,3 @@ enum SQLiteSchema {
         return migrator
     }
 }
-
-/// GRDB's row; ParlorKit's `Row` is the view DSL's list row.
-typealias Row = GRDB.Row

@@ -4,12 +4,12 @@ import ParlorKit
 import FoundationNetworking
 #endif
 
-/// An `HTTPClient` on URLSession, for running apps against real (local) servers in tests.
+/// An `FetchClient` on URLSession, for running apps against real (local) servers in tests.
 ///
 /// On Linux, URLSession rounds timeouts to whole seconds (so the timeout is at least one second,
 /// rounded up), and cancelling a request that is just completing can hang: this client does not
 /// react to task cancellation, and apps that need a sharper deadline keep their own.
-public struct URLSessionHTTPClient: HTTPClient {
+public struct URLSessionFetchClient: FetchClient {
     /// Responses larger than this are refused.
     public var maxResponseSize: Int
 
@@ -17,7 +17,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         self.maxResponseSize = maxResponseSize
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: FetchRequest) async throws -> FetchResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
@@ -35,6 +35,6 @@ public struct URLSessionHTTPClient: HTTPClient {
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        return FetchResponse(status: http.statusCode, headers: headers, body: data)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 import Logging
+import ParlorHost
 import ParlorKit
+import ParlorStore
 
 /// Group commit: appends that arrive while a transaction is being written wait and are then
 /// committed together in the next one, each in its own savepoint so one refusal (a stale session
@@ -60,7 +62,7 @@ enum CommitBatcher {
                 db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1"),
                 arguments: [conversation, session]
             ).map(SQLiteStore.decodeMessage)
-            if let head, head.id != message.replacing { throw SessionConflict(head: head) }
+            if let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw SessionConflict(head: head) }
         }
         try validate(message, head)
         let now = SQLiteStore.now()

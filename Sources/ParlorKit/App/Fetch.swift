@@ -1,7 +1,7 @@
 import Foundation
 
 /// An HTTP request an app makes through `context.fetch(_:)`.
-public struct HTTPRequest: Sendable, Hashable {
+public struct FetchRequest: Sendable, Hashable {
     public var url: URL
     public var method: String
     public var headers: [String: String]
@@ -17,8 +17,8 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 }
 
-/// The answer to an `HTTPRequest`.
-public struct HTTPResponse: Sendable, Hashable {
+/// The answer to an `FetchRequest`.
+public struct FetchResponse: Sendable, Hashable {
     public var status: Int
     public var headers: [String: String]
     public var body: Data
@@ -31,7 +31,7 @@ public struct HTTPResponse: Sendable, Hashable {
 }
 
 /// Performs HTTP requests for apps; supplied by the host (ParlorKit does no I/O of its own).
-public protocol HTTPClient: Sendable {
+public protocol FetchClient: Sendable {
     /// Sends `request`, giving up after `request.timeout`.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: FetchRequest) async throws -> FetchResponse
 }

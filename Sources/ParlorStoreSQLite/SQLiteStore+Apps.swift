@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ParlorKit
+import ParlorStore
 
 extension SQLiteStore {
     public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
@@ -35,7 +36,7 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(
                 sql: "INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot",
-                arguments: [user.description, scope.key, app.rawValue, snapshot])
+                arguments: [user.description, scope.storageKey, app.rawValue, snapshot])
         }
     }
 
@@ -43,7 +44,7 @@ extension SQLiteStore {
         try await read { db in
             try Data.fetchOne(
                 db, sql: "SELECT snapshot FROM app_instances WHERE user_id = ? AND scope = ? AND app_id = ?",
-                arguments: [user.description, scope.key, app.rawValue])
+                arguments: [user.description, scope.storageKey, app.rawValue])
         }
     }
 

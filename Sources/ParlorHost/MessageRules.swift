@@ -1,0 +1,97 @@
+import Foundation
+import ParlorKit
+
+/// The rules for committing a message to a conversation and for reading an expiring one, written
+/// once. The server (its messaging and both stores' group commits) and `ConversationSimulator`
+/// call these and nothing else decides, so the simulator has exactly the server's rules.
+///
+/// A message is checked in this order:
+/// 1. a text message: `checkText`;
+/// 2. an id the conversation already has: `checkRetry` (the same sender's retry gets the original back);
+/// 3. an app message: `app(of:in:)`, then `prepare(_:sender:)` (the host says who sent it and checks every limit);
+/// 4. inside the commit, against the session's head *now*: `isCurrent(head:replacing:)`, else
+///    `sessionConflict(head:)`; then `checkAppMessage(_:replacing:app:)` (same app, then the app's own `validate`).
+///
+/// ```swift
+/// try MessageRules.checkText(text)
+/// if let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw … }
+/// ```
+public enum MessageRules {
+    /// Checks a text message: some text that is not only spaces, at most `Limits.maxTextLength`
+    /// characters as a person counts them (`Limits.length(of:)`).
+    /// - Throws: `invalidValue` for blank text, `textExceedsMaxSize` over the limit.
+    public static func checkText(_ text: String) throws(MessagesError) {
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw MessagesError(.invalidValue, "A message needs some text.")
+        }
+        let length = Limits.length(of: text)
+        guard length <= Limits.maxTextLength else {
+            throw MessagesError(.textExceedsMaxSize, "The message is \(length) characters; the limit is \(Limits.maxTextLength).")
+        }
+    }
+
+    /// A message whose id the conversation already has: the sender's retry returns the stored
+    /// message (nothing is committed or delivered again); anyone else's is refused.
+    /// - Throws: `idInUse` when `storedSender` is not `sender`.
+    public static func checkRetry<Sender: Equatable>(storedSender: Sender, sender: Sender) throws(MessagesError) {
+        guard storedSender == sender else {
+            throw MessagesError(.idInUse, "That message id is already used in this conversation; choose a new one.")
+        }
+    }
+
+    /// The app an app message names, among the apps the conversation's host offers.
+    /// - Throws: `invalidValue` when it names none of them.
+    public static func app(of message: Message, in apps: (AppID) -> AnyMessagesApp?) throws(MessagesError) -> AnyMessagesApp {
+        guard let appID = message.appID, let app = apps(appID) else {
+            throw MessagesError(.invalidValue, "The message names no app of this conversation.")
+        }
+        return app
+    }
+
+    /// The message as it is committed: the host, not the sender, says who sent it, and it is no
+    /// longer pending.
+    /// - Throws: the first ParlorKit limit it breaks (`Message.validate()`).
+    public static func prepare(_ message: Message, sender: ParticipantID) throws(MessagesError) -> Message {
+        var message = message
+        message.senderParticipantIdentifier = sender
+        message.isPending = false
+        try message.validate()
+        return message
+    }
+
+    /// Whether a message in a session may replace the session's head: it must name the head as the
+    /// message it replaces. A session with no message yet may be started by anyone.
+    /// - Parameters:
+    ///   - head: the id of the session's newest message now, nil when the session is new.
+    ///   - replacing: the message the new one says it replaces.
+    public static func isCurrent(head: MessageID?, replacing: MessageID?) -> Bool {
+        guard let head else { return true }
+        return head == replacing
+    }
+
+    /// The error for a message that replaces anything but the session's head now.
+    public static func sessionConflict(head: Message?) -> MessagesError {
+        MessagesError(.sessionConflict, "Someone else updated this first; open the newest message to continue.", sessionHead: head)
+    }
+
+    /// The checks on an app message against exactly the head it replaces, inside the commit: the
+    /// session belongs to the same app, then the app's own `validate(_:replacing:)`.
+    /// - Throws: `actionRefused` for another app's session; the app's refusal.
+    public static func checkAppMessage(_ message: Message, replacing head: Message?, app: AnyMessagesApp) throws(MessagesError) {
+        if let head, head.appID != app.manifest.id {
+            throw MessagesError(.actionRefused, "That session belongs to another app.")
+        }
+        try app.validate(message, replacing: head)
+    }
+
+    /// Whether reading `content` starts an expiring message's countdown for `reader`: it is an
+    /// app message with `shouldExpire`, someone else sent it, and it is at or before what was read.
+    /// - Parameters:
+    ///   - sequence: the message's place in the conversation.
+    ///   - readUpTo: the last sequence the reader has read.
+    public static func startsExpiry<Person: Equatable>(
+        of message: Message?, sender: Person, reader: Person, sequence: Int64, readUpTo: Int64
+    ) -> Bool {
+        message?.shouldExpire == true && sender != reader && sequence <= readUpTo
+    }
+}

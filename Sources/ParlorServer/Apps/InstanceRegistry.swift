@@ -77,10 +77,7 @@ struct ServerConversationHost: ConversationHost {
     }
 
     func insertText(_ text: String) async throws {
-        var frame = Wire.ServerFrame(type: "composeText")
-        frame.conversation = conversation
-        frame.text = text
-        await core.hub.send(frame, to: user)
+        await core.hub.send(.composeText(conversation: conversation, text: text), to: user)
     }
 
     func insertSticker(_ sticker: Sticker) async throws {

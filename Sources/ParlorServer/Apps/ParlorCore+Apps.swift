@@ -185,20 +185,17 @@ extension ParlorCore {
     /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.
     func appFrame(_ update: InstanceUpdate, scope: InstanceScope) async -> Wire.ServerFrame {
         var names: [String: String] = [:]
-        var frame = Wire.ServerFrame(type: "home")
-        if case .conversation(let conversation) = scope {
-            frame.type = "app"
-            frame.conversation = conversation
-            if let record = try? await caches.conversation(conversation, store: store) {
-                names = (try? await caches.names(conversation: record, app: update.appID, store: store)) ?? [:]
-            }
+        if case .conversation(let conversation) = scope, let record = try? await caches.conversation(conversation, store: store) {
+            names = (try? await caches.names(conversation: record, app: update.appID, store: store)) ?? [:]
         }
-        frame.app = update.appID
-        frame.update = Wire.AppUpdate(
+        let wire = Wire.AppUpdate(
             appID: update.appID, appName: directory.app(update.appID)?.manifest.name ?? update.appID.rawValue,
             isActive: update.isActive, presentationStyle: update.presentationStyle, modal: update.modal, view: update.view,
             error: update.error.map { Wire.ErrorBody(code: $0.error.code.name, message: $0.error.message) }, names: names)
-        return frame
+        return switch scope {
+        case .conversation(let conversation): .app(conversation: conversation, app: update.appID, update: wire)
+        case .home: .home(app: update.appID, update: wire)
+        }
     }
 
     /// What a reconnecting tab needs besides messages: its compose fields and the apps it has open.
@@ -206,10 +203,7 @@ extension ParlorCore {
         var frames: [Wire.ServerFrame] = []
         for conversation in conversations {
             if let staged = try? await store.staged(user: user, conversation: conversation) {
-                var frame = Wire.ServerFrame(type: "staged")
-                frame.conversation = conversation
-                frame.staged = await wireStaged(staged, user: user, conversation: conversation)
-                frames.append(frame)
+                frames.append(.staged(conversation: conversation, staged: await wireStaged(staged, user: user, conversation: conversation)))
             }
             if let app = await instances.openApp(of: user, in: conversation),
                let update = try? await currentUpdate(InstanceKey(user: user, scope: .conversation(conversation), app: app))

@@ -61,9 +61,7 @@ extension ParlorCore {
         // A text or sticker reads the same for every member: encode its frame once, not per member.
         var frame: String?
         if message.content.appMessage == nil {
-            var wire = Wire.ServerFrame(type: "message")
-            wire.message = await render(message, for: message.sender)
-            frame = wire.json()
+            frame = Wire.ServerFrame.message(await render(message, for: message.sender)).json()
         }
         await hub.send(.message(message, frame: frame), to: conversation.members)
         if let appMessage = message.content.appMessage, let appID = appMessage.appID {

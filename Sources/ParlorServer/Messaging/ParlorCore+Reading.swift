@@ -32,10 +32,7 @@ extension ParlorCore {
     func sweepExpired(now: Date = Date()) async throws {
         let delay = Double(configuration.expiryDelay.components.seconds)
         for (user, conversation, message) in try await store.expireReads(readBefore: now.addingTimeInterval(-delay)) {
-            var frame = Wire.ServerFrame(type: "expired")
-            frame.conversation = conversation
-            frame.messageID = message
-            await hub.send(frame, to: user)
+            await hub.send(.expired(conversation: conversation, messageID: message), to: user)
         }
     }
 

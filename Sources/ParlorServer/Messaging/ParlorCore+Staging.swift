@@ -12,10 +12,8 @@ extension ParlorCore {
     }
 
     func pushStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async {
-        var frame = Wire.ServerFrame(type: "staged")
-        frame.conversation = conversation
-        frame.staged = await wireStaged(record, user: user, conversation: conversation)
-        await hub.send(frame, to: user)
+        let staged = await wireStaged(record, user: user, conversation: conversation)
+        await hub.send(.staged(conversation: conversation, staged: staged), to: user)
     }
 
     func wireStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async -> Wire.Staged? {

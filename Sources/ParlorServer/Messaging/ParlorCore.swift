@@ -96,12 +96,11 @@ public final class ParlorCore: Sendable {
     func sendConversation(_ conversation: ConversationID, to users: [UserID]) async {
         for user in users {
             do {
-                var frame = Wire.ServerFrame(type: "conversation")
-                frame.conversation = conversation
+                var info: Wire.Conversation?
                 if let summary = try await store.conversationSummary(conversation, for: user) {
-                    frame.conversationInfo = try await wire(summary, for: user)
+                    info = try await wire(summary, for: user)
                 }
-                await hub.send(frame, to: user)
+                await hub.send(.conversation(conversation, info: info), to: user)
             } catch {
                 logger.warning("Could not announce a conversation change", metadata: ["error": "\(error)"])
             }

@@ -79,7 +79,7 @@ struct ConnectionWriter: Sendable {
             state.delivered[conversation] = last
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }
-        try await outbound.write(.text(Wire.ServerFrame(type: "ready").json()))
+        try await outbound.write(.text(Wire.ServerFrame.ready.json()))
         // A tab that reconnects sees its compose fields and open apps as they are now.
         for frame in await core.sessionFrames(for: user, in: summaries.map(\.conversation.id)) {
             try await outbound.write(.text(frame.json()))
@@ -109,9 +109,7 @@ struct ConnectionWriter: Sendable {
     private func fill(_ conversation: ConversationID, upTo sequence: Int64, state: inout DeliveryState, outbound: WebSocketOutboundWriter) async throws {
         guard let delivered = state.delivered[conversation], sequence > delivered else { return }
         if sequence - delivered > Int64(Self.maxReplay) {
-            var frame = Wire.ServerFrame(type: "resync")
-            frame.conversation = conversation
-            try await outbound.write(.text(frame.json()))
+            try await outbound.write(.text(Wire.ServerFrame.resync(conversation: conversation).json()))
             state.delivered[conversation] = sequence
             return
         }
@@ -123,8 +121,7 @@ struct ConnectionWriter: Sendable {
     }
 
     private func write(_ message: StoredMessage, outbound: WebSocketOutboundWriter) async throws {
-        var frame = Wire.ServerFrame(type: "message")
-        frame.message = await core.render(message, for: connection.user)
+        let frame = Wire.ServerFrame.message(await core.render(message, for: connection.user))
         try await outbound.write(.text(frame.json()))
     }
 }

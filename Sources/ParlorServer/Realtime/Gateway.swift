@@ -23,10 +23,7 @@ struct Gateway: Sendable {
         await core.hub.register(connection)
         defer { connection.close() }
         let writer = ConnectionWriter(core: core, connection: connection)
-        var welcome = Wire.ServerFrame(type: "welcome")
-        welcome.protocolVersion = Wire.protocolVersion
-        welcome.user = Wire.User(user)
-        connection.enqueue(.frame(welcome.json()))
+        connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(user)).json()))
 
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -109,93 +106,77 @@ struct Gateway: Sendable {
     }
 
     private func handle(_ text: String, user: User, connection: ClientConnection, writer: ConnectionWriter) async {
-        let frame: Wire.ClientFrame
+        let request: Wire.ClientRequest
         do {
-            frame = try JSONDecoder().decode(Wire.ClientFrame.self, from: Data(text.utf8))
+            request = try Wire.ClientRequest.decode(text)
         } catch {
-            reply(.error(APIError(.badRequest, code: "malformedFrame", "That frame is not valid JSON of this protocol.")), on: connection)
+            reply(.error(Wire.ErrorBody(code: error.code, message: error.message), requestId: error.requestId, head: nil), on: connection)
             return
         }
         do {
-            try await dispatch(frame, user: user.id, connection: connection, writer: writer)
+            try await dispatch(request, user: user.id, connection: connection, writer: writer)
         } catch let error as MessagesError where error.code == .sessionConflict {
-            var reply = Wire.ServerFrame.error(APIError(error), requestId: frame.requestId)
-            if let conversation = frame.conversation, let head = error.sessionHead,
-               let stored = try? await core.store.message(id: head.id, in: conversation)
+            var head: Wire.Message?
+            if let conversation = request.frame.conversation, let id = error.sessionHead?.id,
+               let stored = try? await core.store.message(id: id, in: conversation)
             {
-                reply.head = await core.render(stored, for: user.id)
+                head = await core.render(stored, for: user.id)
             }
-            self.reply(reply, on: connection)
+            reply(.error(APIError(error), requestId: request.requestId, head: head), on: connection)
         } catch {
             if APIError(error).status == .internalServerError {
-                core.logger.error("A WebSocket request failed", metadata: ["type": "\(frame.type)", "error": "\(error)"])
+                core.logger.error("A WebSocket request failed", metadata: ["type": "\(request.frame.kind.rawValue)", "error": "\(error)"])
             }
-            reply(.error(APIError(error), requestId: frame.requestId), on: connection)
+            reply(.error(APIError(error), requestId: request.requestId), on: connection)
         }
     }
 
-    private func dispatch(_ frame: Wire.ClientFrame, user: UserID, connection: ClientConnection, writer: ConnectionWriter) async throws {
-        switch frame.type {
-        case "hello":
-            writer.start(since: frame.since ?? [:])
-        case "ping":
-            reply(Wire.ServerFrame(type: "pong"), requestId: frame.requestId, on: connection)
-        case "sendText":
-            let stored = try await core.sendText(try require(frame.text, "text"), id: try require(frame.id, "id"), from: user, in: try conversation(frame))
-            await ack(stored, frame: frame, user: user, connection: connection)
-        case "sendSticker":
-            let stored = try await core.sendSticker(try require(frame.sticker, "sticker"), id: try require(frame.id, "id"), from: user, in: try conversation(frame))
-            await ack(stored, frame: frame, user: user, connection: connection)
-        case "sendStaged":
-            if let stored = try await core.sendStaged(user: user, conversation: try conversation(frame)) {
-                await ack(stored, frame: frame, user: user, connection: connection)
-            } else {
+    private func dispatch(_ request: Wire.ClientRequest, user: UserID, connection: ClientConnection, writer: ConnectionWriter) async throws {
+        let requestId = request.requestId
+        switch request.frame {
+        case .hello(let since):
+            writer.start(since: since)
+        case .ping:
+            reply(.pong(requestId: requestId), on: connection)
+        case .sendText(let conversation, let id, let text):
+            await ack(try await core.sendText(text, id: id, from: user, in: conversation), requestId: requestId, user: user, connection: connection)
+        case .sendSticker(let conversation, let id, let sticker):
+            await ack(try await core.sendSticker(sticker, id: id, from: user, in: conversation), requestId: requestId, user: user, connection: connection)
+        case .sendStaged(let conversation):
+            guard let stored = try await core.sendStaged(user: user, conversation: conversation) else {
                 throw APIError(.badRequest, code: "nothingStaged", "There is nothing to send.")
             }
-        case "removeStaged":
-            try await core.removeStaged(user: user, conversation: try conversation(frame))
-        case "openApp":
-            try await core.openApp(try require(frame.app, "app"), for: user, in: try conversation(frame))
-        case "tapMessage":
-            try await core.tapMessage(try require(frame.message, "message"), for: user, in: try conversation(frame))
-        case "appEvent":
-            try await core.appEvent(try require(frame.event, "event"), app: try require(frame.app, "app"), for: user, in: try conversation(frame))
-        case "setStyle":
-            try await core.setStyle(try require(frame.style, "style"), for: user, in: try conversation(frame))
-        case "closeApp":
-            try await core.closeApp(for: user, in: try conversation(frame))
-        case "openHome":
-            try await core.openHome(try require(frame.app, "app"), for: user)
-        case "homeEvent":
-            try await core.homeEvent(try require(frame.event, "event"), app: try require(frame.app, "app"), for: user)
-        case "closeHome":
-            try await core.closeHome(try require(frame.app, "app"), for: user)
-        case "read":
-            try await core.markRead(user: user, conversation: try conversation(frame), upTo: try require(frame.sequence, "sequence"))
-        case "keep":
-            try await core.keep(try require(frame.message, "message"), user: user, conversation: try conversation(frame))
-        default:
-            throw APIError(.badRequest, code: "unknownType", "Unknown frame type '\(frame.type.prefix(40))'.")
+            await ack(stored, requestId: requestId, user: user, connection: connection)
+        case .removeStaged(let conversation):
+            try await core.removeStaged(user: user, conversation: conversation)
+        case .openApp(let conversation, let app):
+            try await core.openApp(app, for: user, in: conversation)
+        case .tapMessage(let conversation, let message):
+            try await core.tapMessage(message, for: user, in: conversation)
+        case .appEvent(let conversation, let app, let event):
+            try await core.appEvent(event, app: app, for: user, in: conversation)
+        case .setStyle(let conversation, let style):
+            try await core.setStyle(style, for: user, in: conversation)
+        case .closeApp(let conversation):
+            try await core.closeApp(for: user, in: conversation)
+        case .openHome(let app):
+            try await core.openHome(app, for: user)
+        case .homeEvent(let app, let event):
+            try await core.homeEvent(event, app: app, for: user)
+        case .closeHome(let app):
+            try await core.closeHome(app, for: user)
+        case .read(let conversation, let sequence):
+            try await core.markRead(user: user, conversation: conversation, upTo: sequence)
+        case .keep(let conversation, let message):
+            try await core.keep(message, user: user, conversation: conversation)
         }
     }
 
-    private func ack(_ stored: StoredMessage, frame: Wire.ClientFrame, user: UserID, connection: ClientConnection) async {
-        var ack = Wire.ServerFrame(type: "ack")
-        ack.requestId = frame.requestId
-        ack.message = await core.render(stored, for: user)
-        connection.enqueue(.frame(ack.json()))
+    private func ack(_ stored: StoredMessage, requestId: String?, user: UserID, connection: ClientConnection) async {
+        reply(.ack(requestId: requestId, message: await core.render(stored, for: user)), on: connection)
     }
 
-    private func reply(_ frame: Wire.ServerFrame, requestId: String? = nil, on connection: ClientConnection) {
-        var frame = frame
-        if let requestId { frame.requestId = requestId }
+    private func reply(_ frame: Wire.ServerFrame, on connection: ClientConnection) {
         connection.enqueue(.frame(frame.json()))
-    }
-
-    private func conversation(_ frame: Wire.ClientFrame) throws -> ConversationID { try require(frame.conversation, "conversation") }
-
-    private func require<T>(_ value: T?, _ name: String) throws -> T {
-        guard let value else { throw APIError.invalid("This frame needs '\(name)'.") }
-        return value
     }
 }

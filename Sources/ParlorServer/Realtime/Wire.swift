@@ -106,49 +106,6 @@ public enum Wire {
         public var code: String
         public var message: String
     }
-
-    /// What a client sends over the WebSocket. `type` says which fields matter.
-    public struct ClientFrame: Decodable, Sendable {
-        public var type: String
-        public var requestId: String?
-        public var since: [String: Int64]?
-        public var conversation: ConversationID?
-        public var id: MessageID?
-        public var text: String?
-        public var sticker: String?
-        public var app: AppID?
-        public var message: MessageID?
-        public var event: ViewEvent?
-        public var style: PresentationStyle?
-        public var sequence: Int64?
-    }
-
-    /// What the server sends over the WebSocket.
-    public struct ServerFrame: Encodable, Sendable {
-        public var type: String
-        public var requestId: String?
-        public var protocolVersion: Int?
-        public var user: User?
-        public var conversation: ConversationID?
-        public var conversationInfo: Conversation?
-        public var message: Message?
-        public var messageID: MessageID?
-        public var staged: Staged?
-        public var text: String?
-        public var app: AppID?
-        public var update: AppUpdate?
-        public var error: ErrorBody?
-        public var head: Message?
-
-        init(type: String) { self.type = type }
-
-        static func error(_ error: APIError, requestId: String? = nil) -> ServerFrame {
-            var frame = ServerFrame(type: "error")
-            frame.requestId = requestId
-            frame.error = ErrorBody(code: error.code, message: error.message)
-            return frame
-        }
-    }
 }
 
 extension Wire.ServerFrame {

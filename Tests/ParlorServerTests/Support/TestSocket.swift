@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import NIOWebSocket
+import ParlorServer
 import Testing
 
 /// What the test socket saw, in order.
@@ -109,7 +110,8 @@ final class TestSocket: Sendable {
                         group.addTask {
                             for try await message in inbound.messages(maxSize: 1 << 24) {
                                 if case .text(let text) = message {
-                                    if let frame = try? JSONDecoder().decode(Frame.self, from: Data(text.utf8)) {
+                                    // Every frame must read back as the server's own type, and as a client of another language reads it.
+                                    if Self.serverFrame(text) != nil, let frame = try? JSONDecoder().decode(Frame.self, from: Data(text.utf8)) {
                                         await mailbox.put(.frame(frame))
                                     } else {
                                         await mailbox.put(.undecodable(text))
@@ -130,6 +132,13 @@ final class TestSocket: Sendable {
 
     deinit {
         commands.finish()
+    }
+
+    /// A server text decoded as the server's own `Wire.ServerFrame`.
+    static func serverFrame(_ text: String) -> Wire.ServerFrame? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(Wire.ServerFrame.self, from: Data(text.utf8))
     }
 
     /// Connects to `/ws` as `person` (bearer token) or with the given headers.

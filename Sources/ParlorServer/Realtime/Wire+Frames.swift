@@ -1,0 +1,269 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+
+extension Wire {
+    /// What a client sends over the WebSocket, one case per `type` (docs/PROTOCOL.md §3).
+    public enum ClientFrame: Sendable, Hashable {
+        case hello(since: [String: Int64])
+        case ping
+        case sendText(conversation: ConversationID, id: MessageID, text: String)
+        case sendSticker(conversation: ConversationID, id: MessageID, sticker: String)
+        case sendStaged(conversation: ConversationID)
+        case removeStaged(conversation: ConversationID)
+        case openApp(conversation: ConversationID, app: AppID)
+        case tapMessage(conversation: ConversationID, message: MessageID)
+        case appEvent(conversation: ConversationID, app: AppID, event: ViewEvent)
+        case setStyle(conversation: ConversationID, style: PresentationStyle)
+        case closeApp(conversation: ConversationID)
+        case openHome(app: AppID)
+        case homeEvent(app: AppID, event: ViewEvent)
+        case closeHome(app: AppID)
+        case read(conversation: ConversationID, sequence: Int64)
+        case keep(conversation: ConversationID, message: MessageID)
+
+        /// Every client frame's `type`, as the wire spells it.
+        public enum Kind: String, CaseIterable, Sendable {
+            case hello, ping, sendText, sendSticker, sendStaged, removeStaged, openApp, tapMessage, appEvent, setStyle
+            case closeApp, openHome, homeEvent, closeHome, read, keep
+        }
+
+        public var kind: Kind {
+            switch self {
+            case .hello: .hello
+            case .ping: .ping
+            case .sendText: .sendText
+            case .sendSticker: .sendSticker
+            case .sendStaged: .sendStaged
+            case .removeStaged: .removeStaged
+            case .openApp: .openApp
+            case .tapMessage: .tapMessage
+            case .appEvent: .appEvent
+            case .setStyle: .setStyle
+            case .closeApp: .closeApp
+            case .openHome: .openHome
+            case .homeEvent: .homeEvent
+            case .closeHome: .closeHome
+            case .read: .read
+            case .keep: .keep
+            }
+        }
+
+        /// The conversation the frame acts in, if any.
+        public var conversation: ConversationID? {
+            switch self {
+            case .sendText(let conversation, _, _), .sendSticker(let conversation, _, _), .sendStaged(let conversation),
+                .removeStaged(let conversation), .openApp(let conversation, _), .tapMessage(let conversation, _),
+                .appEvent(let conversation, _, _), .setStyle(let conversation, _), .closeApp(let conversation),
+                .read(let conversation, _), .keep(let conversation, _):
+                conversation
+            case .hello, .ping, .openHome, .homeEvent, .closeHome:
+                nil
+            }
+        }
+    }
+
+    /// A client frame with the `requestId` its answer will carry.
+    public struct ClientRequest: Sendable, Hashable {
+        public var requestId: String?
+        public var frame: ClientFrame
+
+        /// Reads one client text.
+        /// - Throws: `FrameError`: `malformedFrame` for what is not an object of this protocol (or a
+        ///   field of the wrong type), `unknownType`, `invalidValue` naming a missing field.
+        public static func decode(_ text: String) throws(FrameError) -> ClientRequest {
+            let data = Data(text.utf8)
+            let decoder = JSONDecoder()
+            guard let envelope = try? decoder.decode(Envelope.self, from: data) else {
+                throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: nil)
+            }
+            guard let kind = ClientFrame.Kind(rawValue: envelope.type) else {
+                throw FrameError(code: "unknownType", message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
+            }
+            do {
+                let fields = try decoder.decode(Fields.self, from: data)
+                return ClientRequest(requestId: envelope.requestId, frame: try fields.frame(kind))
+            } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
+                throw FrameError(code: "invalidValue", message: "This frame needs '\(key.stringValue)'.", requestId: envelope.requestId)
+            } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
+                let key = context.codingPath[0].stringValue
+                throw FrameError(code: "invalidValue", message: "This frame needs '\(key)'.", requestId: envelope.requestId)
+            } catch {
+                throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: envelope.requestId)
+            }
+        }
+
+        private struct Envelope: Decodable {
+            var type: String
+            var requestId: String?
+        }
+
+        /// The frame's fields; each case takes the ones its type needs.
+        private struct Fields: Decodable {
+            let container: KeyedDecodingContainer<Key>
+
+            enum Key: String, CodingKey {
+                case since, conversation, id, text, sticker, app, message, event, style, sequence
+            }
+
+            init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Key.self) }
+
+            func frame(_ kind: ClientFrame.Kind) throws -> ClientFrame {
+                switch kind {
+                case .hello: .hello(since: try container.decodeIfPresent([String: Int64].self, forKey: .since) ?? [:])
+                case .ping: .ping
+                case .sendText: .sendText(conversation: try conversation(), id: try field(.id), text: try field(.text))
+                case .sendSticker: .sendSticker(conversation: try conversation(), id: try field(.id), sticker: try field(.sticker))
+                case .sendStaged: .sendStaged(conversation: try conversation())
+                case .removeStaged: .removeStaged(conversation: try conversation())
+                case .openApp: .openApp(conversation: try conversation(), app: try field(.app))
+                case .tapMessage: .tapMessage(conversation: try conversation(), message: try field(.message))
+                case .appEvent: .appEvent(conversation: try conversation(), app: try field(.app), event: try field(.event))
+                case .setStyle: .setStyle(conversation: try conversation(), style: try field(.style))
+                case .closeApp: .closeApp(conversation: try conversation())
+                case .openHome: .openHome(app: try field(.app))
+                case .homeEvent: .homeEvent(app: try field(.app), event: try field(.event))
+                case .closeHome: .closeHome(app: try field(.app))
+                case .read: .read(conversation: try conversation(), sequence: try field(.sequence))
+                case .keep: .keep(conversation: try conversation(), message: try field(.message))
+                }
+            }
+
+            private func conversation() throws -> ConversationID { try field(.conversation) }
+            private func field<T: Decodable>(_ key: Key) throws -> T { try container.decode(T.self, forKey: key) }
+        }
+    }
+
+    /// A client frame that could not be read: the `error` frame's code and message.
+    public struct FrameError: Error, Sendable, Hashable {
+        public var code: String
+        public var message: String
+        /// The request's id, when the frame's envelope could be read.
+        public var requestId: String?
+    }
+
+    /// What the server sends over the WebSocket, one case per `type` (docs/PROTOCOL.md §4).
+    public enum ServerFrame: Sendable {
+        case welcome(protocolVersion: Int, user: User)
+        case ready
+        case pong(requestId: String?)
+        case message(Message)
+        case ack(requestId: String?, message: Message)
+        case resync(conversation: ConversationID)
+        /// `info` is nil when the user is no longer a member.
+        case conversation(ConversationID, info: Conversation?)
+        /// `staged` is nil when the compose field was cleared.
+        case staged(conversation: ConversationID, staged: Staged?)
+        case composeText(conversation: ConversationID, text: String)
+        case app(conversation: ConversationID, app: AppID, update: AppUpdate)
+        case home(app: AppID, update: AppUpdate)
+        case expired(conversation: ConversationID, messageID: MessageID)
+        /// `head` is the session's head now, for `sessionConflict`.
+        case error(ErrorBody, requestId: String?, head: Message?)
+
+        /// Every server frame's `type`, as the wire spells it.
+        public enum Kind: String, CaseIterable, Sendable {
+            case welcome, ready, pong, message, ack, resync, conversation, staged, composeText, app, home, expired, error
+        }
+
+        public var kind: Kind {
+            switch self {
+            case .welcome: .welcome
+            case .ready: .ready
+            case .pong: .pong
+            case .message: .message
+            case .ack: .ack
+            case .resync: .resync
+            case .conversation: .conversation
+            case .staged: .staged
+            case .composeText: .composeText
+            case .app: .app
+            case .home: .home
+            case .expired: .expired
+            case .error: .error
+            }
+        }
+
+        /// The error frame answering a request.
+        static func error(_ error: APIError, requestId: String? = nil, head: Message? = nil) -> ServerFrame {
+            .error(ErrorBody(code: error.code, message: error.message), requestId: requestId, head: head)
+        }
+    }
+}
+
+extension Wire.ServerFrame: Codable {
+    private enum Key: String, CodingKey {
+        case type, requestId, protocolVersion, user, conversation, conversationInfo, message, messageID, staged, text, app
+        case update, error, head
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(kind.rawValue, forKey: .type)
+        switch self {
+        case .welcome(let version, let user):
+            try container.encode(version, forKey: .protocolVersion)
+            try container.encode(user, forKey: .user)
+        case .ready:
+            break
+        case .pong(let requestId):
+            try container.encodeIfPresent(requestId, forKey: .requestId)
+        case .message(let message):
+            try container.encode(message, forKey: .message)
+        case .ack(let requestId, let message):
+            try container.encodeIfPresent(requestId, forKey: .requestId)
+            try container.encode(message, forKey: .message)
+        case .resync(let conversation):
+            try container.encode(conversation, forKey: .conversation)
+        case .conversation(let conversation, let info):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encodeIfPresent(info, forKey: .conversationInfo)
+        case .staged(let conversation, let staged):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encodeIfPresent(staged, forKey: .staged)
+        case .composeText(let conversation, let text):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(text, forKey: .text)
+        case .app(let conversation, let app, let update):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(app, forKey: .app)
+            try container.encode(update, forKey: .update)
+        case .home(let app, let update):
+            try container.encode(app, forKey: .app)
+            try container.encode(update, forKey: .update)
+        case .expired(let conversation, let messageID):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(messageID, forKey: .messageID)
+        case .error(let error, let requestId, let head):
+            try container.encode(error, forKey: .error)
+            try container.encodeIfPresent(requestId, forKey: .requestId)
+            try container.encodeIfPresent(head, forKey: .head)
+        }
+    }
+
+    /// Reads a server frame, as a client written in Swift would.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let type = try container.decode(String.self, forKey: .type)
+        guard let kind = Kind(rawValue: type) else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "Unknown frame type '\(type.prefix(40))'")
+        }
+        func field<T: Decodable>(_ key: Key) throws -> T { try container.decode(T.self, forKey: key) }
+        func optional<T: Decodable>(_ key: Key) throws -> T? { try container.decodeIfPresent(T.self, forKey: key) }
+        self = switch kind {
+        case .welcome: .welcome(protocolVersion: try field(.protocolVersion), user: try field(.user))
+        case .ready: .ready
+        case .pong: .pong(requestId: try optional(.requestId))
+        case .message: .message(try field(.message))
+        case .ack: .ack(requestId: try optional(.requestId), message: try field(.message))
+        case .resync: .resync(conversation: try field(.conversation))
+        case .conversation: .conversation(try field(.conversation), info: try optional(.conversationInfo))
+        case .staged: .staged(conversation: try field(.conversation), staged: try optional(.staged))
+        case .composeText: .composeText(conversation: try field(.conversation), text: try field(.text))
+        case .app: .app(conversation: try field(.conversation), app: try field(.app), update: try field(.update))
+        case .home: .home(app: try field(.app), update: try field(.update))
+        case .expired: .expired(conversation: try field(.conversation), messageID: try field(.messageID))
+        case .error: .error(try field(.error), requestId: try optional(.requestId), head: try optional(.head))
+        }
+    }
+}

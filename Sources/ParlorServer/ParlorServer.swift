@@ -11,7 +11,8 @@ import ServiceLifecycle
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "data/parlor.sqlite", logger: logger)
-/// let app = ParlorServer.makeApplication(configuration: .init(port: 8080), store: store, directory: .builtIn(), logger: logger)
+/// let directory = try AppDirectory(apps: [AnyMessagesApp(MyApp())], stickerDirectory: nil)
+/// let app = ParlorServer.makeApplication(configuration: .init(port: 8080), store: store, directory: directory, logger: logger)
 /// try await app.runService()
 /// ```
 public enum ParlorServer {
@@ -27,7 +28,8 @@ public enum ParlorServer {
         clientConfiguration.redirectConfiguration = .disallow
         clientConfiguration.timeout = .init(connect: .seconds(5), read: .seconds(10))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let core = ParlorCore(store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, logger: logger)
+        let services = ParlorServices(
+            store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, logger: logger)
         let accounts = Accounts(store: store, configuration: configuration)
 
         let router = Router(context: ParlorRequestContext.self)
@@ -38,9 +40,9 @@ public enum ParlorServer {
         }
         router.get("/healthz") { _, _ in "ok" }
         AuthRoutes(accounts: accounts, configuration: configuration).add(to: router)
-        ConversationRoutes(core: core).add(to: router)
-        AppRoutes(core: core).add(to: router)
-        let gateway = Gateway(core: core)
+        ConversationRoutes(services: services).add(to: router)
+        AppRoutes(services: services).add(to: router)
+        let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in
             guard context.user != nil, Self.isSameOrigin(request) else { return .dontUpgrade }
             return .upgrade([:])
@@ -54,7 +56,11 @@ public enum ParlorServer {
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
-            services: extraServices + [ExpirySweeper(core: core), HTTPClientService(client: httpClient), ClusterSync(core: core)],
+            services: extraServices + [
+                ExpirySweeper(messaging: services.messaging, interval: configuration.expirySweepInterval, logger: logger),
+                AppDeliveryService(deliveries: services.deliveries, host: services.apps),
+                HTTPClientService(client: httpClient), ClusterSync(services: services),
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 // The server accepts connections only once this returns: warm up beside it.
@@ -106,17 +112,19 @@ public enum ParlorServer {
 
 /// Hides expiring messages whose time is up, every few seconds.
 struct ExpirySweeper: Service {
-    let core: ParlorCore
+    let messaging: Messaging
+    let interval: Duration
+    let logger: Logger
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 // Shutting down cancels the sleep: that ends the sweeper, it is not a failure.
-                guard (try? await Task.sleep(for: core.configuration.expirySweepInterval)) != nil else { return }
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
                 do {
-                    try await core.sweepExpired()
+                    try await messaging.sweepExpired()
                 } catch {
-                    core.logger.warning("Expiry sweep failed", metadata: ["error": "\(error)"])
+                    logger.warning("Expiry sweep failed", metadata: ["error": "\(error)"])
                 }
             }
         }

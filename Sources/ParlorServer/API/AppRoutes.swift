@@ -7,7 +7,7 @@ import ParlorStore
 /// `/api/apps`, `/api/drawer`, `/api/stickers`, `/assets/*` and `/blobs`: the store, the drawer,
 /// sticker packs, app images and uploads.
 struct AppRoutes {
-    let core: ParlorCore
+    let services: ParlorServices
 
     struct AppInfo: Encodable {
         let id: AppID
@@ -54,32 +54,32 @@ struct AppRoutes {
         router.put("/api/drawer") { request, context in
             let user = try context.requireUser()
             let body = try await JSONBody.decode(DrawerBody.self, from: request)
-            try await core.setDrawer(body.items, of: user.id)
+            try await services.drawers.setDrawer(body.items, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.post("/api/apps/:item/install") { _, context in
             let user = try context.requireUser()
             let item = try drawerItem(context)
-            var drawer = try await core.drawer(of: user.id)
+            var drawer = try await services.drawers.drawer(of: user.id)
             if !drawer.contains(item) { drawer.append(item) }
-            try await core.setDrawer(drawer, of: user.id)
+            try await services.drawers.setDrawer(drawer, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.delete("/api/apps/:item/install") { _, context in
             let user = try context.requireUser()
             let item = try drawerItem(context)
-            try await core.setDrawer(try await core.drawer(of: user.id).filter { $0 != item }, of: user.id)
+            try await services.drawers.setDrawer(try await services.drawers.drawer(of: user.id).filter { $0 != item }, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.get("/assets/apps/:app/:file") { _, context in
-            guard let app = context.parameters.get("app").flatMap({ core.directory.app(AppID($0)) }),
+            guard let app = context.parameters.get("app").flatMap({ services.directory.app(AppID($0)) }),
                   let url = context.parameters.get("file").flatMap(app.assetURL(named:))
             else { throw APIError.notFound }
             return try fileResponse(url)
         }
         router.get("/assets/stickers/:pack/:file") { _, context in
             guard let pack = context.parameters.get("pack"), let file = context.parameters.get("file"),
-                  let image = core.directory.packImage(pack: pack, name: file)
+                  let image = services.directory.packImage(pack: pack, name: file)
             else { throw APIError.notFound }
             return Response(
                 status: .ok, headers: [.contentType: image.mediaType, .cacheControl: "public, max-age=3600"],
@@ -88,7 +88,7 @@ struct AppRoutes {
         router.post("/api/blobs") { request, context in
             _ = try context.requireUser()
             var request = request
-            let limit = core.configuration.maxBlobBytes
+            let limit = services.configuration.maxBlobBytes
             guard let buffer = try? await request.collectBody(upTo: limit) else {
                 throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
             }
@@ -97,11 +97,11 @@ struct AppRoutes {
                 throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
             }
             let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-            try await core.store.putBlob(data, hash: hash, contentType: type)
+            try await services.store.putBlob(data, hash: hash, contentType: type)
             return try JSONBody.response(BlobInfo(hash: hash, url: "/blobs/\(hash)"), status: .created)
         }
         router.get("/blobs/:hash") { _, context in
-            guard let hash = context.parameters.get("hash"), hash.count == 64, let blob = try await core.store.blob(hash: hash) else {
+            guard let hash = context.parameters.get("hash"), hash.count == 64, let blob = try await services.store.blob(hash: hash) else {
                 throw APIError.notFound
             }
             return Response(
@@ -112,24 +112,24 @@ struct AppRoutes {
     }
 
     private func drawerItem(_ context: ParlorRequestContext) throws -> String {
-        guard let item = context.parameters.get("item"), core.directory.contains(drawerItem: item) else {
+        guard let item = context.parameters.get("item"), services.directory.contains(drawerItem: item) else {
             throw APIError(.notFound, code: "unknownApp", "There is no such app or sticker pack in the store.")
         }
         return item
     }
 
     private func directory(for user: UserID) async throws -> Directory {
-        let drawer = try await core.drawer(of: user)
-        let apps = core.directory.apps.map { app in
+        let drawer = try await services.drawers.drawer(of: user)
+        let apps = services.directory.apps.map { app in
             AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
                 iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
                 installed: drawer.contains(app.manifest.id.rawValue))
         }
-        let packs = core.directory.packs.map { entry in
+        let packs = services.directory.packs.map { entry in
             PackInfo(
                 id: entry.pack.id, drawerID: AppDirectory.drawerID(ofPack: entry.pack.id), name: entry.pack.name, author: entry.pack.author,
-                gridSize: entry.pack.gridSize, stickers: entry.pack.stickers.map(ParlorCore.wire),
+                gridSize: entry.pack.gridSize, stickers: entry.pack.stickers.map(Renderer.wire),
                 installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id)))
         }
         return Directory(apps: apps, packs: packs, drawer: drawer)

@@ -60,27 +60,3 @@ actor InstanceRegistry {
         open[UserConversation(user: user, conversation: conversation)] = nil
     }
 }
-
-/// One user's conversation as their app instances see it.
-struct ServerConversationHost: ConversationHost {
-    let core: ParlorCore
-    let user: UserID
-    let conversation: ConversationID
-
-    func stage(_ message: Message, replacing: MessageID?) async throws {
-        try await core.stage(StagedRecord(item: .message(message), replacing: replacing), user: user, conversation: conversation)
-    }
-
-    func send(_ message: Message, replacing: MessageID?) async throws -> Message {
-        let stored = try await core.commitAppMessage(message, replacing: replacing, from: user, in: conversation)
-        return stored.content.appMessage ?? message
-    }
-
-    func insertText(_ text: String) async throws {
-        await core.hub.send(.composeText(conversation: conversation, text: text), to: user)
-    }
-
-    func insertSticker(_ sticker: Sticker) async throws {
-        try await core.stage(StagedRecord(item: .sticker(sticker), replacing: nil), user: user, conversation: conversation)
-    }
-}

@@ -22,13 +22,13 @@ actor FanOutTracker {
 /// open apps, compose fields and app views follow the user across nodes, and after a missed
 /// stretch (`listenerRestarted`) this node catches up from the store.
 struct ClusterSync: Service {
-    let core: ParlorCore
+    let services: ParlorServices
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await envelope in core.bus.events() {
+            for await envelope in services.bus.events() {
                 // This node's own changes are applied already; `.listenerRestarted` is its own news.
-                guard envelope.origin != core.bus.nodeID || envelope.event == .listenerRestarted else { continue }
+                guard envelope.origin != services.bus.nodeID || envelope.event == .listenerRestarted else { continue }
                 await apply(envelope.event)
             }
         }
@@ -49,36 +49,32 @@ struct ClusterSync: Service {
                     try await fanOut(range, in: conversation)
                 }
             case .stagedChanged(let user, let conversation):
-                guard await core.hub.isOnline(user) else { return }
-                let staged = try await core.store.staged(user: user, conversation: conversation)
-                await core.pushStaged(staged, user: user, conversation: conversation)
+                guard await services.hub.isOnline(user) else { return }
+                let staged = try await services.store.staged(user: user, conversation: conversation)
+                await services.apps.pushStaged(staged, user: user, conversation: conversation)
             case .instanceChanged(let user, let conversation, let app):
-                await refreshInstance(user: user, conversation: conversation, app: app)
+                await services.apps.refreshInstance(user: user, scope: conversation.map { .conversation($0) } ?? .home, app: app)
             case .conversationChanged(let conversation):
-                await core.caches.forgetConversation(conversation)
-                if let record = try await core.store.conversation(id: conversation) {
-                    await core.announceLocally(conversation, to: record.members)
-                    await core.refreshParticipants(in: conversation)
-                }
+                try await services.conversations.changedElsewhere(conversation)
             case .listenerRestarted:
                 // Every conversation this node serves: those it has fanned out and those of the
                 // users connected to it. Its newest message is enough: a connection that missed
                 // the ones before it fills the gap from the store.
                 var newest: [ConversationID: Int64] = [:]
-                for user in await core.hub.onlineUsers {
-                    for summary in try await core.store.conversations(of: user) {
+                for user in await services.hub.onlineUsers {
+                    for summary in try await services.store.conversations(of: user) {
                         newest[summary.conversation.id] = summary.conversation.lastSequence
                     }
                 }
-                for conversation in await core.fanOutTracker.conversations.keys where newest[conversation] == nil {
-                    newest[conversation] = try await core.store.conversation(id: conversation)?.lastSequence
+                for conversation in await services.fanOutTracker.conversations.keys where newest[conversation] == nil {
+                    newest[conversation] = try await services.store.conversation(id: conversation)?.lastSequence
                 }
                 for (conversation, sequence) in newest.sorted(by: { $0.key < $1.key }) where sequence > 0 {
                     try await fanOut(sequence...sequence, in: conversation)
                 }
             }
         } catch {
-            core.logger.warning("Could not apply another node's change", metadata: ["event": "\(event)", "error": "\(error)"])
+            services.logger.warning("Could not apply another node's change", metadata: ["event": "\(event)", "error": "\(error)"])
         }
     }
 
@@ -87,20 +83,10 @@ struct ClusterSync: Service {
     /// Connections drop what they already have.
     private func fanOut(_ range: ClosedRange<Int64>, in conversation: ConversationID) async throws {
         let sequence = range.upperBound
-        let last = await core.fanOutTracker.last(conversation) ?? (range.lowerBound - 1)
+        let last = await services.fanOutTracker.last(conversation) ?? (range.lowerBound - 1)
         guard sequence > last else { return }
-        try await core.store.forEachPage(in: conversation, after: last, through: sequence) { page in
-            for message in page { await core.fanOut(message) }
+        try await services.store.forEachPage(in: conversation, after: last, through: sequence) { page in
+            for message in page { await services.messaging.fanOut(message) }
         }
-    }
-
-    /// Another node changed this user's instance: drop the copy here, and show the stored one to
-    /// this node's connections of the user.
-    private func refreshInstance(user: UserID, conversation: ConversationID?, app: AppID) async {
-        let scope: InstanceScope = conversation.map { .conversation($0) } ?? .home
-        let key = InstanceKey(user: user, scope: scope, app: app)
-        await core.instances.forget(key)
-        guard await core.hub.isOnline(user), let update = try? await core.currentUpdate(key) else { return }
-        await core.sendUpdate(update, user: user, scope: scope)
     }
 }

@@ -6,10 +6,21 @@ import ParlorStore
 /// Writes one connection's queue to its socket, in order. Messages are delivered exactly once
 /// per conversation in sequence order: duplicates are dropped and gaps are filled from the store.
 struct ConnectionWriter: Sendable {
-    let core: ParlorCore
+    let store: any ParlorStore
+    let renderer: Renderer
     let connection: ClientConnection
+    /// What a reconnecting tab needs besides messages (its compose fields and open apps).
+    let sessionFrames: @Sendable (UserID, [ConversationID]) async -> [Wire.ServerFrame]
     /// The most messages replayed for one conversation; beyond it the client is told to reload.
     static let maxReplay = 1000
+
+    init(services: ParlorServices, connection: ClientConnection) {
+        store = services.store
+        renderer = services.renderer
+        self.connection = connection
+        let apps = services.apps
+        sessionFrames = { user, conversations in await apps.sessionFrames(for: user, in: conversations) }
+    }
 
     /// Asks the writer to replay since the client's sequence numbers, then stream.
     func start(since: [String: Int64]) {
@@ -65,7 +76,7 @@ struct ConnectionWriter: Sendable {
         let user = connection.user
         // Keys are conversation ids in any letter case.
         let since = Dictionary(since.compactMap { key, value in ConversationID(key).map { ($0, value) } }, uniquingKeysWith: max)
-        let summaries = try await core.store.conversations(of: user)
+        let summaries = try await store.conversations(of: user)
         for summary in summaries {
             let conversation = summary.conversation.id
             guard let last = since[conversation] else {
@@ -81,7 +92,7 @@ struct ConnectionWriter: Sendable {
         }
         try await outbound.write(.text(Wire.ServerFrame.ready.json()))
         // A tab that reconnects sees its compose fields and open apps as they are now.
-        for frame in await core.sessionFrames(for: user, in: summaries.map(\.conversation.id)) {
+        for frame in await sessionFrames(user, summaries.map(\.conversation.id)) {
             try await outbound.write(.text(frame.json()))
         }
     }
@@ -113,15 +124,15 @@ struct ConnectionWriter: Sendable {
             state.delivered[conversation] = sequence
             return
         }
-        let hidden = try await core.store.hiddenMessages(user: connection.user, conversation: conversation)
-        let after = try await core.store.forEachPage(in: conversation, after: delivered, through: sequence) { page in
+        let hidden = try await store.hiddenMessages(user: connection.user, conversation: conversation)
+        let after = try await store.forEachPage(in: conversation, after: delivered, through: sequence) { page in
             for message in page where !hidden.contains(message.id) { try await write(message, outbound: outbound) }
         }
         state.delivered[conversation] = max(after, delivered)
     }
 
     private func write(_ message: StoredMessage, outbound: WebSocketOutboundWriter) async throws {
-        let frame = Wire.ServerFrame.message(await core.render(message, for: connection.user))
+        let frame = Wire.ServerFrame.message(await renderer.render(message, for: connection.user))
         try await outbound.write(.text(frame.json()))
     }
 }

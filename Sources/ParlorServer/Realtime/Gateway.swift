@@ -12,17 +12,17 @@ import ParlorStore
 /// store, so fan-out order does not matter. Client messages over the size limit, or that are not
 /// valid frames, get an `error` frame and the connection stays open.
 struct Gateway: Sendable {
-    let core: ParlorCore
+    let services: ParlorServices
     /// How long a client cut off for falling behind has to take its close frame before its
     /// connection is dropped (a client that stopped reading never takes it).
     static let closeGrace: Duration = .seconds(2)
 
     /// Runs one connection until the client leaves or falls too far behind.
     func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
-        let connection = ClientConnection(user: user.id, limit: core.configuration.sendQueueLimit)
-        await core.hub.register(connection)
+        let connection = ClientConnection(user: user.id, limit: services.configuration.sendQueueLimit)
+        await services.hub.register(connection)
         defer { connection.close() }
-        let writer = ConnectionWriter(core: core, connection: connection)
+        let writer = ConnectionWriter(services: services, connection: connection)
         connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(user)).json()))
 
         await withTaskGroup(of: Void.self) { group in
@@ -52,12 +52,12 @@ struct Gateway: Sendable {
             await group.next()
             group.cancelAll()
         }
-        await core.hub.unregister(connection)
+        await services.hub.unregister(connection)
     }
 
     /// Reads whole messages frame by frame, so an oversized one can be skipped without closing.
     private func read(_ inbound: WebSocketInboundStream, user: User, connection: ClientConnection, writer: ConnectionWriter) async throws {
-        let limit = core.configuration.maxClientMessageBytes
+        let limit = services.configuration.maxClientMessageBytes
         var buffer = ByteBuffer()
         var oversized = false
         var isText = true
@@ -118,62 +118,62 @@ struct Gateway: Sendable {
         } catch let error as MessagesError where error.code == .sessionConflict {
             var head: Wire.Message?
             if let conversation = request.frame.conversation, let id = error.sessionHead?.id,
-               let stored = try? await core.store.message(id: id, in: conversation)
+               let stored = try? await services.store.message(id: id, in: conversation)
             {
-                head = await core.render(stored, for: user.id)
+                head = await services.renderer.render(stored, for: user.id)
             }
             reply(.error(APIError(error), requestId: request.requestId, head: head), on: connection)
         } catch {
             if APIError(error).status == .internalServerError {
-                core.logger.error("A WebSocket request failed", metadata: ["type": "\(request.frame.kind.rawValue)", "error": "\(error)"])
+                services.logger.error("A WebSocket request failed", metadata: ["type": "\(request.frame.kind.rawValue)", "error": "\(error)"])
             }
             reply(.error(APIError(error), requestId: request.requestId), on: connection)
         }
     }
 
     private func dispatch(_ request: Wire.ClientRequest, user: UserID, connection: ClientConnection, writer: ConnectionWriter) async throws {
-        let requestId = request.requestId
+        let (messaging, apps) = (services.messaging, services.apps)
         switch request.frame {
         case .hello(let since):
             writer.start(since: since)
         case .ping:
-            reply(.pong(requestId: requestId), on: connection)
+            reply(.pong(requestId: request.requestId), on: connection)
         case .sendText(let conversation, let id, let text):
-            await ack(try await core.sendText(text, id: id, from: user, in: conversation), requestId: requestId, user: user, connection: connection)
+            await ack(try await messaging.sendText(text, id: id, from: user, in: conversation), to: request, user: user, connection: connection)
         case .sendSticker(let conversation, let id, let sticker):
-            await ack(try await core.sendSticker(sticker, id: id, from: user, in: conversation), requestId: requestId, user: user, connection: connection)
+            await ack(try await messaging.sendSticker(sticker, id: id, from: user, in: conversation), to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
-            guard let stored = try await core.sendStaged(user: user, conversation: conversation) else {
+            guard let sent = try await apps.sendStaged(user: user, conversation: conversation) else {
                 throw APIError(.badRequest, code: "nothingStaged", "There is nothing to send.")
             }
-            await ack(stored, requestId: requestId, user: user, connection: connection)
+            await ack(sent, to: request, user: user, connection: connection)
         case .removeStaged(let conversation):
-            try await core.removeStaged(user: user, conversation: conversation)
+            try await apps.removeStaged(user: user, conversation: conversation)
         case .openApp(let conversation, let app):
-            try await core.openApp(app, for: user, in: conversation)
+            try await apps.openApp(app, for: user, in: conversation)
         case .tapMessage(let conversation, let message):
-            try await core.tapMessage(message, for: user, in: conversation)
+            try await apps.tapMessage(message, for: user, in: conversation)
         case .appEvent(let conversation, let app, let event):
-            try await core.appEvent(event, app: app, for: user, in: conversation)
+            try await apps.appEvent(event, app: app, for: user, in: conversation)
         case .setStyle(let conversation, let style):
-            try await core.setStyle(style, for: user, in: conversation)
+            try await apps.setStyle(style, for: user, in: conversation)
         case .closeApp(let conversation):
-            try await core.closeApp(for: user, in: conversation)
+            try await apps.closeApp(for: user, in: conversation)
         case .openHome(let app):
-            try await core.openHome(app, for: user)
+            try await apps.openHome(app, for: user)
         case .homeEvent(let app, let event):
-            try await core.homeEvent(event, app: app, for: user)
+            try await apps.homeEvent(event, app: app, for: user)
         case .closeHome(let app):
-            try await core.closeHome(app, for: user)
+            try await apps.closeHome(app, for: user)
         case .read(let conversation, let sequence):
-            try await core.markRead(user: user, conversation: conversation, upTo: sequence)
+            try await messaging.markRead(user: user, conversation: conversation, upTo: sequence)
         case .keep(let conversation, let message):
-            try await core.keep(message, user: user, conversation: conversation)
+            try await messaging.keep(message, user: user, conversation: conversation)
         }
     }
 
-    private func ack(_ stored: StoredMessage, requestId: String?, user: UserID, connection: ClientConnection) async {
-        reply(.ack(requestId: requestId, message: await core.render(stored, for: user)), on: connection)
+    private func ack(_ sent: Messaging.Sent, to request: Wire.ClientRequest, user: UserID, connection: ClientConnection) async {
+        reply(.ack(requestId: request.requestId, message: await services.messaging.wire(sent, for: user)), on: connection)
     }
 
     private func reply(_ frame: Wire.ServerFrame, on connection: ClientConnection) {

@@ -1,0 +1,84 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+extension AppHost {
+    /// An instance's look as stored (resumed on this node).
+    func currentUpdate(_ key: InstanceKey) async throws -> InstanceUpdate {
+        let instance: any HostedAppInstance
+        switch key.scope {
+        case .conversation(let conversation): instance = try await conversationInstance(key.app, user: key.user, conversation: conversation)
+        case .home: instance = try await homeInstance(key.app, user: key.user)
+        }
+        return await instance.current()
+    }
+
+    /// The user's instance of `app` in a conversation: running, resumed from its snapshot, or new.
+    func conversationInstance(_ app: AppID, user: UserID, conversation: ConversationID) async throws -> any HostedAppInstance {
+        let record = try await membership.requireMember(user, of: conversation)
+        guard try await drawers.hasInstalled(app, user: user), let entry = directory.app(app) else {
+            throw APIError(.notFound, code: "appNotInstalled", "That app is not in your drawer; get it from the store first.")
+        }
+        let key = InstanceKey(user: user, scope: .conversation(conversation), app: app)
+        if let existing = await instances.instance(key) { return existing }
+        var remote: [ParticipantID] = []
+        for member in record.members where member != user {
+            remote.append(try await store.participantID(user: member, app: app))
+        }
+        let configuration = try await instanceConfiguration(
+            key: key, remote: remote, host: ServerConversationHost(host: self, user: user, conversation: conversation))
+        return await instances.insert(entry.makeInstance(configuration), for: key)
+    }
+
+    /// The user's instance of `app`'s home surface.
+    func homeInstance(_ app: AppID, user: UserID) async throws -> any HostedAppInstance {
+        guard try await drawers.hasInstalled(app, user: user), let entry = directory.app(app), entry.manifest.hasHomeSurface else {
+            throw APIError(.notFound, code: "noHomeSurface", "That app has no home screen in your drawer.")
+        }
+        let key = InstanceKey(user: user, scope: .home, app: app)
+        if let existing = await instances.instance(key) { return existing }
+        let configuration = try await instanceConfiguration(key: key, remote: [], host: NoConversationHost())
+        return await instances.insert(entry.makeInstance(configuration), for: key)
+    }
+
+    private func instanceConfiguration(key: InstanceKey, remote: [ParticipantID], host: any ConversationHost) async throws -> InstanceConfiguration {
+        let snapshot = try await store.instance(user: key.user, scope: key.scope, app: key.app)
+            .flatMap { try? JSONDecoder().decode(InstanceSnapshot.self, from: $0) }
+        return InstanceConfiguration(
+            localParticipant: try await store.participantID(user: key.user, app: key.app), remoteParticipants: remote,
+            surface: key.scope == .home ? .home : .messages, conversationHost: host,
+            container: StoreContainer(store: store, user: key.user, app: key.app), httpClient: httpClient, snapshot: snapshot)
+    }
+
+    /// Saves the instance and sends its new look to the user's connections only (on every node).
+    func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
+        if let failure = update.error {
+            logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
+        }
+        let key = InstanceKey(user: user, scope: scope, app: update.appID)
+        if let instance = await instances.instance(key) {
+            do {
+                let data = try JSONEncoder().encode(await instance.snapshot())
+                try await store.saveInstance(data, user: user, scope: scope, app: update.appID)
+            } catch {
+                logger.error("Could not save an app instance", metadata: ["app": "\(update.appID)", "error": "\(error)"])
+            }
+            let conversation: ConversationID? = if case .conversation(let id) = scope { id } else { nil }
+            await bus.publish(.instanceChanged(user: user, conversation: conversation, app: update.appID))
+        }
+        await sendUpdate(update, user: user, scope: scope)
+    }
+
+    /// Sends an instance's look to this node's connections of `user`.
+    func sendUpdate(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
+        if case .conversation(let conversation) = scope {
+            if update.isActive {
+                await instances.setOpenApp(update.appID, of: user, in: conversation)
+            } else if await instances.openApp(of: user, in: conversation) == update.appID {
+                await instances.setOpenApp(nil, of: user, in: conversation)
+            }
+        }
+        await hub.send(await renderer.appFrame(update, scope: scope), to: user)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+/// The compose field: what an app (or a sticker browser) staged for the user to send.
+extension AppHost {
+    /// Puts an item in the user's compose field (replacing what was there) and shows it in every tab.
+    func stage(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
+        try await membership.requireMember(user, of: conversation)
+        try await setStaged(record, user: user, conversation: conversation)
+    }
+
+    /// Shows a compose field to this node's connections of the user.
+    func pushStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async {
+        let staged = await renderer.staged(record, user: user, conversation: conversation)
+        await hub.send(.staged(conversation: conversation, staged: staged), to: user)
+    }
+
+    /// Sends what the user staged. On a stale session head the staged message stays and the
+    /// error says so; the app gets `didStartSending` once it is committed.
+    func sendStaged(user: UserID, conversation: ConversationID) async throws -> Messaging.Sent? {
+        try await membership.requireMember(user, of: conversation)
+        guard let record = try await store.staged(user: user, conversation: conversation) else { return nil }
+        let sent = switch record.item {
+        case .message(let message):
+            try await messaging.sendAppMessage(message, replacing: record.replacing, from: user, in: conversation)
+        case .sticker(let sticker):
+            try await messaging.commit(NewMessage(id: MessageID(), conversationID: conversation, sender: user, content: .sticker(sticker)))
+        }
+        try await setStaged(nil, user: user, conversation: conversation)
+        if case .message(let message) = record.item {
+            await notifySending(message, sent: true, user: user, conversation: conversation)
+        }
+        return sent
+    }
+
+    /// Removes what the user staged (`didCancelSending` for an app message).
+    func removeStaged(user: UserID, conversation: ConversationID) async throws {
+        try await membership.requireMember(user, of: conversation)
+        guard let record = try await store.staged(user: user, conversation: conversation) else { return }
+        try await setStaged(nil, user: user, conversation: conversation)
+        if case .message(let message) = record.item {
+            await notifySending(message, sent: false, user: user, conversation: conversation)
+        }
+    }
+
+    /// Stores the compose field and shows it in every tab, here and on the other nodes.
+    private func setStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
+        try await store.setStaged(record, user: user, conversation: conversation)
+        await pushStaged(record, user: user, conversation: conversation)
+        await bus.publish(.stagedChanged(user: user, conversation: conversation))
+    }
+
+    /// The user's staged app message was sent or removed: tell the app when it is open.
+    private func notifySending(_ message: Message, sent: Bool, user: UserID, conversation: ConversationID) async {
+        guard let app = message.appID, await instances.openApp(of: user, in: conversation) == app,
+              let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: app))
+        else { return }
+        let update = sent ? await instance.didStartSending(message) : await instance.didCancelSending(message)
+        await publish(update, user: user, scope: .conversation(conversation))
+    }
+}
+
+/// One user's conversation as their app instances see it.
+struct ServerConversationHost: ConversationHost {
+    let host: AppHost
+    let user: UserID
+    let conversation: ConversationID
+
+    func stage(_ message: Message, replacing: MessageID?) async throws {
+        try await host.stage(StagedRecord(item: .message(message), replacing: replacing), user: user, conversation: conversation)
+    }
+
+    func send(_ message: Message, replacing: MessageID?) async throws -> Message {
+        let sent = try await host.messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation)
+        return sent.stored.content.appMessage ?? message
+    }
+
+    func insertText(_ text: String) async throws {
+        await host.hub.send(.composeText(conversation: conversation, text: text), to: user)
+    }
+
+    func insertSticker(_ sticker: Sticker) async throws {
+        try await host.stage(StagedRecord(item: .sticker(sticker), replacing: nil), user: user, conversation: conversation)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+/// Runs the users' app instances on this node: opening and closing apps, their events, their
+/// compose fields (staging and sending what they staged), telling open apps of new messages and
+/// of participant changes. Each instance's look is saved and sent to its user's connections only.
+struct AppHost: Sendable {
+    let store: any ParlorStore
+    let membership: Membership
+    let drawers: Drawers
+    let renderer: Renderer
+    let messaging: Messaging
+    let hub: Hub
+    let bus: any ClusterBus
+    let instances: InstanceRegistry
+    let caches: ViewerCaches
+    let directory: AppDirectory
+    let httpClient: any FetchClient
+    let logger: Logger
+
+    /// Opens `app` from the drawer in a conversation (compact), closing another open app.
+    func openApp(_ app: AppID, for user: UserID, in conversation: ConversationID) async throws {
+        let instance = try await conversationInstance(app, user: user, conversation: conversation)
+        await closeOtherApp(than: app, user: user, conversation: conversation)
+        await publish(await instance.openFromDrawer(), user: user, scope: .conversation(conversation))
+    }
+
+    /// The user tapped an app message: its app opens expanded on it (or selects it when open).
+    func tapMessage(_ id: MessageID, for user: UserID, in conversation: ConversationID) async throws {
+        try await membership.requireMember(user, of: conversation)
+        guard let stored = try await store.message(id: id, in: conversation), let message = stored.content.appMessage,
+              let appID = message.appID
+        else { throw APIError(.notFound, code: "notFound", "That message is not an app message here.") }
+        if (try await store.hiddenMessages(user: user, conversation: conversation)).contains(id) { throw APIError.notFound }
+        guard try await drawers.hasInstalled(appID, user: user) else {
+            let name = directory.app(appID)?.manifest.name ?? appID.rawValue
+            throw APIError(.conflict, code: "appNotInstalled", "Get \(name) from the store to open this message.", details: ["app": appID.rawValue])
+        }
+        let instance = try await conversationInstance(appID, user: user, conversation: conversation)
+        await closeOtherApp(than: appID, user: user, conversation: conversation)
+        await publish(await instance.tap(message), user: user, scope: .conversation(conversation))
+    }
+
+    /// A control of the open app's view was used.
+    func appEvent(_ event: ViewEvent, app: AppID, for user: UserID, in conversation: ConversationID) async throws {
+        try await membership.requireMember(user, of: conversation)
+        guard await instances.openApp(of: user, in: conversation) == app else {
+            throw APIError(.conflict, code: "appNotOpen", "Open the app first.")
+        }
+        let instance = try await conversationInstance(app, user: user, conversation: conversation)
+        await publish(await instance.perform(event), user: user, scope: .conversation(conversation))
+    }
+
+    /// The expand or collapse control.
+    func setStyle(_ style: PresentationStyle, for user: UserID, in conversation: ConversationID) async throws {
+        guard let instance = try await openInstance(of: user, in: conversation) else { return }
+        await publish(await instance.changeStyle(to: style), user: user, scope: .conversation(conversation))
+    }
+
+    /// Closes the open app of a conversation.
+    func closeApp(for user: UserID, in conversation: ConversationID) async throws {
+        guard let instance = try await openInstance(of: user, in: conversation) else { return }
+        await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))
+    }
+
+    /// Opens an app's home surface.
+    func openHome(_ app: AppID, for user: UserID) async throws {
+        let instance = try await homeInstance(app, user: user)
+        await publish(await instance.openHome(), user: user, scope: .home)
+    }
+
+    func homeEvent(_ event: ViewEvent, app: AppID, for user: UserID) async throws {
+        let instance = try await homeInstance(app, user: user)
+        await publish(await instance.perform(event), user: user, scope: .home)
+    }
+
+    func closeHome(_ app: AppID, for user: UserID) async throws {
+        let instance = try await homeInstance(app, user: user)
+        await publish(await instance.dismiss(), user: user, scope: .home)
+    }
+
+    /// `didReceive` for the recipients who have the app open.
+    func deliver(_ delivery: AppDeliveries.Delivery) async {
+        let scope = InstanceScope.conversation(delivery.conversation)
+        for (user, instance) in await instances.openInstances(of: delivery.app, in: delivery.conversation, for: delivery.recipients) {
+            await publish(await instance.receive(delivery.message), user: user, scope: scope)
+        }
+    }
+
+    /// Participants changed: running instances learn the new remote participant ids.
+    func refreshParticipants(in conversation: ConversationID) async {
+        guard let record = try? await caches.conversation(conversation, store: store) else { return }
+        for (key, instance) in await instances.instances(in: conversation) {
+            var remote: [ParticipantID] = []
+            for member in record.members where member != key.user {
+                if let id = try? await store.participantID(user: member, app: key.app) { remote.append(id) }
+            }
+            await instance.updateRemoteParticipants(remote)
+        }
+    }
+
+    /// A user left a conversation: their instances there stop.
+    func removeInstances(of user: UserID, in conversation: ConversationID) async {
+        await instances.remove(user: user, conversation: conversation)
+    }
+
+    /// Another node changed this user's instance: drop the copy here, and show the stored one to
+    /// this node's connections of the user.
+    func refreshInstance(user: UserID, scope: InstanceScope, app: AppID) async {
+        let key = InstanceKey(user: user, scope: scope, app: app)
+        await instances.forget(key)
+        guard await hub.isOnline(user), let update = try? await currentUpdate(key) else { return }
+        await sendUpdate(update, user: user, scope: scope)
+    }
+
+    /// What a reconnecting tab needs besides messages: its compose fields and the apps it has open.
+    func sessionFrames(for user: UserID, in conversations: [ConversationID]) async -> [Wire.ServerFrame] {
+        var frames: [Wire.ServerFrame] = []
+        for conversation in conversations {
+            if let staged = try? await store.staged(user: user, conversation: conversation) {
+                frames.append(.staged(conversation: conversation, staged: await renderer.staged(staged, user: user, conversation: conversation)))
+            }
+            if let app = await instances.openApp(of: user, in: conversation),
+               let update = try? await currentUpdate(InstanceKey(user: user, scope: .conversation(conversation), app: app))
+            {
+                frames.append(await renderer.appFrame(update, scope: .conversation(conversation)))
+            }
+        }
+        return frames
+    }
+
+    private func openInstance(of user: UserID, in conversation: ConversationID) async throws -> (any HostedAppInstance)? {
+        try await membership.requireMember(user, of: conversation)
+        guard let app = await instances.openApp(of: user, in: conversation) else { return nil }
+        return try await conversationInstance(app, user: user, conversation: conversation)
+    }
+
+    private func closeOtherApp(than app: AppID, user: UserID, conversation: ConversationID) async {
+        guard let other = await instances.openApp(of: user, in: conversation), other != app,
+              let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: other))
+        else { return }
+        await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+
+/// What each user installed: their drawer of apps and sticker packs, in order.
+struct Drawers: Sendable {
+    let store: any ParlorStore
+    let caches: ViewerCaches
+    let directory: AppDirectory
+    /// The most items a drawer holds.
+    static let maxItems = 200
+
+    /// The user's drawer (every app and pack of the directory until they change it).
+    func drawer(of user: UserID) async throws -> [String] {
+        try await caches.drawer(user, store: store, directory: directory)
+    }
+
+    /// Replaces the user's drawer.
+    /// - Throws: `invalidValue` unless it lists each item of the directory at most once.
+    func setDrawer(_ items: [String], of user: UserID) async throws {
+        guard items.count <= Self.maxItems, Set(items).count == items.count, items.allSatisfy(directory.contains(drawerItem:)) else {
+            throw APIError.invalid("The drawer lists each app or sticker pack of the store at most once.")
+        }
+        try await store.setDrawer(items, user: user)
+        await caches.setDrawer(items, for: user)
+    }
+
+    /// Whether `user` has `app` in their drawer.
+    func hasInstalled(_ app: AppID, user: UserID) async throws -> Bool {
+        try await drawer(of: user).contains(app.rawValue)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Logging
+import ParlorKit
+import ParlorStore
+
+/// Tells people's connections that a conversation changed: its `conversation` frame, as each
+/// member's list shows it (title, members, unread count).
+struct ConversationNotices: Sendable {
+    let store: any ParlorStore
+    let caches: ViewerCaches
+    let renderer: Renderer
+    let hub: Hub
+    let bus: any ClusterBus
+    let logger: Logger
+
+    /// Tells `users` here and on the other nodes (created, renamed, members changed).
+    func announce(_ conversation: ConversationID, to users: [UserID]) async {
+        await announceLocally(conversation, to: users)
+        await bus.publish(.conversationChanged(conversation))
+    }
+
+    /// Tells this node's connections of `users`; cached membership is read again.
+    func announceLocally(_ conversation: ConversationID, to users: [UserID]) async {
+        await caches.forgetConversation(conversation)
+        await send(conversation, to: users)
+    }
+
+    /// Sends each of `users` the conversation as their list shows it; a user no longer in it gets
+    /// the frame without `conversationInfo`.
+    func send(_ conversation: ConversationID, to users: [UserID]) async {
+        for user in users {
+            do {
+                var info: Wire.Conversation?
+                if let summary = try await store.conversationSummary(conversation, for: user) {
+                    info = try await renderer.conversation(summary, for: user)
+                }
+                await hub.send(.conversation(conversation, info: info), to: user)
+            } catch {
+                logger.warning("Could not announce a conversation change", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+
+/// Conversations and their rules: who may start one and with whom (a 1:1 conversation with the
+/// same person is reused), titles, adding and removing members. Every change is announced to the
+/// members' connections on every node, and running app instances learn the new participants.
+struct Conversations: Sendable {
+    let store: any ParlorStore
+    let membership: Membership
+    let renderer: Renderer
+    let notices: ConversationNotices
+    let apps: AppHost
+    let caches: ViewerCaches
+
+    /// A title has at most this many characters (`Limits.length(of:)`).
+    static let maxTitleLength = 100
+    /// A new conversation names at most this many other people.
+    static let maxNewMembers = 500
+    /// People search returns at most this many.
+    static let maxSearchResults = 50
+
+    /// The title as stored: trimmed, nil when blank.
+    /// - Throws: `invalidValue` over `maxTitleLength`.
+    static func title(_ proposed: String?) throws -> String? {
+        guard let title = proposed?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty else { return nil }
+        guard Limits.length(of: title) <= maxTitleLength else {
+            throw APIError.invalid("A title has at most \(maxTitleLength) characters.")
+        }
+        return title
+    }
+
+    /// People whose username or display name contains `query` (everyone for an empty query).
+    func people(matching query: String) async throws -> [Wire.User] {
+        let query = query.lowercased()
+        let users = try await store.allUsers().filter {
+            query.isEmpty || $0.username.lowercased().contains(query) || $0.displayName.lowercased().contains(query)
+        }
+        return users.prefix(Self.maxSearchResults).map { Wire.User($0) }
+    }
+
+    /// The user's conversations, most recently active first, as their list shows them.
+    func list(for user: UserID) async throws -> [Wire.Conversation] {
+        var result: [Wire.Conversation] = []
+        for summary in try await store.conversations(of: user) { result.append(try await renderer.conversation(summary, for: user)) }
+        return result
+    }
+
+    /// One conversation as `user`'s list shows it.
+    /// - Throws: `notFound` when the user is not in it.
+    func summary(_ conversation: ConversationID, for user: UserID) async throws -> Wire.Conversation {
+        guard let summary = try await store.conversationSummary(conversation, for: user) else { throw APIError.notFound }
+        return try await renderer.conversation(summary, for: user)
+    }
+
+    /// Starts a conversation with the people named by `usernames`. Two people without a title
+    /// reuse their existing 1:1 conversation; anything else is a new group.
+    /// - Throws: `unknownUser` for a username nobody has; `invalidValue` for no one else, too many
+    ///   people or a title over the limit.
+    func create(title proposed: String?, with usernames: [String], by user: UserID) async throws -> ConversationID {
+        let title = try Self.title(proposed)
+        guard !usernames.isEmpty, usernames.count <= Self.maxNewMembers else {
+            throw APIError.invalid("Pick 1 to \(Self.maxNewMembers) people to talk with.")
+        }
+        var members = [user]
+        for username in usernames {
+            let member = try await account(named: username)
+            if !members.contains(member.id) { members.append(member.id) }
+        }
+        guard members.count > 1 else { throw APIError.invalid("Pick someone other than yourself.") }
+        let isGroup = members.count > 2 || title != nil
+        if !isGroup, let existing = try await store.conversations(of: user).first(where: {
+            !$0.conversation.isGroup && Set($0.conversation.members) == Set(members)
+        }) {
+            return existing.conversation.id
+        }
+        let record = try await store.createConversation(title: title, isGroup: isGroup, members: members)
+        await notices.announce(record.id, to: members)
+        return record.id
+    }
+
+    /// Renames a conversation (a blank title removes it).
+    func rename(_ conversation: ConversationID, to proposed: String?, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        try await store.setTitle(try Self.title(proposed), of: record.id)
+        await notices.announce(record.id, to: record.members)
+    }
+
+    /// Adds the person called `username` to a group conversation.
+    func addMember(named username: String, to conversation: ConversationID, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        guard record.isGroup else { throw APIError.invalid("People can be added to group conversations only.") }
+        let member = try await account(named: username)
+        try await store.addMember(member.id, to: record.id)
+        await notices.announce(record.id, to: record.members + [member.id])
+        await apps.refreshParticipants(in: record.id)
+    }
+
+    /// Removes `removed` from a conversation: anyone may leave; only groups let members remove others.
+    /// Their app instances there stop, and the members (them included) are told.
+    func removeMember(_ removed: UserID, from conversation: ConversationID, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        guard record.members.contains(removed) else { throw APIError.notFound }
+        guard removed == user || record.isGroup else { throw APIError.invalid("Only group conversations let you remove others.") }
+        try await store.removeMember(removed, from: record.id)
+        await apps.removeInstances(of: removed, in: record.id)
+        await notices.announce(record.id, to: record.members)
+        await apps.refreshParticipants(in: record.id)
+    }
+
+    /// Another node changed a conversation: this node's connections and instances follow.
+    func changedElsewhere(_ conversation: ConversationID) async throws {
+        await caches.forgetConversation(conversation)
+        guard let record = try await store.conversation(id: conversation) else { return }
+        await notices.announceLocally(conversation, to: record.members)
+        await apps.refreshParticipants(in: conversation)
+    }
+
+    private func account(named username: String) async throws -> User {
+        guard let user = try await store.credentials(username: username)?.user else {
+            throw APIError(.notFound, code: "unknownUser", "There is nobody called '\(username.prefix(40))'.")
+        }
+        return user
+    }
+}

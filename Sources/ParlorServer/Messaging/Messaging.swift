@@ -1,0 +1,146 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorStore
+
+/// Sending, reading and expiring messages: `MessageRules` decide, the store commits durably,
+/// then the message is fanned out to every member's connections on this node and queued for
+/// the members' open app instances.
+struct Messaging: Sendable {
+    let store: any ParlorStore
+    let membership: Membership
+    let renderer: Renderer
+    let notices: ConversationNotices
+    let hub: Hub
+    let caches: ViewerCaches
+    let fanOutTracker: FanOutTracker
+    let deliveries: AppDeliveries
+    let directory: AppDirectory
+    let configuration: ServerConfiguration
+
+    /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
+    /// viewer (text, stickers), rendered once for fan-out and the sender's acknowledgement alike.
+    struct Sent: Sendable {
+        let stored: StoredMessage
+        let sameForEveryone: Wire.Message?
+    }
+
+    /// The message as `user` sees it (for the sender's acknowledgement).
+    func wire(_ sent: Sent, for user: UserID) async -> Wire.Message {
+        if let wire = sent.sameForEveryone { return wire }
+        return await renderer.render(sent.stored, for: user)
+    }
+
+    /// Sends a text message. Retrying with the same id returns the original.
+    func sendText(_ text: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        try await membership.requireMember(user, of: conversation)
+        try MessageRules.checkText(text)
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text)))
+    }
+
+    /// Sends a sticker of one of the server's packs (`<pack>/<file>`).
+    func sendSticker(_ stickerID: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        try await membership.requireMember(user, of: conversation)
+        guard let sticker = directory.sticker(id: stickerID) else {
+            throw MessagesError(.fileNotFound, "There is no sticker '\(stickerID.prefix(80))'.")
+        }
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker)))
+    }
+
+    /// Commits an app's message: every ParlorKit limit, the session head, and the app's own
+    /// `validate` on exactly the head it replaces. The sender's participant id is set here.
+    func sendAppMessage(_ message: Message, replacing: MessageID?, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        try await membership.requireMember(user, of: conversation)
+        let app = try MessageRules.app(of: message, in: directory.app)
+        let sender = try await store.participantID(user: user, app: app.manifest.id)
+        let checked = try MessageRules.prepare(message, sender: sender)
+        do {
+            return try await commit(
+                NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing)
+            ) { _, head in
+                try MessageRules.checkAppMessage(checked, replacing: head?.content.appMessage, app: app)
+            }
+        } catch let conflict as SessionConflict {
+            throw MessageRules.sessionConflict(head: conflict.head.content.appMessage)
+        }
+    }
+
+    /// Appends durably, then fans the new message out. A retry is returned, not fanned out again.
+    func commit(
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
+    ) async throws -> Sent {
+        let (stored, isDuplicate) = try await store.append(message, validate: validate)
+        if isDuplicate {
+            try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
+            return Sent(stored: stored, sameForEveryone: nil)
+        }
+        return Sent(stored: stored, sameForEveryone: await fanOut(stored))
+    }
+
+    /// Queues the message for every member's connections on this node, and for members' open
+    /// instances of its app.
+    /// - Returns: the message as its sender sees it, when it reads the same for everyone (its
+    ///   frame is then encoded once for all); nil for an app message, drawn per viewer.
+    @discardableResult
+    func fanOut(_ message: StoredMessage) async -> Wire.Message? {
+        guard let conversation = try? await caches.conversation(message.conversationID, store: store) else { return nil }
+        await fanOutTracker.record(message.conversationID, sequence: message.sequence)
+        var rendered: Wire.Message?
+        var frame: String?
+        if Renderer.isSameForEveryone(message) {
+            let wire = await renderer.render(message, for: message.sender)
+            rendered = wire
+            frame = Wire.ServerFrame.message(wire).json()
+        }
+        await hub.send(.message(message, frame: frame), to: conversation.members)
+        if let appMessage = message.content.appMessage, let appID = appMessage.appID {
+            let recipients = conversation.members.filter { $0 != message.sender }
+            deliveries.enqueue(.init(message: appMessage, app: appID, conversation: conversation.id, recipients: recipients))
+        }
+        return rendered
+    }
+
+    /// The messages `user` sees in a conversation (expired ones hidden).
+    func visibleMessages(user: UserID, conversation: ConversationID, after: Int64?, limit: Int) async throws -> [StoredMessage] {
+        try await membership.requireMember(user, of: conversation)
+        let hidden = try await store.hiddenMessages(user: user, conversation: conversation)
+        let messages = if let after {
+            try await store.messages(in: conversation, after: after, limit: limit)
+        } else {
+            try await store.latestMessages(in: conversation, limit: limit)
+        }
+        return messages.filter { !hidden.contains($0.id) }
+    }
+
+    /// Marks messages read up to `sequence`; expiring messages from others start their countdown.
+    func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
+        try await membership.requireMember(user, of: conversation)
+        let previous = try await store.markRead(user: user, conversation: conversation, upTo: sequence)
+        // The user's other tabs show the new unread count.
+        await notices.send(conversation, to: [user])
+        // Everything newly read, however far back the previous mark was.
+        let now = Date()
+        try await store.forEachPage(in: conversation, after: previous, through: sequence) { page in
+            for message in page
+            where MessageRules.startsExpiry(
+                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: sequence)
+            {
+                try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
+            }
+        }
+    }
+
+    /// Keeps an expiring message for `user`.
+    func keep(_ message: MessageID, user: UserID, conversation: ConversationID) async throws {
+        try await membership.requireMember(user, of: conversation)
+        try await store.keep(user: user, message: message, conversation: conversation)
+    }
+
+    /// Hides expiring messages whose time is up and tells their readers' connections.
+    func sweepExpired(now: Date = Date()) async throws {
+        let delay = Double(configuration.expiryDelay.components.seconds)
+        for (user, conversation, message) in try await store.expireReads(readBefore: now.addingTimeInterval(-delay)) {
+            await hub.send(.expired(conversation: conversation, messageID: message), to: user)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import ParlorKit
+import ParlorStore
+
+/// The server's services, built once in dependency order; routes, the gateway and cluster sync
+/// call their APIs. Each service owns one concern:
+///
+/// - `membership`: who is in which conversation (every request's first check);
+/// - `drawers`: what each user installed;
+/// - `renderer`: what a viewer sees on the wire (reads only);
+/// - `notices`: `conversation` frames to members' connections;
+/// - `messaging`: sending, fan-out, reading and expiry, with `MessageRules`;
+/// - `apps`: running app instances and the compose field (uses `messaging` to send);
+/// - `conversations`: creating conversations and changing their titles and members (uses `apps`
+///   for participants).
+///
+/// Messaging hands new app messages to the apps through `deliveries`, a queue run by
+/// `AppDeliveryService`, so nothing below `apps` calls up into it.
+struct ParlorServices: Sendable {
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let store: any ParlorStore
+    let directory: AppDirectory
+    let bus: any ClusterBus
+    let hub: Hub
+    let fanOutTracker: FanOutTracker
+    let deliveries: AppDeliveries
+    let membership: Membership
+    let drawers: Drawers
+    let renderer: Renderer
+    let notices: ConversationNotices
+    let messaging: Messaging
+    let apps: AppHost
+    let conversations: Conversations
+
+    init(
+        store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
+        bus: any ClusterBus, logger: Logger
+    ) {
+        self.store = store
+        self.directory = directory
+        self.configuration = configuration
+        self.bus = bus
+        self.logger = logger
+        let caches = ViewerCaches()
+        hub = Hub()
+        fanOutTracker = FanOutTracker()
+        deliveries = AppDeliveries()
+        membership = Membership(store: store, caches: caches)
+        drawers = Drawers(store: store, caches: caches, directory: directory)
+        renderer = Renderer(store: store, caches: caches, directory: directory, drawers: drawers)
+        notices = ConversationNotices(store: store, caches: caches, renderer: renderer, hub: hub, bus: bus, logger: logger)
+        messaging = Messaging(
+            store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,
+            fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration)
+        apps = AppHost(
+            store: store, membership: membership, drawers: drawers, renderer: renderer, messaging: messaging, hub: hub, bus: bus,
+            instances: InstanceRegistry(), caches: caches, directory: directory, httpClient: ServerFetchClient(client: httpClient),
+            logger: logger)
+        conversations = Conversations(
+            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches)
+    }
+}

@@ -50,18 +50,18 @@ enum CommitBatcher {
         let conversation = message.conversationID.description
         // Cached statements: compiling these four for every message cost ~9% of the server's CPU
         // under load (GRDB's authorizer runs at each compilation).
-        if let existing = try Row.fetchOne(
+        if let existing = try MessageRow.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation, message.id.description])
         {
-            return (try SQLiteStore.decodeMessage(existing), true)
+            return (try existing.stored(), true)
         }
         let session = message.content.appMessage?.session?.id.description
         var head: StoredMessage?
         if let session {
-            head = try Row.fetchOne(
+            head = try MessageRow.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1"),
                 arguments: [conversation, session]
-            ).map(SQLiteStore.decodeMessage)
+            ).map { try $0.stored() }
             if let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw SessionConflict(head: head) }
         }
         try validate(message, head)

@@ -22,14 +22,14 @@ extension SQLiteStore {
 
     public func credentials(username: String) async throws -> (user: User, passwordHash: String)? {
         try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE username = ?", arguments: [username]) else { return nil }
-            return (try Self.decodeUser(row), row["password_hash"] as String)
+            guard let row = try UserRow.fetchOne(db, sql: "SELECT * FROM users WHERE username = ?", arguments: [username]) else { return nil }
+            return (try row.user(), row.passwordHash)
         }
     }
 
     public func user(id: UserID) async throws -> User? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id.description]).map(Self.decodeUser)
+            try UserRow.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id.description]).map { try $0.user() }
         }
     }
 
@@ -37,13 +37,13 @@ extension SQLiteStore {
         guard !ids.isEmpty else { return [] }
         return try await read { db in
             let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-            return try Row.fetchAll(db, sql: "SELECT * FROM users WHERE id IN (\(marks))", arguments: StatementArguments(ids.map(\.description)))
-                .map(Self.decodeUser)
+            return try UserRow.fetchAll(db, sql: "SELECT * FROM users WHERE id IN (\(marks))", arguments: StatementArguments(ids.map(\.description)))
+                .map { try $0.user() }
         }
     }
 
     public func allUsers() async throws -> [User] {
-        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY username").map(Self.decodeUser) }
+        try await read { db in try UserRow.fetchAll(db, sql: "SELECT * FROM users ORDER BY username").map { try $0.user() } }
     }
 
     public func deleteUser(id: UserID) async throws {
@@ -67,10 +67,10 @@ extension SQLiteStore {
 
     public func user(tokenHash: String, now: Date) async throws -> User? {
         try await read { db in
-            try Row.fetchOne(
+            try UserRow.fetchOne(
                 db, sql: "SELECT users.* FROM auth_tokens JOIN users ON users.id = auth_tokens.user_id WHERE hash = ? AND expires_at > ?",
                 arguments: [tokenHash, Self.time(now)]
-            ).map(Self.decodeUser)
+            ).map { try $0.user() }
         }
     }
 

@@ -114,9 +114,7 @@ extension SQLiteStore {
 
     public func blob(hash: String) async throws -> Blob? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT hash, content_type, data FROM blobs WHERE hash = ?", arguments: [hash]).map {
-                Blob(hash: $0["hash"], contentType: $0["content_type"], data: $0["data"])
-            }
+            try BlobRow.fetchOne(db, sql: "SELECT hash, content_type, data FROM blobs WHERE hash = ?", arguments: [hash])?.blob
         }
     }
 }

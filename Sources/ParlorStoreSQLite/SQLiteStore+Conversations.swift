@@ -31,13 +31,9 @@ extension SQLiteStore {
     }
 
     static func conversation(_ db: Database, id: String) throws -> ConversationRecord? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]),
-              let conversationID = ConversationID(row["id"] as String)
-        else { return nil }
+        guard let row = try ConversationRow.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]) else { return nil }
         let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, rowid", arguments: [id])
-        return ConversationRecord(
-            id: conversationID, title: row["title"], isGroup: row["is_group"], createdAt: date(row["created_at"]),
-            members: members.compactMap(UserID.init), lastSequence: row["last_seq"])
+        return row.record(members: members)
     }
 
     public func conversations(of user: UserID) async throws -> [ConversationSummary] {
@@ -51,20 +47,19 @@ extension SQLiteStore {
     /// The user's conversation summaries, most recently active first; only one when `only` names it.
     private func summaries(of user: UserID, only conversation: ConversationID?) async throws -> [ConversationSummary] {
         try await read { db in
-            let rows = try Row.fetchAll(
+            let rows = try SummaryRow.fetchAll(
                 db, sql: """
-                    SELECT c.id, m.last_read_seq,
+                    SELECT c.id,
                         (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread
                     FROM members m JOIN conversations c ON c.id = m.conversation_id
                     WHERE m.user_id = ? AND (? IS NULL OR c.id = ?) ORDER BY c.last_activity DESC
                     """, arguments: [user.description, conversation?.description, conversation?.description])
             return try rows.compactMap { row -> ConversationSummary? in
-                let id: String = row["id"]
-                guard let record = try Self.conversation(db, id: id) else { return nil }
-                let last = try Row.fetchOne(
-                    db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1", arguments: [id]
-                ).map(Self.decodeMessage)
-                return ConversationSummary(conversation: record, unreadCount: row["unread"], lastMessage: last)
+                guard let record = try Self.conversation(db, id: row.id) else { return nil }
+                let last = try MessageRow.fetchOne(
+                    db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1", arguments: [row.id]
+                ).map { try $0.stored() }
+                return ConversationSummary(conversation: record, unreadCount: row.unread, lastMessage: last)
             }
         }
     }

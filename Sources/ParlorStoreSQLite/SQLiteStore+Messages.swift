@@ -12,36 +12,36 @@ extension SQLiteStore {
 
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {
         try await read { db in
-            try Row.fetchAll(
+            try MessageRow.fetchAll(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 arguments: [conversation.description, sequence, limit]
-            ).map(Self.decodeMessage)
+            ).map { try $0.stored() }
         }
     }
 
     public func latestMessages(in conversation: ConversationID, limit: Int) async throws -> [StoredMessage] {
         try await read { db in
-            try Row.fetchAll(
+            try MessageRow.fetchAll(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?",
                 arguments: [conversation.description, limit]
-            ).map(Self.decodeMessage).reversed()
+            ).map { try $0.stored() }.reversed()
         }
     }
 
     public func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage? {
         try await read { db in
-            try Row.fetchOne(
+            try MessageRow.fetchOne(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: [conversation.description, id.description]
-            ).map(Self.decodeMessage)
+            ).map { try $0.stored() }
         }
     }
 
     public func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage? {
         try await read { db in
-            try Row.fetchOne(
+            try MessageRow.fetchOne(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1",
                 arguments: [conversation.description, session.description]
-            ).map(Self.decodeMessage)
+            ).map { try $0.stored() }
         }
     }
 
@@ -79,12 +79,12 @@ extension SQLiteStore {
 
     public func expireReads(readBefore: Date) async throws -> [(user: UserID, conversation: ConversationID, message: MessageID)] {
         try await write { db in
-            let rows = try Row.fetchAll(
+            let rows = try ExpiredReadRow.fetchAll(
                 db, sql: "UPDATE expiring_reads SET hidden = 1 WHERE hidden = 0 AND kept = 0 AND read_at < ? RETURNING user_id, conversation_id, message_id",
                 arguments: [Self.time(readBefore)])
             return rows.compactMap { row in
-                guard let user = UserID(row["user_id"] as String), let conversation = ConversationID(row["conversation_id"] as String),
-                      let message = MessageID(row["message_id"] as String)
+                guard let user = UserID(row.userId), let conversation = ConversationID(row.conversationId),
+                      let message = MessageID(row.messageId)
                 else { return nil }
                 return (user, conversation, message)
             }

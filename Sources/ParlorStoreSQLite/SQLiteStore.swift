@@ -80,7 +80,7 @@ public final class SQLiteStore: ParlorStore {
     }
 }
 
-// MARK: Row decoding
+// MARK: Columns
 
 extension SQLiteStore {
     static func time(_ date: Date) -> Double { date.timeIntervalSince1970 }
@@ -91,33 +91,5 @@ extension SQLiteStore {
     /// differ from the same value read later.
     static func now() -> Date { date(time(Date())) }
 
-    static func decodeUser(_ row: Row) throws -> User {
-        guard let id = UserID(row["id"] as String) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }
-        return User(id: id, username: row["username"], displayName: row["display_name"], createdAt: date(row["created_at"]))
-    }
-
-    static func decodeMessage(_ row: Row) throws -> StoredMessage {
-        guard let id = MessageID(row["id"] as String),
-              let conversation = ConversationID(row["conversation_id"] as String),
-              let sender = UserID(row["sender_id"] as String)
-        else { throw StoreError(.unavailable, "A stored message id is corrupt.") }
-        let json: String = row["content"]
-        let content: StoredContent
-        do {
-            content = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
-        } catch {
-            throw StoreError(.unavailable, "A stored message could not be read.")
-        }
-        return StoredMessage(
-            id: id, conversationID: conversation, sequence: row["seq"], sender: sender, content: content,
-            sentAt: date(row["sent_at"]))
-    }
-
-    static func encode<T: Encodable>(_ value: T) throws -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-        } catch {
-            throw StoreError(.invalid, "The value could not be stored: \(error)")
-        }
-    }
+    static func encode<T: Encodable>(_ value: T) throws -> String { try RowCodec.json(value) }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import ParlorKit
+import ParlorStore
+
+// The rows SQLiteStore reads, as GRDB records decoded by column name (snake case); each turns
+// itself into the store's record through `RowCodec`, which PostgresStore shares.
+
+/// A `messages` row.
+struct MessageRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let conversationId: String
+    let seq: Int64
+    let id: String
+    let senderId: String
+    let content: String
+    let sentAt: Double
+
+    func stored() throws -> StoredMessage {
+        try RowCodec.message(id: id, conversation: conversationId, sequence: seq, sender: senderId, content: content, sentAt: SQLiteStore.date(sentAt))
+    }
+}
+
+/// A `users` row.
+struct UserRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let id: String
+    let username: String
+    let displayName: String
+    let createdAt: Double
+    let passwordHash: String
+
+    func user() throws -> User {
+        try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: SQLiteStore.date(createdAt))
+    }
+}
+
+/// A `conversations` row (members are read from `members`).
+struct ConversationRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let id: String
+    let title: String?
+    let isGroup: Bool
+    let createdAt: Double
+    let lastSeq: Int64
+
+    func record(members: [String]) -> ConversationRecord? {
+        guard let id = ConversationID(id) else { return nil }
+        return ConversationRecord(
+            id: id, title: title, isGroup: isGroup, createdAt: SQLiteStore.date(createdAt), members: members.compactMap(UserID.init),
+            lastSequence: lastSeq)
+    }
+}
+
+/// One of a user's conversations with its unread count.
+struct SummaryRow: Decodable, FetchableRecord {
+    let id: String
+    let unread: Int
+}
+
+/// An `expiring_reads` row that was just hidden.
+struct ExpiredReadRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let userId: String
+    let conversationId: String
+    let messageId: String
+}
+
+/// A `blobs` row.
+struct BlobRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let hash: String
+    let contentType: String
+    let data: Data
+
+    var blob: Blob { Blob(hash: hash, contentType: contentType, data: data) }
+}

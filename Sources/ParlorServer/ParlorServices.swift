@@ -18,7 +18,7 @@ import ParlorStore
 ///
 /// Messaging hands new app messages to the apps through `deliveries`, a queue run by
 /// `AppDeliveryService`, so nothing below `apps` calls up into it.
-struct ParlorServices: Sendable {
+final class ParlorServices: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let store: any ParlorStore

@@ -7,7 +7,7 @@ import ParlorStore
 /// Runs the users' app instances on this node: opening and closing apps, their events, their
 /// compose fields (staging and sending what they staged), telling open apps of new messages and
 /// of participant changes. Each instance's look is saved and sent to its user's connections only.
-struct AppHost: Sendable {
+final class AppHost: Sendable {
     let store: any ParlorStore
     let membership: Membership
     let drawers: Drawers
@@ -20,6 +20,21 @@ struct AppHost: Sendable {
     let directory: AppDirectory
     let httpClient: any FetchClient
     let logger: Logger
+
+    init(store: any ParlorStore, membership: Membership, drawers: Drawers, renderer: Renderer, messaging: Messaging, hub: Hub, bus: any ClusterBus, instances: InstanceRegistry, caches: ViewerCaches, directory: AppDirectory, httpClient: any FetchClient, logger: Logger) {
+        self.store = store
+        self.membership = membership
+        self.drawers = drawers
+        self.renderer = renderer
+        self.messaging = messaging
+        self.hub = hub
+        self.bus = bus
+        self.instances = instances
+        self.caches = caches
+        self.directory = directory
+        self.httpClient = httpClient
+        self.logger = logger
+    }
 
     /// Opens `app` from the drawer in a conversation (compact), closing another open app.
     func openApp(_ app: AppID, for user: UserID, in conversation: ConversationID) async throws {

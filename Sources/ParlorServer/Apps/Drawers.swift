@@ -3,10 +3,17 @@ import ParlorKit
 import ParlorStore
 
 /// What each user installed: their drawer of apps and sticker packs, in order.
-struct Drawers: Sendable {
+final class Drawers: Sendable {
     let store: any ParlorStore
     let caches: ViewerCaches
     let directory: AppDirectory
+
+    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory) {
+        self.store = store
+        self.caches = caches
+        self.directory = directory
+    }
+
     /// The most items a drawer holds.
     static let maxItems = 200
 

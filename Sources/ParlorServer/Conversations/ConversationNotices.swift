@@ -5,13 +5,22 @@ import ParlorStore
 
 /// Tells people's connections that a conversation changed: its `conversation` frame, as each
 /// member's list shows it (title, members, unread count).
-struct ConversationNotices: Sendable {
+final class ConversationNotices: Sendable {
     let store: any ParlorStore
     let caches: ViewerCaches
     let renderer: Renderer
     let hub: Hub
     let bus: any ClusterBus
     let logger: Logger
+
+    init(store: any ParlorStore, caches: ViewerCaches, renderer: Renderer, hub: Hub, bus: any ClusterBus, logger: Logger) {
+        self.store = store
+        self.caches = caches
+        self.renderer = renderer
+        self.hub = hub
+        self.bus = bus
+        self.logger = logger
+    }
 
     /// Tells `users` here and on the other nodes (created, renamed, members changed).
     func announce(_ conversation: ConversationID, to users: [UserID]) async {

@@ -5,13 +5,22 @@ import ParlorStore
 /// Conversations and their rules: who may start one and with whom (a 1:1 conversation with the
 /// same person is reused), titles, adding and removing members. Every change is announced to the
 /// members' connections on every node, and running app instances learn the new participants.
-struct Conversations: Sendable {
+final class Conversations: Sendable {
     let store: any ParlorStore
     let membership: Membership
     let renderer: Renderer
     let notices: ConversationNotices
     let apps: AppHost
     let caches: ViewerCaches
+
+    init(store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, caches: ViewerCaches) {
+        self.store = store
+        self.membership = membership
+        self.renderer = renderer
+        self.notices = notices
+        self.apps = apps
+        self.caches = caches
+    }
 
     /// A title has at most this many characters (`Limits.length(of:)`).
     static let maxTitleLength = 100

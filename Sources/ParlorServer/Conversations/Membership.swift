@@ -3,9 +3,14 @@ import ParlorKit
 import ParlorStore
 
 /// Who is in which conversation: the check every request makes before anything else.
-struct Membership: Sendable {
+final class Membership: Sendable {
     let store: any ParlorStore
     let caches: ViewerCaches
+
+    init(store: any ParlorStore, caches: ViewerCaches) {
+        self.store = store
+        self.caches = caches
+    }
 
     /// The conversation, if `user` is in it.
     /// - Throws: `APIError.notFound` otherwise, whether or not it exists, so nothing leaks.

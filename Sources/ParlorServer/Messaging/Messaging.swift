@@ -6,7 +6,7 @@ import ParlorStore
 /// Sending, reading and expiring messages: `MessageRules` decide, the store commits durably,
 /// then the message is fanned out to every member's connections on this node and queued for
 /// the members' open app instances.
-struct Messaging: Sendable {
+final class Messaging: Sendable {
     let store: any ParlorStore
     let membership: Membership
     let renderer: Renderer
@@ -17,6 +17,19 @@ struct Messaging: Sendable {
     let deliveries: AppDeliveries
     let directory: AppDirectory
     let configuration: ServerConfiguration
+
+    init(store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches, fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration) {
+        self.store = store
+        self.membership = membership
+        self.renderer = renderer
+        self.notices = notices
+        self.hub = hub
+        self.caches = caches
+        self.fanOutTracker = fanOutTracker
+        self.deliveries = deliveries
+        self.directory = directory
+        self.configuration = configuration
+    }
 
     /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
     /// viewer (text, stickers), rendered once for fan-out and the sender's acknowledgement alike.

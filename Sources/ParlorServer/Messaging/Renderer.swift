@@ -6,11 +6,18 @@ import ParlorStore
 /// Turns stored things into what one viewer sees on the wire: messages (resolved image URLs,
 /// whether they have the app, the live view drawn for them, the names behind participant tokens),
 /// conversations as their list shows them, compose fields and app views. Reads only.
-struct Renderer: Sendable {
+final class Renderer: Sendable {
     let store: any ParlorStore
     let caches: ViewerCaches
     let directory: AppDirectory
     let drawers: Drawers
+
+    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory, drawers: Drawers) {
+        self.store = store
+        self.caches = caches
+        self.directory = directory
+        self.drawers = drawers
+    }
 
     /// A message as `viewer` sees it.
     func render(_ message: StoredMessage, for viewer: UserID) async -> Wire.Message {

@@ -9,17 +9,16 @@ struct ConnectionWriter: Sendable {
     let store: any ParlorStore
     let renderer: Renderer
     let connection: ClientConnection
-    /// What a reconnecting tab needs besides messages (its compose fields and open apps).
-    let sessionFrames: @Sendable (UserID, [ConversationID]) async -> [Wire.ServerFrame]
+    /// Where a reconnecting tab's compose fields and open apps come from.
+    let apps: AppHost
     /// The most messages replayed for one conversation; beyond it the client is told to reload.
     static let maxReplay = 1000
 
     init(services: ParlorServices, connection: ClientConnection) {
         store = services.store
         renderer = services.renderer
+        apps = services.apps
         self.connection = connection
-        let apps = services.apps
-        sessionFrames = { user, conversations in await apps.sessionFrames(for: user, in: conversations) }
     }
 
     /// Asks the writer to replay since the client's sequence numbers, then stream.
@@ -92,7 +91,7 @@ struct ConnectionWriter: Sendable {
         }
         try await outbound.write(.text(Wire.ServerFrame.ready.json()))
         // A tab that reconnects sees its compose fields and open apps as they are now.
-        for frame in await sessionFrames(user, summaries.map(\.conversation.id)) {
+        for frame in await apps.sessionFrames(for: user, in: summaries.map(\.conversation.id)) {
             try await outbound.write(.text(frame.json()))
         }
     }

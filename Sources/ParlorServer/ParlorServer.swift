@@ -35,6 +35,7 @@ public enum ParlorServer {
         let router = Router(context: ParlorRequestContext.self)
         router.middlewares.add(SecurityHeaders())
         router.middlewares.add(SessionAuthenticator(accounts: accounts))
+        router.middlewares.add(CrossSiteGuard())
         if let webRoot {
             router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
         }

@@ -22,11 +22,16 @@ public struct ServerConfiguration: Sendable {
     public var maxBlobBytes: Int
     /// Set the cookie's Secure flag (behind HTTPS).
     public var secureCookies: Bool
+    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (sign-in throttling).
+    public var trustedProxies: Set<String>
+    /// The most WebSocket connections one account may have open; the next one is closed with 1008.
+    public var maxConnectionsPerUser: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
         sessionLifetime: Duration = .seconds(30 * 24 * 3600), passwordCost: UInt8 = 11, expiryDelay: Duration = .seconds(120),
-        expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false
+        expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
+        trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32
     ) {
         self.host = host
         self.port = port
@@ -38,5 +43,7 @@ public struct ServerConfiguration: Sendable {
         self.expirySweepInterval = expirySweepInterval
         self.maxBlobBytes = maxBlobBytes
         self.secureCookies = secureCookies
+        self.trustedProxies = trustedProxies
+        self.maxConnectionsPerUser = maxConnectionsPerUser
     }
 }

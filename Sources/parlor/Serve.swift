@@ -39,6 +39,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The bcrypt cost of new passwords (4 to 16).")
     var passwordCost: Int = 11
 
+    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address whose X-Forwarded-For names the client (repeat for several).")
+    var trustedProxies: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
@@ -57,7 +60,8 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "parlor")
         logger.logLevel = logLevel
         let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
-        let configuration = ServerConfiguration(host: host, port: port, passwordCost: UInt8(passwordCost))
+        let configuration = ServerConfiguration(
+            host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies))
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
         var services: [any Service] = []

@@ -33,9 +33,10 @@ struct AuthRoutes {
             let token = try await accounts.issueToken(for: user.id)
             return try JSONBody.response(Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
         }
-        router.post("/api/auth/signin") { request, _ in
+        router.post("/api/auth/signin") { request, context in
             let body = try await JSONBody.decode(SignIn.self, from: request)
-            let (user, token) = try await accounts.signIn(username: body.username, password: body.password)
+            let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
+            let (user, token) = try await accounts.signIn(username: body.username, password: body.password, address: address)
             return try JSONBody.response(Session(user: Wire.User(user), token: token), headers: cookie(token))
         }
         router.post("/api/auth/signout") { _, context in

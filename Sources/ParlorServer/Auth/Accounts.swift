@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdBcrypt
 import Logging
 import NIOPosix
+import ParlorKit
 import ParlorStore
 
 /// Sign-up, sign-in and sign-out: bcrypt password hashes (computed off the event loops), random
@@ -11,6 +12,9 @@ public struct Accounts: Sendable {
     let store: any ParlorStore
     let configuration: ServerConfiguration
     let throttle: SignInThrottle
+    /// What an unknown username's password is checked against: a hash of the same cost as real
+    /// ones, so an unknown name takes as long to refuse as a wrong password.
+    private let standInHash: String
 
     /// The cookie that carries the browser's token.
     public static let cookieName = "parlor_session"
@@ -19,14 +23,21 @@ public struct Accounts: Sendable {
         self.store = store
         self.configuration = configuration
         self.throttle = SignInThrottle()
+        standInHash = Bcrypt.hash("parlor-stand-in-password", cost: configuration.passwordCost)
     }
+
+    /// A display name has at most this many characters (`NameRules`).
+    public static let maxDisplayNameLength = 64
+    /// bcrypt reads at most this many bytes of a password; longer ones are refused rather than cut.
+    public static let maxPasswordBytes = 72
+    /// A password has at least this many characters.
+    public static let minPasswordLength = 8
 
     /// Creates an account.
     /// - Throws: `APIError` with `invalidValue` for a bad username, name or password, `conflict` when taken.
     public func signUp(username: String, displayName: String, password: String) async throws -> User {
         let username = username.trimmingCharacters(in: .whitespaces)
-        let displayName = displayName.trimmingCharacters(in: .whitespacesAndNewlines)
-        try Self.validate(username: username, displayName: displayName, password: password)
+        let displayName = try Self.validate(username: username, displayName: displayName, password: password)
         let hash = try await hashPassword(password)
         do {
             return try await store.createUser(username: username, displayName: displayName, passwordHash: hash)
@@ -35,23 +46,39 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// Checks a username and password and issues a session token.
-    /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures.
-    public func signIn(username: String, password: String) async throws -> (user: User, token: String) {
-        let key = username.lowercased()
-        if let wait = await throttle.lockout(for: key) {
+    /// Checks a username and password and issues a session token. The attempt is counted before
+    /// the password is checked (`SignInThrottle`).
+    /// - Parameter address: the client's address, as `ParlorRequestContext.clientAddress` finds it.
+    /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures
+    ///   from this address.
+    public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
+        if let wait = await throttle.begin(account: username, address: address) {
             throw APIError(
                 .tooManyRequests, code: "tooManyAttempts",
-                "Too many failed sign-ins for this account; try again in \(wait) seconds.", details: ["retryAfter": "\(wait)"])
+                "Too many failed sign-ins from here; try again in \(wait) seconds.", details: ["retryAfter": "\(wait)"])
         }
+        let user: User
+        do {
+            user = try await check(username: username, password: password)
+        } catch {
+            await throttle.finish(account: username, address: address, succeeded: false)
+            throw error
+        }
+        await throttle.finish(account: username, address: address, succeeded: true)
+        return (user, try await issueToken(for: user.id))
+    }
+
+    /// The account whose password this is.
+    /// - Throws: `wrongCredentials` otherwise, in as long for an unknown name as for a wrong password.
+    private func check(username: String, password: String) async throws -> User {
         let credentials = try await store.credentials(username: username)
-        let matches = try await verifyPassword(password, hash: credentials?.passwordHash)
+        // bcrypt would compare only the first 72 bytes: a longer password never matches.
+        let fits = password.utf8.count <= Self.maxPasswordBytes
+        let matches = try await verifyPassword(password, hash: credentials?.passwordHash) && fits
         guard let credentials, matches else {
-            await throttle.recordFailure(for: key)
             throw APIError(.unauthorized, code: "wrongCredentials", "That username and password do not match.")
         }
-        await throttle.recordSuccess(for: key)
-        return (credentials.user, try await issueToken(for: credentials.user.id))
+        return credentials.user
     }
 
     /// A new token for `user`, valid for the configured lifetime.
@@ -83,58 +110,28 @@ public struct Accounts: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
-    /// Verifies against `hash`, or against a dummy hash when the user does not exist, so both cases take as long.
+    /// Verifies against `hash`, or against the stand-in hash when the user does not exist, so
+    /// both cases take as long.
     func verifyPassword(_ password: String, hash: String?) async throws -> Bool {
-        let target = hash ?? Self.dummyHash
+        let target = hash ?? standInHash
         let result = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: target) }
         return hash != nil && result
     }
 
-    private static let dummyHash = Bcrypt.hash("parlor-dummy-password", cost: 4)
-
     /// The rules for new accounts.
-    static func validate(username: String, displayName: String, password: String) throws {
+    /// - Returns: the display name as stored.
+    static func validate(username: String, displayName: String, password: String) throws -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard (3...32).contains(username.count), username.unicodeScalars.allSatisfy(allowed.contains) else {
             throw APIError.invalid("A username has 3 to 32 letters, digits, dots, dashes or underscores.")
         }
-        guard (1...64).contains(displayName.count) else {
-            throw APIError.invalid("A display name has 1 to 64 characters.")
+        let displayName = try NameRules.check(displayName, what: "A display name", maxLength: maxDisplayNameLength)
+        guard password.count >= minPasswordLength else {
+            throw APIError.invalid("A password has at least \(minPasswordLength) characters.")
         }
-        guard (8...200).contains(password.count) else {
-            throw APIError.invalid("A password has at least 8 characters.")
+        guard password.utf8.count <= maxPasswordBytes else {
+            throw APIError.invalid("A password is at most \(maxPasswordBytes) bytes (about \(maxPasswordBytes) letters, fewer with accents or emoji).")
         }
+        return displayName
     }
-}
-
-/// Slows down guessing: after 5 failed sign-ins for an account, refuses further attempts for a
-/// while that doubles with each new failure (up to 15 minutes). A success resets it.
-actor SignInThrottle {
-    private struct Record {
-        var failures = 0
-        var lockedUntil: ContinuousClock.Instant?
-    }
-
-    private var records: [String: Record] = [:]
-    private let clock = ContinuousClock()
-    static let freeAttempts = 5
-
-    /// Seconds to wait, when locked out.
-    func lockout(for key: String) -> Int? {
-        guard let until = records[key]?.lockedUntil, until > clock.now else { return nil }
-        return max(1, Int((until - clock.now).components.seconds))
-    }
-
-    func recordFailure(for key: String) {
-        var record = records[key] ?? Record()
-        record.failures += 1
-        if record.failures >= Self.freeAttempts {
-            let seconds = min(900, 1 << min(10, record.failures - Self.freeAttempts))
-            record.lockedUntil = clock.now + .seconds(seconds)
-        }
-        records[key] = record
-        if records.count > 100_000 { records.removeAll() }  // bounded memory under a username spray
-    }
-
-    func recordSuccess(for key: String) { records[key] = nil }
 }

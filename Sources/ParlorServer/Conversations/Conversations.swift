@@ -30,13 +30,10 @@ final class Conversations: Sendable {
     static let maxSearchResults = 50
 
     /// The title as stored: trimmed, nil when blank.
-    /// - Throws: `invalidValue` over `maxTitleLength`.
+    /// - Throws: `invalidValue` over `maxTitleLength` or with a character `NameRules` refuses.
     static func title(_ proposed: String?) throws -> String? {
-        guard let title = proposed?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty else { return nil }
-        guard Limits.length(of: title) <= maxTitleLength else {
-            throw APIError.invalid("A title has at most \(maxTitleLength) characters.")
-        }
-        return title
+        guard let proposed, !proposed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return try NameRules.check(proposed, what: "A title", maxLength: maxTitleLength)
     }
 
     /// People whose username or display name contains `query` (everyone for an empty query).

@@ -20,7 +20,12 @@ struct Gateway: Sendable {
     /// Runs one connection until the client leaves or falls too far behind.
     func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
         let connection = ClientConnection(user: user.id, limit: services.configuration.sendQueueLimit)
-        await services.hub.register(connection)
+        let cap = services.configuration.maxConnectionsPerUser
+        guard await services.hub.register(connection, limit: cap) else {
+            logger.debug("Refused a WebSocket over the account's cap", metadata: ["cap": "\(cap)"])
+            try? await outbound.close(.policyViolation, reason: "This account has \(cap) connections open, the most allowed; close a tab and reload.")
+            return
+        }
         defer { connection.close() }
         let writer = ConnectionWriter(services: services, connection: connection)
         connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(user)).json()))

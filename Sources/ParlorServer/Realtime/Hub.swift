@@ -75,8 +75,12 @@ final class ClientConnection: Sendable {
 actor Hub {
     private var connections: [UserID: [UUID: ClientConnection]] = [:]
 
-    func register(_ connection: ClientConnection) {
+    /// Registers a connection unless its user already has `limit` open.
+    /// - Returns: false (and nothing registered) when the user is at the limit.
+    func register(_ connection: ClientConnection, limit: Int) -> Bool {
+        guard (connections[connection.user]?.count ?? 0) < limit else { return false }
         connections[connection.user, default: [:]][connection.id] = connection
+        return true
     }
 
     func unregister(_ connection: ClientConnection) {

@@ -69,4 +69,6 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
 
 extension HTTPField.Name {
     static var referrerPolicy: Self { Self("Referrer-Policy")! }
+    static var xForwardedFor: Self { Self("X-Forwarded-For")! }
+    static var secFetchSite: Self { Self("Sec-Fetch-Site")! }
 }

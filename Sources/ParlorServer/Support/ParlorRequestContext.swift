@@ -21,6 +21,16 @@ public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
         channel = source.channel
     }
 
+    /// The client's address: the socket's peer, or, when that peer is one of `trustedProxies`,
+    /// the address the proxy appended last to `X-Forwarded-For` (anything before it is the
+    /// client's own say, and not believed).
+    public func clientAddress(of request: Request, trustedProxies: Set<String>) -> String {
+        let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+        guard trustedProxies.contains(peer), let forwarded = request.headers[.xForwardedFor] else { return peer }
+        let last = forwarded.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return last.isEmpty ? peer : last
+    }
+
     /// The signed-in user.
     /// - Throws: `APIError.unauthorized` when nobody is signed in.
     public func requireUser() throws -> User {

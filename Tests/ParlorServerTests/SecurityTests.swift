@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import NIOWebSocket
+import Testing
+
+/// What an attacker tries against sign-in, names, cross-site requests and connection floods,
+/// each the way a script would (issue: "Security").
+@Suite("Holding against an attacker")
+struct SecurityTests {
+    /// A server behind a trusted proxy on 127.0.0.1, so tests can speak from several addresses.
+    static func behindProxy() throws -> TestServer {
+        try TestServer { $0.trustedProxies = ["127.0.0.1"] }
+    }
+
+    static func signIn(_ api: API, _ username: String, _ password: String, from address: String? = nil) async throws -> Reply {
+        var headers: HTTPFields = [:]
+        if let address { headers[HTTPField.Name("X-Forwarded-For")!] = address }
+        return try await api.request(.post, "/api/auth/signin", json: ["username": .string(username), "password": .string(password)], headers: headers)
+    }
+
+    @Test("40 wrong passwords for one account sent at once: at most five are checked, the rest are refused with 429")
+    func burstIsThrottled() async throws {
+        try await TestServer().run(.live) { api in
+            _ = try await api.signUp("bob")
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<40 { group.addTask { try await Self.signIn(api, "bob", "not-the-password").status } }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count <= 5, "checked: \(statuses.filter { $0 == .unauthorized }.count)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count >= 35)
+            #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests })
+        }
+    }
+
+    @Test("Five wrong passwords for bob from one address do not lock bob out from another; a forged X-Forwarded-For is not believed without a trusted proxy")
+    func strangerCannotLockOwnerOut() async throws {
+        try await Self.behindProxy().run(.live) { api in
+            _ = try await api.signUp("bob")
+            for _ in 0..<5 { #expect(try await Self.signIn(api, "bob", "guess-guess", from: "203.0.113.5").status == .unauthorized) }
+            #expect(try await Self.signIn(api, "bob", "password-bob", from: "203.0.113.5").status == .tooManyRequests, "that address is locked out")
+            #expect(try await Self.signIn(api, "bob", "password-bob", from: "198.51.100.7").status == .ok, "the owner, from elsewhere, signs in")
+        }
+        try await TestServer().run(.live) { api in
+            _ = try await api.signUp("bob")
+            for index in 0..<5 {
+                #expect(try await Self.signIn(api, "bob", "guess-guess", from: "203.0.113.\(index)").status == .unauthorized)
+            }
+            let forged = try await Self.signIn(api, "bob", "guess-guess", from: "198.51.100.99")
+            #expect(forged.status == .tooManyRequests, "with no trusted proxy, every attempt comes from the socket's address")
+        }
+    }
+
+    @Test("One address spraying wrong passwords over many accounts runs out of its budget")
+    func addressBudget() async throws {
+        try await TestServer().run { api in
+            var statuses: [HTTPResponse.Status] = []
+            for index in 0..<55 { statuses.append(try await Self.signIn(api, "nobody\(index)", "guess-guess").status) }
+            #expect(statuses.prefix(50).allSatisfy { $0 == .unauthorized })
+            #expect(statuses.suffix(5).allSatisfy { $0 == .tooManyRequests })
+        }
+    }
+
+    @Test("An unknown username costs as much to refuse as a wrong password (the stand-in hash has the real cost)")
+    func equalCost() async throws {
+        try await TestServer { $0.passwordCost = 10 }.run { api in
+            _ = try await api.signUp("carol")
+            func median(_ username: String) async throws -> Duration {
+                var times: [Duration] = []
+                for _ in 0..<3 {
+                    let start = ContinuousClock.now
+                    #expect(try await Self.signIn(api, username, "wrong-password").status == .unauthorized)
+                    times.append(ContinuousClock.now - start)
+                }
+                return times.sorted()[1]
+            }
+            let known = try await median("carol")
+            let unknown = try await median("nobody-at-all")
+            // Cost 10 against the old stand-in's cost 4 is 64 times the work; a shared machine's noise is far less.
+            #expect(unknown * 3 > known, "unknown \(unknown), known \(known)")
+        }
+    }
+
+    @Test("Display names and titles: a letter under 30,000 combining marks, bidi overrides, invisible characters, NUL and line breaks are refused; emoji are fine")
+    func names() async throws {
+        try await TestServer().run { api in
+            let refused = [
+                "a" + String(repeating: "\u{301}", count: 30_000), "evil\u{202E}gnp.exe", "alice\u{200B}", "nul\u{0}byte", "two\nlines",
+                "\u{2066}isolate", "soft\u{00AD}hyphen",
+            ]
+            for (index, name) in refused.enumerated() {
+                let reply = try await api.post(
+                    "/api/auth/signup", json: ["username": "user\(index)", "displayName": .string(name), "password": "long-enough-password"])
+                #expect(reply.status == .badRequest, "\(name.unicodeScalars.prefix(12).map { String($0.value, radix: 16) })")
+                #expect(reply.errorCode == "invalidValue")
+            }
+            let family = try await api.post(
+                "/api/auth/signup", json: ["username": "zoe", "displayName": "Zoë 👨‍👩‍👧 ❤️", "password": "long-enough-password"])
+            #expect(family.status == .created, "emoji with joiners and variation selectors are names people use: \(family.text)")
+
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            for title in ["a" + String(repeating: "\u{301}", count: 30_000), "Plans\u{202E}"] {
+                let reply = try await api.request(
+                    .post, "/api/conversations", as: alice, json: ["members": ["bob", "carol"], "title": .string(title)])
+                #expect(reply.status == .badRequest)
+            }
+            let group = try await api.conversation(of: alice, with: [bob, carol], title: "Plans 🎉")
+            #expect(group.title == "Plans 🎉")
+            let rename = try await api.request(.patch, "/api/conversations/\(group.id)", as: bob, json: ["title": "x\u{200B}"])
+            #expect(rename.status == .badRequest)
+        }
+    }
+
+    @Test("Passwords over bcrypt's 72 bytes are refused at sign-up, and a longer one never signs in to a 72-byte account")
+    func passwordBytes() async throws {
+        try await TestServer().run { api in
+            let seventyTwo = String(repeating: "a", count: 72)
+            let long = try await api.post("/api/auth/signup", json: ["username": "dave", "displayName": "Dave", "password": .string(seventyTwo + "b")])
+            #expect(long.status == .badRequest)
+            #expect(long.text.contains("72 bytes"))
+            let exact = try await api.post("/api/auth/signup", json: ["username": "erin", "displayName": "Erin", "password": .string(seventyTwo)])
+            #expect(exact.status == .created)
+            #expect(try await Self.signIn(api, "erin", seventyTwo + "c").status == .unauthorized, "bcrypt would have read only the first 72 bytes")
+            #expect(try await Self.signIn(api, "erin", seventyTwo).status == .ok)
+        }
+    }
+
+    @Test("A cookie-signed request that changes state from another site, or as a form could send it, is refused; bearer requests and the app itself are not")
+    func crossSiteWrites() async throws {
+        try await TestServer().run { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let path = "/api/conversations/\(direct.id)/messages"
+            let cookie = "parlor_session=\(alice.token)"
+            func post(_ headers: HTTPFields, contentType: String = "application/json") async throws -> Reply {
+                var headers = headers
+                headers[.contentType] = contentType
+                let body = Data(#"{"id": "\#(UUID().uuidString)", "text": "hi"}"#.utf8)
+                return try await api.request(.post, path, body: body, headers: headers)
+            }
+            let forged = try await post([.cookie: cookie, .origin: "http://evil.example"], contentType: "text/plain")
+            #expect(forged.status == .forbidden)
+            #expect(forged.errorCode == "crossSiteRequest")
+            #expect(try await post([.cookie: cookie, .origin: "http://evil.example"]).status == .forbidden, "JSON from another origin")
+            #expect(try await post([.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]).status == .forbidden)
+            #expect(try await post([.cookie: cookie], contentType: "text/plain").status == .forbidden, "a form's content type, with no Origin")
+            #expect(try await post([.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "same-origin"]).status == .created, "the web client")
+            #expect(try await post([.authorization: "Bearer \(alice.token)", .origin: "http://evil.example"]).status == .created,
+                    "a bearer token is not sent by browsers on their own")
+            #expect(try await api.messages(in: direct.id, as: bob).count == 2, "only the two allowed posts were stored")
+        }
+    }
+
+    @Test("An account has at most maxConnectionsPerUser WebSockets; the next is closed with 1008 and the others keep working")
+    func connectionCap() async throws {
+        try await TestServer { $0.maxConnectionsPerUser = 3 }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            var sockets: [TestSocket] = []
+            for _ in 0..<3 { sockets.append(try await TestSocket.session(port: port, as: alice)) }
+            let extra = try await TestSocket.connect(port: port, as: alice)
+            #expect(try await extra.closed() == .policyViolation)
+            try await sockets[0].send(["type": "ping", "requestId": "still-here"])
+            #expect(try await sockets[0].next("pong").requestId == "still-here")
+            await sockets[2].disconnect()
+            // The server frees the slot when it has seen the close: a new tab gets in soon after.
+            var again: TestSocket?
+            for _ in 0..<100 where again == nil {
+                again = try? await TestSocket.session(port: port, as: alice)
+                if again == nil { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(again != nil, "a slot freed by a closed tab is free again")
+            for socket in sockets.prefix(2) + (again.map { [$0] } ?? []) { await socket.disconnect() }
+        }
+    }
+}

@@ -54,7 +54,8 @@ public protocol ParlorStore: Sendable {
     func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage?
     /// The newest message of a session.
     func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage?
-    /// Marks messages up to `sequence` as read by `user` (a mark never moves back).
+    /// Marks messages up to `sequence` as read by `user` (a mark never moves back, nor past the
+    /// conversation's last message).
     /// - Returns: the user's read mark before this call.
     @discardableResult
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64

@@ -42,7 +42,8 @@ extension PostgresStore {
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64 {
         // The subquery reads the row as it was before this statement's update.
         let rows = try await query("""
-            UPDATE members SET last_read_seq = GREATEST(last_read_seq, \(sequence))
+            UPDATE members SET last_read_seq = GREATEST(last_read_seq,
+                LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))))
             WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
             RETURNING (SELECT m.last_read_seq FROM members m
                        WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description))

@@ -51,9 +51,13 @@ extension SQLiteStore {
             let arguments: StatementArguments = [conversation.description, user.description]
             let previous = try Int64.fetchOne(
                 db, sql: "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?", arguments: arguments) ?? 0
+            // Never past the conversation's last message: a mark ahead of it would skip what comes next.
             try db.execute(
-                sql: "UPDATE members SET last_read_seq = MAX(last_read_seq, ?) WHERE conversation_id = ? AND user_id = ?",
-                arguments: [sequence] + arguments)
+                sql: """
+                    UPDATE members SET last_read_seq = MAX(last_read_seq, MIN(?, (SELECT last_seq FROM conversations WHERE id = ?)))
+                    WHERE conversation_id = ? AND user_id = ?
+                    """,
+                arguments: [sequence, conversation.description] + arguments)
             return previous
         }
     }

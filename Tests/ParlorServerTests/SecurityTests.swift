@@ -93,9 +93,18 @@ struct SecurityTests {
                 #expect(reply.status == .badRequest, "\(name.unicodeScalars.prefix(12).map { String($0.value, radix: 16) })")
                 #expect(reply.errorCode == "invalidValue")
             }
-            let family = try await api.post(
-                "/api/auth/signup", json: ["username": "zoe", "displayName": "Zoë 👨‍👩‍👧 ❤️", "password": "long-enough-password"])
-            #expect(family.status == .created, "emoji with joiners and variation selectors are names people use: \(family.text)")
+            // Names people use: emoji joined and with variation selectors, Persian with a
+            // non-joiner, Sinhala with a joiner, a Japanese ideographic variant, a Scottish flag.
+            let real = ["Zoë 👨‍👩‍👧 ❤️", "تقی\u{200C}زاده", "ශ්\u{200D}රී", "葛\u{E0100}西", "Iain 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+                        String(repeating: "क्षि", count: 16)]
+            for (index, name) in real.enumerated() {
+                let reply = try await api.post(
+                    "/api/auth/signup", json: ["username": "real\(index)", "displayName": .string(name), "password": "long-enough-password"])
+                #expect(reply.status == .created, "\(name): \(reply.text)")
+            }
+            let stray = try await api.post(
+                "/api/auth/signup", json: ["username": "stray", "displayName": "\u{200C}Ann", "password": "long-enough-password"])
+            #expect(stray.status == .badRequest, "a joiner with nothing to join is invisible padding")
 
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
@@ -173,6 +182,52 @@ struct SecurityTests {
             }
             #expect(again != nil, "a slot freed by a closed tab is free again")
             for socket in sockets.prefix(2) + (again.map { [$0] } ?? []) { await socket.disconnect() }
+        }
+    }
+
+    @Test("A lockout ends: after it, the right password signs in (one attempt at a time until then)")
+    func lockoutEnds() async throws {
+        try await TestServer().run { api in
+            _ = try await api.signUp("bob")
+            for _ in 0..<5 { #expect(try await Self.signIn(api, "bob", "guess-guess").status == .unauthorized) }
+            #expect(try await Self.signIn(api, "bob", "password-bob").status == .tooManyRequests)
+            try await Task.sleep(for: .milliseconds(1_200))  // the first lockout lasts one second
+            #expect(try await Self.signIn(api, "bob", "password-bob").status == .ok)
+        }
+    }
+
+    @Test("hello with since at Int64.min or Int64.max neither crashes the server nor loses the next message")
+    func hostileSince() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            try await api.send("before", in: direct.id, as: bob)
+            let low = try await TestSocket.session(port: port, as: alice, since: [direct.id: .min])
+            let high = try await TestSocket.session(port: port, as: alice, since: [direct.id: .max])
+            #expect(try await low.messages(1).first?.text == "before", "from below zero: everything")
+            try await api.send("after", in: direct.id, as: bob)
+            #expect(try await low.messages(1).first?.text == "after")
+            #expect(try await high.messages(1).first?.text == "after", "from beyond the end: what comes next")
+            for socket in [low, high] { await socket.disconnect() }
+        }
+    }
+
+    @Test("A read mark sent far past the last message stops at it: the next message is still unread")
+    func readAheadIsClamped() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            try await socket.send("read", ["conversation": .string(direct.id), "sequence": .int(.max)])
+            _ = try await socket.next("conversation")
+            try await api.send("new", in: direct.id, as: bob)
+            let list = try await api.get("/api/conversations", as: alice).decode([ConversationBody].self)
+            #expect(list.first?.unreadCount == 1)
+            await socket.disconnect()
         }
     }
 }

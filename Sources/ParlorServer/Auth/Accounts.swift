@@ -52,7 +52,7 @@ public struct Accounts: Sendable {
     /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures
     ///   from this address.
     public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
-        if let wait = await throttle.begin(account: username, address: address) {
+        if let wait = await throttle.begin(account: String(username.prefix(64)), address: address) {
             throw APIError(
                 .tooManyRequests, code: "tooManyAttempts",
                 "Too many failed sign-ins from here; try again in \(wait) seconds.", details: ["retryAfter": "\(wait)"])
@@ -60,11 +60,15 @@ public struct Accounts: Sendable {
         let user: User
         do {
             user = try await check(username: username, password: password)
+        } catch let error as APIError where error.code == "wrongCredentials" {
+            await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .failed)
+            throw error
         } catch {
-            await throttle.finish(account: username, address: address, succeeded: false)
+            // The store could not answer: not a guess, so not counted.
+            await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .abandoned)
             throw error
         }
-        await throttle.finish(account: username, address: address, succeeded: true)
+        await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .succeeded)
         return (user, try await issueToken(for: user.id))
     }
 

@@ -14,9 +14,10 @@ struct CrossSiteGuard: RouterMiddleware {
     static let formContentTypes: Set<String> = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if !Self.safeMethods.contains(request.method), request.headers[.authorization] == nil,
-           request.cookies[Accounts.cookieName] != nil
-        {
+        // Signed by the cookie: a bearer token takes precedence (SessionAuthenticator), any other
+        // Authorization (a proxy's Basic credentials, which browsers attach themselves) does not.
+        let bearer = request.headers[.authorization]?.hasPrefix("Bearer ") == true
+        if !Self.safeMethods.contains(request.method), !bearer, request.cookies[Accounts.cookieName] != nil {
             try Self.check(request)
         }
         return try await next(request, context)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Slows down password guessing without letting a stranger lock the owner out.
@@ -25,6 +26,7 @@ actor SignInThrottle {
         var inFlight = 0
         var lockedUntil: ContinuousClock.Instant?
         var lastSeen: ContinuousClock.Instant
+        var lastFailure: ContinuousClock.Instant
     }
 
     private struct AddressRecord {
@@ -43,12 +45,21 @@ actor SignInThrottle {
         self.policy = policy
     }
 
+    /// How an attempt ended.
+    enum Outcome: Sendable {
+        case succeeded
+        /// A wrong password (or an unknown name): counts towards a lockout.
+        case failed
+        /// Neither: the store could not answer. Frees the slot without counting.
+        case abandoned
+    }
+
     /// Takes a slot for one attempt at `account` from `address`.
     /// - Returns: nil when the attempt may go ahead (then call `finish`), else the seconds to wait.
     func begin(account: String, address: String) -> Int? {
         let now = clock.now
         let key = Self.key(account, address)
-        var record = accounts[key] ?? Record(lastSeen: now)
+        var record = accounts[key] ?? Record(lastSeen: now, lastFailure: now)
         var perAddress = addresses[address] ?? AddressRecord(lastSeen: now)
         perAddress.failures.removeAll { now - $0 > policy.window }
         record.lastSeen = now
@@ -59,7 +70,12 @@ actor SignInThrottle {
             evictIfNeeded(now: now)
         }
         if let until = record.lockedUntil, until > now { return Self.seconds(until - now) }
-        guard record.failures + record.inFlight < policy.freeAttempts else { return Self.seconds(.seconds(1)) }
+        // Failures a whole window old are forgotten.
+        if record.inFlight == 0, record.failures > 0, now - record.lastFailure > policy.window { record.failures = 0 }
+        // Past the free attempts, once a lockout has ended, one attempt at a time; a failure locks
+        // again for twice as long.
+        let allowance = record.failures >= policy.freeAttempts ? 1 : policy.freeAttempts - record.failures
+        guard record.inFlight < allowance else { return Self.seconds(.seconds(1)) }
         guard perAddress.failures.count + perAddress.inFlight < policy.addressBudget else {
             let oldest = perAddress.failures.first ?? now
             return Self.seconds(policy.window - (now - oldest))
@@ -70,21 +86,25 @@ actor SignInThrottle {
     }
 
     /// Ends an attempt `begin` allowed.
-    func finish(account: String, address: String, succeeded: Bool) {
+    func finish(account: String, address: String, outcome: Outcome) {
         let now = clock.now
         let key = Self.key(account, address)
         if var perAddress = addresses[address] {
             perAddress.inFlight = max(0, perAddress.inFlight - 1)
-            if !succeeded { perAddress.failures.append(now) }
+            if outcome == .failed { perAddress.failures.append(now) }
             addresses[address] = perAddress
         }
         guard var record = accounts[key] else { return }
         record.inFlight = max(0, record.inFlight - 1)
-        if succeeded {
+        switch outcome {
+        case .abandoned:
+            break
+        case .succeeded:
             record.failures = 0
             record.lockedUntil = nil
-        } else {
+        case .failed:
             record.failures += 1
+            record.lastFailure = now
             if record.failures >= policy.freeAttempts {
                 let doubling = Duration.seconds(1 << min(20, record.failures - policy.freeAttempts))
                 record.lockedUntil = now + min(policy.maxLockout, doubling)
@@ -106,18 +126,24 @@ actor SignInThrottle {
         // Then the least recently used, down to 90% of the capacity.
         let target = policy.capacity * 9 / 10
         if accounts.count > policy.capacity {
-            for (key, _) in accounts.sorted(by: { $0.value.lastSeen < $1.value.lastSeen }).prefix(accounts.count - target) {
+            let idle = accounts.filter { $0.value.inFlight == 0 }
+            for (key, _) in idle.sorted(by: { $0.value.lastSeen < $1.value.lastSeen }).prefix(accounts.count - target) {
                 accounts[key] = nil
             }
         }
         if addresses.count > policy.capacity {
-            for (key, _) in addresses.sorted(by: { $0.value.lastSeen < $1.value.lastSeen }).prefix(addresses.count - target) {
+            let idle = addresses.filter { $0.value.inFlight == 0 }
+            for (key, _) in idle.sorted(by: { $0.value.lastSeen < $1.value.lastSeen }).prefix(addresses.count - target) {
                 addresses[key] = nil
             }
         }
     }
 
-    private static func key(_ account: String, _ address: String) -> String { account.lowercased() + "\u{0}" + address }
+    /// A fixed-size key, whatever the username sent (a refused attempt costs no hash, so a long
+    /// name must not cost memory either).
+    private static func key(_ account: String, _ address: String) -> String {
+        SHA256.hash(data: Data((account.lowercased() + "\u{0}" + address.prefix(64)).utf8)).map { String(format: "%02x", $0) }.joined()
+    }
 
     private static func seconds(_ duration: Duration) -> Int { max(1, Int(duration.components.seconds)) }
 }

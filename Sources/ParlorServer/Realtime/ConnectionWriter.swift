@@ -86,7 +86,9 @@ struct ConnectionWriter: Sendable {
                 state.delivered[conversation] = min(summary.conversation.lastSequence, (firstEarly ?? .max) - 1)
                 continue
             }
-            state.delivered[conversation] = last
+            // What the client says it has, within what exists: a value from elsewhere (another
+            // server, a hand-written client) can neither overflow the arithmetic nor skip messages.
+            state.delivered[conversation] = min(max(0, last), summary.conversation.lastSequence)
             try await fill(conversation, upTo: summary.conversation.lastSequence, state: &state, outbound: outbound)
         }
         try await outbound.write(.text(Wire.ServerFrame.ready.json()))

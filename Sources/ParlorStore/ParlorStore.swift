@@ -56,9 +56,10 @@ public protocol ParlorStore: Sendable {
     func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage?
     /// Marks messages up to `sequence` as read by `user` (a mark never moves back, nor past the
     /// conversation's last message).
-    /// - Returns: the user's read mark before this call.
+    /// - Returns: the user's read mark before and after this call: the messages in between are
+    ///   newly read.
     @discardableResult
-    func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64
+    func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64)
 
     // MARK: Expiring messages
     /// Records that `user` first read an expiring message at `at` (later reads keep the first).

@@ -39,16 +39,18 @@ extension PostgresStore {
     }
 
     @discardableResult
-    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64 {
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
         // The subquery reads the row as it was before this statement's update.
         let rows = try await query("""
             UPDATE members SET last_read_seq = GREATEST(last_read_seq,
                 LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))))
             WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
-            RETURNING (SELECT m.last_read_seq FROM members m
+            RETURNING last_read_seq, (SELECT m.last_read_seq FROM members m
                        WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description))
             """)
-        return try rows.first?.decode(Int64.self) ?? 0
+        guard let row = rows.first else { return (0, 0) }
+        let (current, previous) = try row.decode((Int64, Int64).self)
+        return (previous, current)
     }
 
     public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {

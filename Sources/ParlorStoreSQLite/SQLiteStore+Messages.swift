@@ -46,11 +46,11 @@ extension SQLiteStore {
     }
 
     @discardableResult
-    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> Int64 {
+    public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
         try await write { db in
             let arguments: StatementArguments = [conversation.description, user.description]
-            let previous = try Int64.fetchOne(
-                db, sql: "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?", arguments: arguments) ?? 0
+            let markSQL = "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?"
+            let previous = try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? 0
             // Never past the conversation's last message: a mark ahead of it would skip what comes next.
             try db.execute(
                 sql: """
@@ -58,7 +58,7 @@ extension SQLiteStore {
                     WHERE conversation_id = ? AND user_id = ?
                     """,
                 arguments: [sequence, conversation.description] + arguments)
-            return previous
+            return (previous, try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? previous)
         }
     }
 

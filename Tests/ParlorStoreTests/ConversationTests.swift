@@ -97,15 +97,19 @@ struct ConversationTests {
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 3)
             #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
 
-            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 2)
+            let first = try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 2)
+            #expect(first.previous == 0 && first.current == 2, "the mark before and after: what was newly read")
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
             #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
 
             // A stale mark from another device does not make read messages unread again.
-            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 1)
+            let stale = try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 1)
+            #expect(stale.previous == 2 && stale.current == 2)
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
 
-            try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 4)
+            // A mark past the last message stops at it, so the next message is unread.
+            let ahead = try await store.markRead(user: alice.id, conversation: conversation.id, upTo: .max)
+            #expect(ahead.previous == 2 && ahead.current == 4)
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 0)
             try await store.send("d", from: bob, in: conversation)
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import ParlorKit
@@ -96,7 +95,7 @@ struct AppRoutes {
             guard let type = Self.blobTypes.first(where: { data.starts(with: $0.prefix) })?.type else {
                 throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
             }
-            let hash = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            let hash = Digest.sha256Hex(data)
             try await services.store.putBlob(data, hash: hash, contentType: type)
             return try JSONBody.response(BlobInfo(hash: hash, url: "/blobs/\(hash)"), status: .created)
         }

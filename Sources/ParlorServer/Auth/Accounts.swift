@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HummingbirdBcrypt
 import Logging
@@ -52,7 +51,7 @@ public struct Accounts: Sendable {
     /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures
     ///   from this address.
     public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
-        if let wait = await throttle.begin(account: String(username.prefix(64)), address: address) {
+        if let wait = await throttle.begin(account: username, address: address) {
             throw APIError(
                 .tooManyRequests, code: "tooManyAttempts",
                 "Too many failed sign-ins from here; try again in \(wait) seconds.", details: ["retryAfter": "\(wait)"])
@@ -61,14 +60,14 @@ public struct Accounts: Sendable {
         do {
             user = try await check(username: username, password: password)
         } catch let error as APIError where error.code == "wrongCredentials" {
-            await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .failed)
+            await throttle.finish(account: username, address: address, outcome: .failed)
             throw error
         } catch {
             // The store could not answer: not a guess, so not counted.
-            await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .abandoned)
+            await throttle.finish(account: username, address: address, outcome: .abandoned)
             throw error
         }
-        await throttle.finish(account: String(username.prefix(64)), address: address, outcome: .succeeded)
+        await throttle.finish(account: username, address: address, outcome: .succeeded)
         return (user, try await issueToken(for: user.id))
     }
 
@@ -106,7 +105,7 @@ public struct Accounts: Sendable {
     }
 
     static func hash(token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Digest.sha256Hex(token)
     }
 
     func hashPassword(_ password: String) async throws -> String {

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Slows down password guessing without letting a stranger lock the owner out.
@@ -113,9 +112,6 @@ actor SignInThrottle {
         accounts[key] = record
     }
 
-    /// How many (account, address) and address records are kept.
-    var recordCount: (accounts: Int, addresses: Int) { (accounts.count, addresses.count) }
-
     private func evictIfNeeded(now: ContinuousClock.Instant) {
         guard accounts.count > policy.capacity || addresses.count > policy.capacity else { return }
         // First what has expired: idle for a window and not locked.
@@ -142,7 +138,7 @@ actor SignInThrottle {
     /// A fixed-size key, whatever the username sent (a refused attempt costs no hash, so a long
     /// name must not cost memory either).
     private static func key(_ account: String, _ address: String) -> String {
-        SHA256.hash(data: Data((account.lowercased() + "\u{0}" + address.prefix(64)).utf8)).map { String(format: "%02x", $0) }.joined()
+        Digest.sha256Hex(account.lowercased() + "\u{0}" + address)
     }
 
     private static func seconds(_ duration: Duration) -> Int { max(1, Int(duration.components.seconds)) }

@@ -128,15 +128,15 @@ final class Messaging: Sendable {
     /// Marks messages read up to `sequence`; expiring messages from others start their countdown.
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
         try await membership.requireMember(user, of: conversation)
-        let previous = try await store.markRead(user: user, conversation: conversation, upTo: sequence)
+        let (previous, current) = try await store.markRead(user: user, conversation: conversation, upTo: sequence)
         // The user's other tabs show the new unread count.
         await notices.send(conversation, to: [user])
         // Everything newly read, however far back the previous mark was.
         let now = Date()
-        try await store.forEachPage(in: conversation, after: previous, through: sequence) { page in
+        try await store.forEachPage(in: conversation, after: previous, through: current) { page in
             for message in page
             where MessageRules.startsExpiry(
-                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: sequence)
+                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: current)
             {
                 try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
             }

@@ -13,7 +13,12 @@ struct SameRulesTests {
     @Test("Every step of the scenario has the same outcome in the simulator and on the server")
     func sameOutcomes() async throws {
         let simulated = try await Self.scenario(SimulatorDriver())
-        let served = try await TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Tally())])).run(.live) { api in
+        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Tally())])) {
+            // Expiry at once after reading, swept often: the simulator's clock is moved instead.
+            $0.expiryDelay = .zero
+            $0.expirySweepInterval = .milliseconds(100)
+        }
+        let served = try await server.run(.live) { api in
             try await Self.scenario(try await ServerDriver.start(api))
         }
         #expect(simulated == Self.expected)
@@ -28,6 +33,7 @@ struct SameRulesTests {
         "accepted 1", "invalidValue", "invalidValue", "invalidValue", "accepted 2", "textExceedsMaxSize", "accepted 3",
         "accepted 4", "idInUse", "accepted 4",
         "accepted 5", "accepted 6", "sessionConflict", "actionRefused",
+        "accepted 7; the reader no longer sees it; the sender does",
     ]
 
     static func scenario(_ driver: some RulesDriver) async throws -> [String] {
@@ -53,6 +59,8 @@ struct SameRulesTests {
         // A step the app refuses: Bob continues from the new head but skips a number.
         try await driver.stageNextTally(as: .bob, skipping: true)
         outcomes.append(try await driver.sendStaged(as: .bob))
+        // An expiring message: Alice sends it, Bob reads it, and once its time is up it is gone for him.
+        outcomes.append(try await driver.sendExpiringAndLetBobRead())
         return outcomes
     }
 }
@@ -68,6 +76,13 @@ protocol RulesDriver: Sendable {
     /// Taps the newest tally message and stages its next step (or, `skipping`, the one after it).
     func stageNextTally(as person: Speaker, skipping: Bool) async throws
     func sendStaged(as person: Speaker) async throws -> String
+    /// Alice sends an expiring tally; Bob reads it and its time passes. Says who still sees it.
+    func sendExpiringAndLetBobRead() async throws -> String
+}
+
+/// How the expiry step reads, on both sides.
+func expiryOutcome(sequence: some BinaryInteger, readerSees: Bool, senderSees: Bool) -> String {
+    "accepted \(sequence); the reader \(readerSees ? "still sees it" : "no longer sees it"); the sender \(senderSees ? "does" : "does not")"
 }
 
 extension RulesDriver {
@@ -96,6 +111,19 @@ struct SimulatorDriver: RulesDriver {
 
     func sendStaged(as person: Speaker) async throws -> String {
         await outcome { try await simulator.participant(person.rawValue).sendStaged()?.sequence ?? 0 }
+    }
+
+    func sendExpiringAndLetBobRead() async throws -> String {
+        let (alice, bob) = (simulator.participant("Alice"), simulator.participant("Bob"))
+        _ = try await alice.openApp(named: "Tally")
+        try await alice.tap("Expiring")
+        let posted = try #require(await simulator.messages.last)
+        #expect(posted.message?.shouldExpire == true)
+        _ = try await bob.transcript()  // Bob reads it
+        await simulator.advanceClock(by: ConversationSimulator.expiryDelay + .seconds(1))
+        return expiryOutcome(
+            sequence: posted.sequence, readerSees: try await bob.transcript().contains { $0.posted.id == posted.id },
+            senderSees: try await alice.transcript().contains { $0.posted.id == posted.id })
     }
 
     private func outcome(_ body: () async throws -> Int) async -> String {
@@ -151,6 +179,19 @@ struct ServerDriver: RulesDriver {
         try await request("sendStaged", [:], as: person)
     }
 
+    func sendExpiringAndLetBobRead() async throws -> String {
+        let (alice, bob) = (try socket(.alice), try socket(.bob))
+        let opened = try await alice.openApp(Tally.id.rawValue, in: conversation)
+        try await alice.activate("Expiring", in: opened, conversation: conversation)
+        let message = try #require(try await bob.next("message") { $0.message?.app?.shouldExpire == true }.message)
+        try await bob.send("read", ["conversation": .string(conversation), "sequence": .int(message.sequence)])
+        _ = try await bob.next("expired", timeout: .seconds(60))  // 100 ms sweeps; generous for a stalled runner
+        return expiryOutcome(
+            sequence: message.sequence,
+            readerSees: try await api.messages(in: conversation, as: try #require(people[.bob])).contains { $0.id == message.id },
+            senderSees: try await api.messages(in: conversation, as: try #require(people[.alice])).contains { $0.id == message.id })
+    }
+
     private func request(_ type: String, _ fields: [String: JSON], as person: Speaker) async throws -> String {
         let socket = try socket(person)
         let requestId = UUID().uuidString
@@ -168,7 +209,8 @@ struct ServerDriver: RulesDriver {
 
 /// A test app whose messages count up in one session: "Start" stages 1 in a new session, "Add"
 /// stages the selected message's count plus one in its session, "Skip" plus two (which
-/// `validate` refuses: a step is exactly one more than the head it replaces).
+/// `validate` refuses: a step is exactly one more than the head it replaces); "Expiring" sends a
+/// new tally at once that disappears for its readers after the expiry delay.
 struct Tally: MessagesApp {
     static let id: AppID = "org.parlor.test.tally"
 
@@ -177,7 +219,7 @@ struct Tally: MessagesApp {
     }
 
     struct State: Codable, Sendable {}
-    enum Action: Codable, Sendable { case start, add, skip }
+    enum Action: Codable, Sendable { case start, add, skip, expiring }
 
     var initialState: State { State() }
 
@@ -186,13 +228,20 @@ struct Tally: MessagesApp {
             Button("Start", action: Action.start)
             Button("Add", action: Action.add)
             Button("Skip", action: Action.skip)
+            Button("Expiring", action: Action.expiring)
         }
     }
 
     func handle(_ action: Action, state: inout State, context: AppContext) async throws {
         let selected = context.conversation.selectedMessage
+        if case .expiring = action {
+            var message = Message(session: Session(), url: try QueryItems(["count": "1"]).url(base: "https://tally.example/"))
+            message.shouldExpire = true
+            try await context.conversation.send(message)
+            return
+        }
         let (session, count): (Session, Int) = switch action {
-        case .start: (Session(), 1)
+        case .start, .expiring: (Session(), 1)
         case .add: (selected?.session ?? Session(), (selected.flatMap(Self.count(of:)) ?? 0) + 1)
         case .skip: (selected?.session ?? Session(), (selected.flatMap(Self.count(of:)) ?? 0) + 2)
         }

@@ -37,7 +37,17 @@ struct DurabilityTests {
     }
 
     private func run(data: URL, logs: URL, client: HTTPClient) async throws {
-        let first = try await ParlorProcess.start(dataDirectory: data, log: logs.appendingPathComponent("first.log"))
+        let acknowledged = try await ParlorProcess.running(dataDirectory: data, log: logs.appendingPathComponent("first.log")) { first in
+            try await load(first, client: client)
+        }
+        try await ParlorProcess.running(dataDirectory: data, log: logs.appendingPathComponent("second.log")) { second in
+            try await check(acknowledged, server: second, client: client)
+        }
+    }
+
+    /// Three people write in two conversations from six senders until 300 messages are
+    /// acknowledged, then the server is killed; returns what it acknowledged.
+    private func load(_ first: ParlorProcess, client: HTTPClient) async throws -> Acknowledged {
         let firstPort = first.port
         var people: [Answer] = []
         for name in ["alice", "bob", "carol"] {
@@ -50,7 +60,7 @@ struct DurabilityTests {
         let conversations = try [direct, group].map { try #require(Self.string($0.json["id"])) }
 
         let ledger = Ledger()
-        let load = Task {
+        let traffic = Task {
             await withTaskGroup(of: Void.self) { senders in
                 for sender in 0..<6 {
                     senders.addTask {
@@ -75,14 +85,23 @@ struct DurabilityTests {
             }
         }
         while await ledger.count < 300 { try await Task.sleep(for: .milliseconds(10)) }
-        first.kill()
+        await first.kill()
         #expect(first.process.terminationReason == .uncaughtSignal)
-        await load.value
-        let acknowledged = await ledger.acknowledged
+        await traffic.value
         #expect(await ledger.interrupted == 6, "every sender was still sending when the server was killed")
+        return Acknowledged(conversations: conversations, tokens: tokens, messages: await ledger.acknowledged)
+    }
 
-        let second = try await ParlorProcess.start(dataDirectory: data, log: logs.appendingPathComponent("second.log"))
-        defer { second.stop() }
+    /// What the killed server acknowledged, and who can read it.
+    struct Acknowledged {
+        let conversations: [String]
+        let tokens: [String]
+        let messages: [String: [(id: String, sequence: Int64)]]
+    }
+
+    /// Every acknowledged message is on the restarted server, gapless, and sending continues.
+    private func check(_ acknowledged: Acknowledged, server second: ParlorProcess, client: HTTPClient) async throws {
+        let (conversations, tokens) = (acknowledged.conversations, acknowledged.tokens)
         let port = second.port
         for conversation in conversations {
             var stored: [(id: String, sequence: Int64)] = []
@@ -99,7 +118,7 @@ struct DurabilityTests {
             #expect(stored.map(\.sequence) == (0..<stored.count).map { Int64($0) + 1 }, "gapless and in order")
             let byID = Dictionary(stored.map { ($0.id, $0.sequence) }, uniquingKeysWith: { first, _ in first })
             #expect(byID.count == stored.count, "no id twice")
-            let mine = acknowledged[conversation] ?? []
+            let mine = acknowledged.messages[conversation] ?? []
             #expect(!mine.isEmpty)
             for (id, sequence) in mine {
                 #expect(byID[id] == sequence, "acknowledged message \(id) #\(sequence) is \(byID[id].map { "#\($0)" } ?? "missing") after the restart")

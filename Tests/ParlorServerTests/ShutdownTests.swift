@@ -15,8 +15,8 @@ struct ShutdownTests {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let first = try await ParlorProcess.start(dataDirectory: data, log: folder.appendingPathComponent("first.log"))
-        #expect(first.stop(with: signal) == 0)
+        #expect(await first.stop(with: signal) == 0)
         let second = try await ParlorProcess.start(dataDirectory: data, log: folder.appendingPathComponent("second.log"))
-        #expect(second.stop(with: signal) == 0)
+        #expect(await second.stop(with: signal) == 0)
     }
 }

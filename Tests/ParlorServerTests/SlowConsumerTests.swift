@@ -12,7 +12,7 @@ struct SlowConsumerTests {
             let bob = try await api.signUp("bob")
             let carol = try await api.signUp("carol")
             let group = try await api.conversation(of: alice, with: [bob, carol])
-            let stalled = try RawWebSocket(port: port, token: carol.token)
+            let stalled = try await RawWebSocket.open(port: port, token: carol.token)
             #expect(stalled.sendText(#"{"type":"hello","since":{"\#(group.id)":0}}"#))
             let reader = try await TestSocket.session(port: port, as: bob, since: [group.id: 0])
 

@@ -65,6 +65,20 @@ final class ParlorProcess: Sendable {
         throw SocketError(description: "parlor serve did not say it was running. Output: \(printed.text.withLock { $0 }) Errors: \(errors.suffix(2000))")
     }
 
+    /// Runs `body` with a started server, and stops the server afterwards (SIGTERM, if it still
+    /// runs) whether `body` returned or threw.
+    static func running<T>(dataDirectory: URL, log: URL, _ body: (ParlorProcess) async throws -> T) async throws -> T {
+        let server = try await start(dataDirectory: dataDirectory, log: log)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
     /// What the server printed so far.
     private final class Printed: Sendable {
         let text = Mutex("")
@@ -77,21 +91,27 @@ final class ParlorProcess: Sendable {
     }
 
     /// `kill -9`: no shutdown, no flush, no goodbye.
-    func kill() {
+    func kill() async {
         _ = sendSignal(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        _ = await exited()
     }
 
     /// Asks the server to stop (SIGTERM) and waits.
-    func stop() {
+    func stop() async {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        _ = await exited()
     }
 
     /// Sends `signal` and returns the exit status once the server has stopped.
-    func stop(with signal: Int32) -> Int32 {
+    func stop(with signal: Int32) async -> Int32 {
         _ = sendSignal(process.processIdentifier, signal)
-        process.waitUntilExit()
+        return await exited()
+    }
+
+    /// The exit status, once the process has ended. It polls rather than calling
+    /// `waitUntilExit()`, which would hold one of the few threads every other test runs on.
+    private func exited() async -> Int32 {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         return process.terminationStatus
     }
 }

@@ -10,29 +10,40 @@ private let systemSend = Darwin.send
 
 /// A WebSocket client on a plain TCP socket with a tiny receive buffer, that reads only when told
 /// to: what a stalled browser tab looks like to the server.
-final class RawWebSocket {
+final class RawWebSocket: Sendable {
     private let descriptor: Int32
 
     /// Connects to `/ws` on 127.0.0.1 with a bearer token and reads the upgrade response.
     /// - Throws: when the server does not switch protocols.
-    convenience init(port: Int, token: String) throws {
-        try self.init(port: port, headers: ["Authorization": "Bearer \(token)"])
-        guard status == 101 else { throw SocketError(description: "upgrade refused with \(status)") }
+    static func open(port: Int, token: String) async throws -> RawWebSocket {
+        let socket = try await open(port: port, headers: ["Authorization": "Bearer \(token)"])
+        guard socket.status == 101 else { throw SocketError(description: "upgrade refused with \(socket.status)") }
+        return socket
+    }
+
+    /// Sends an upgrade request to `/ws` with `headers` (and a Host of localhost:port) and reads the
+    /// answer's head, on a thread of its own: the blocking reads must not hold one of the few
+    /// threads the server under test runs on.
+    static func open(port: Int, headers: KeyValuePairs<String, String>) async throws -> RawWebSocket {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try RawWebSocket(port: port, headers: headers) }) }.start()
+        }
     }
 
     /// The upgrade's HTTP status (101 when it switched to the WebSocket protocol).
-    private(set) var status = 0
+    let status: Int
 
-    /// Sends an upgrade request to `/ws` with `headers` (and a Host of localhost:port) and reads the answer's head.
-    init(port: Int, headers: KeyValuePairs<String, String>) throws {
+    private init(port: Int, headers: KeyValuePairs<String, String>) throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw SocketError(description: "socket() failed") }
         var size: Int32 = 2048
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var patience = timeval(tv_sec: 15, tv_usec: 0)  // a server that never answers fails the test, not hangs it
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -40,18 +51,28 @@ final class RawWebSocket {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw SocketError(description: "connect() failed: \(errno)") }
+        guard connected == 0 else {
+            close(descriptor)
+            throw SocketError(description: "connect() failed: \(errno)")
+        }
         var request = "GET /ws HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        guard send(Array((request + "\r\n").utf8)) else { throw SocketError(description: "could not send the upgrade request") }
+        guard Self.send(Array((request + "\r\n").utf8), on: descriptor) else {
+            close(descriptor)
+            throw SocketError(description: "could not send the upgrade request")
+        }
         var response: [UInt8] = []
         while !response.suffix(4).elementsEqual([13, 10, 13, 10]) {
             var byte: UInt8 = 0
-            guard recv(descriptor, &byte, 1, 0) == 1 else { throw SocketError(description: "the upgrade response ended early") }
+            guard recv(descriptor, &byte, 1, 0) == 1 else {
+                close(descriptor)
+                throw SocketError(description: "the upgrade response ended early")
+            }
             response.append(byte)
         }
         let statusLine = String(decoding: response, as: UTF8.self).prefix { $0 != "\r" }
+        self.descriptor = descriptor
         status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
     }
 
@@ -64,7 +85,7 @@ final class RawWebSocket {
         precondition(payload.count < 126, "short frames only")
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         let masked = payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        return send([0x81, 0x80 | UInt8(payload.count)] + mask + masked)
+        return Self.send([0x81, 0x80 | UInt8(payload.count)] + mask + masked, on: descriptor)
     }
 
     /// Whether the server has dropped the connection: sending fails (the peer reset it) or it was closed.
@@ -75,7 +96,7 @@ final class RawWebSocket {
         return peeked < 0 && errno == ECONNRESET
     }
 
-    private func send(_ bytes: [UInt8]) -> Bool {
+    private static func send(_ bytes: [UInt8], on descriptor: Int32) -> Bool {
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)
         #else

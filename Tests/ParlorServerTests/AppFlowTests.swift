@@ -1,5 +1,6 @@
 import Foundation
 import ParlorKit
+import ParlorServer
 import Testing
 
 @Suite("Message apps over the WebSocket")
@@ -19,18 +20,18 @@ struct AppFlowTests {
 
             let opened = try await aliceSocket.openApp(Self.hello, in: direct.id)
             #expect(opened.isActive)
-            #expect(opened.presentationStyle == "compact")
+            #expect(opened.presentationStyle == .compact)
             #expect(opened.appName == "Hello")
             #expect(opened.view.visibleTexts.contains("Hi!"))
 
             try await aliceSocket.activate("Hi!", in: opened, conversation: direct.id)
             let staged = try #require(try await aliceSocket.staged())
             #expect(staged.kind == "app")
-            #expect(staged.app?.appID == Self.hello)
+            #expect(staged.app?.appID.rawValue == Self.hello)
             #expect(staged.app?.layout.caption == "Hi!")
-            let fetched = try await api.get("/api/conversations/\(direct.id)/staged", as: alice).decode(StagedReply.self)
+            let fetched = try await api.get("/api/conversations/\(direct.id)/staged", as: alice).decode(Wire.StagedReply.self)
             #expect(fetched.staged?.app?.layout.caption == "Hi!", "the compose field survives a reload")
-            #expect(try await api.get("/api/conversations/\(direct.id)/staged", as: bob).decode(StagedReply.self).staged == nil)
+            #expect(try await api.get("/api/conversations/\(direct.id)/staged", as: bob).decode(Wire.StagedReply.self).staged == nil)
 
             let sent = try await aliceSocket.sendStaged(in: direct.id, requestId: "send-hi")
             #expect(sent.kind == "app")
@@ -43,7 +44,7 @@ struct AppFlowTests {
 
             let tapped = try await bobSocket.tapMessage(received.id, in: direct.id)
             #expect(tapped.isActive)
-            #expect(tapped.presentationStyle == "expanded")
+            #expect(tapped.presentationStyle == .expanded)
             #expect(tapped.view.text(id: "greeting") == "Hi!")
             let aliceParticipant = try #require(received.app?.participant(named: "Alice"))
             #expect(tapped.view.visibleTexts.contains("from $\(aliceParticipant)"), "the view names the sender by a mention token")
@@ -63,7 +64,7 @@ struct AppFlowTests {
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             let opened = try await socket.openApp(Self.hello, in: direct.id)
             try await socket.send("setStyle", ["conversation": .string(direct.id), "style": "expanded"])
-            let expanded = try await socket.next("app") { $0.update?.presentationStyle == "expanded" }
+            let expanded = try await socket.next("app") { $0.update?.presentationStyle == .expanded }
             #expect(expanded.update?.isActive == true)
             try await socket.activate("Good morning", in: opened, conversation: direct.id)
             #expect(try await socket.staged()?.app?.layout.caption == "Good morning")
@@ -105,7 +106,7 @@ struct AppFlowTests {
             for socket in [bobSocket, carolSocket] {
                 let message = try #require(try await socket.messages(1).first)
                 let opened = try await socket.tapMessage(message.id, in: group.id)
-                #expect(opened.presentationStyle == "expanded")
+                #expect(opened.presentationStyle == .expanded)
                 try await socket.activate("Row 2, column 2, empty", in: opened, conversation: group.id)
                 #expect(try await socket.staged()?.app?.sessionID == start.app?.sessionID)
             }
@@ -119,8 +120,8 @@ struct AppFlowTests {
             #expect(conflict.head?.id == bobsMove.id)
             #expect(conflict.head?.sequence == 2)
             #expect(conflict.head?.app?.layout.caption == "It's your move!")
-            let stillStaged = try await api.get("/api/conversations/\(group.id)/staged", as: carol).decode(StagedReply.self)
-            #expect(stillStaged.staged?.app?.appID == Self.ticTacToe)
+            let stillStaged = try await api.get("/api/conversations/\(group.id)/staged", as: carol).decode(Wire.StagedReply.self)
+            #expect(stillStaged.staged?.app?.appID.rawValue == Self.ticTacToe)
             #expect(try await api.messages(in: group.id, as: alice).map(\.sequence) == [1, 2])
             for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
         }
@@ -174,7 +175,7 @@ struct AppFlowTests {
             #expect(home.app == "org.parlor.iconstore")
             #expect(home.conversation == nil)
             #expect(home.update?.isActive == true)
-            #expect(home.update?.presentationStyle == "expanded")
+            #expect(home.update?.presentationStyle == .expanded)
             let showButtons = home.update?.view.allNodes.compactMap { node -> ButtonNode? in
                 if case .button(let button) = node, button.id?.hasPrefix("show-") == true { return button }
                 return nil

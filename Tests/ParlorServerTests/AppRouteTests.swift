@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParlorServer
 import Testing
 
 @Suite("The store, the drawer, assets and uploads")
@@ -10,8 +11,8 @@ struct AppRouteTests {
     func directory() async throws {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
-            let directory = try await api.get("/api/apps", as: alice).decode(DirectoryBody.self)
-            let ids = directory.apps.map(\.id)
+            let directory = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self)
+            let ids = directory.apps.map(\.id.rawValue)
             #expect(Set(ids).isSuperset(of: ["org.parlor.iconstore", "org.parlor.tictactoe", "org.parlor.rsvp", "org.parlor.todo", "org.parlor.hello"]))
             #expect(directory.apps.allSatisfy { $0.installed })
             #expect(directory.packs.allSatisfy { $0.installed && $0.drawerID == "sticker:\($0.id)" && !$0.stickers.isEmpty })
@@ -29,15 +30,15 @@ struct AppRouteTests {
             let alice = try await api.signUp("alice")
             let removed = try await api.request(.delete, "/api/apps/org.parlor.hello/install", as: alice)
             #expect(removed.status == .ok)
-            let afterRemoval = try removed.decode(DirectoryBody.self)
+            let afterRemoval = try removed.decode(Wire.Directory.self)
             #expect(!afterRemoval.drawer.contains("org.parlor.hello"))
             #expect(afterRemoval.apps.first { $0.id == "org.parlor.hello" }?.installed == false)
-            let added = try await api.post("/api/apps/org.parlor.hello/install", as: alice).decode(DirectoryBody.self)
+            let added = try await api.post("/api/apps/org.parlor.hello/install", as: alice).decode(Wire.Directory.self)
             #expect(added.drawer.last == "org.parlor.hello")
-            #expect(try await api.post("/api/apps/org.parlor.hello/install", as: alice).decode(DirectoryBody.self).drawer.filter { $0 == "org.parlor.hello" }.count == 1)
+            #expect(try await api.post("/api/apps/org.parlor.hello/install", as: alice).decode(Wire.Directory.self).drawer.filter { $0 == "org.parlor.hello" }.count == 1)
 
             let pack = try #require(added.packs.first)
-            let packRemoved = try await api.request(.delete, "/api/apps/\(pack.drawerID)/install", as: alice).decode(DirectoryBody.self)
+            let packRemoved = try await api.request(.delete, "/api/apps/\(pack.drawerID)/install", as: alice).decode(Wire.Directory.self)
             #expect(packRemoved.packs.first?.installed == false)
 
             let unknown = try await api.post("/api/apps/org.example.nothing/install", as: alice)
@@ -53,16 +54,16 @@ struct AppRouteTests {
             let alice = try await api.signUp("alice")
             let ordered = try await api.request(.put, "/api/drawer", as: alice, json: ["items": ["org.parlor.rsvp", "org.parlor.hello"]])
             #expect(ordered.status == .ok)
-            let directory = try ordered.decode(DirectoryBody.self)
+            let directory = try ordered.decode(Wire.Directory.self)
             #expect(directory.drawer == ["org.parlor.rsvp", "org.parlor.hello"])
-            #expect(directory.apps.filter(\.installed).map(\.id).sorted() == ["org.parlor.hello", "org.parlor.rsvp"])
+            #expect(directory.apps.filter(\.installed).map(\.id.rawValue).sorted() == ["org.parlor.hello", "org.parlor.rsvp"])
             let duplicate = try await api.request(.put, "/api/drawer", as: alice, json: ["items": ["org.parlor.rsvp", "org.parlor.rsvp"]])
             #expect(duplicate.status == .badRequest)
             let unknown = try await api.request(.put, "/api/drawer", as: alice, json: ["items": ["org.example.nothing"]])
             #expect(unknown.status == .badRequest)
-            #expect(try await api.get("/api/apps", as: alice).decode(DirectoryBody.self).drawer == ["org.parlor.rsvp", "org.parlor.hello"])
+            #expect(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).drawer == ["org.parlor.rsvp", "org.parlor.hello"])
             let bob = try await api.signUp("bob")
-            #expect(try await api.get("/api/apps", as: bob).decode(DirectoryBody.self).drawer.count > 2, "drawers are per user")
+            #expect(try await api.get("/api/apps", as: bob).decode(Wire.Directory.self).drawer.count > 2, "drawers are per user")
         }
     }
 
@@ -81,7 +82,7 @@ struct AppRouteTests {
             #expect(!traversal.text.contains("PackageDescription"))
 
             let alice = try await api.signUp("alice")
-            let directory = try await api.get("/api/apps", as: alice).decode(DirectoryBody.self)
+            let directory = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self)
             let stickers = directory.packs.flatMap(\.stickers)
             #expect(!stickers.isEmpty)
             for sticker in stickers {
@@ -102,10 +103,10 @@ struct AppRouteTests {
             let alice = try await api.signUp("alice")
             let reply = try await api.request(.post, "/api/blobs", as: alice, body: Self.png)
             #expect(reply.status == .created)
-            let blob = try reply.decode(BlobBody.self)
+            let blob = try reply.decode(Wire.Blob.self)
             #expect(blob.hash.count == 64)
             #expect(blob.url == "/blobs/\(blob.hash)")
-            let again = try await api.request(.post, "/api/blobs", as: alice, body: Self.png).decode(BlobBody.self)
+            let again = try await api.request(.post, "/api/blobs", as: alice, body: Self.png).decode(Wire.Blob.self)
             #expect(again.hash == blob.hash, "the same bytes have the same address")
             let served = try await api.get(blob.url)
             #expect(served.status == .ok)

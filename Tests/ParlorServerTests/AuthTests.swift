@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParlorServer
 import Testing
 
 @Suite("Accounts and sign-in")
@@ -9,7 +10,7 @@ struct AuthTests {
         try await TestServer().run { api in
             let reply = try await api.post("/api/auth/signup", json: ["username": "alice", "displayName": "Alice", "password": "correct horse"])
             #expect(reply.status == .created)
-            let session = try reply.decode(SessionBody.self)
+            let session = try reply.decode(Wire.Session.self)
             #expect(session.user.username == "alice")
             #expect(session.user.displayName == "Alice")
             let cookie = try #require(reply.headers[.setCookie])
@@ -26,9 +27,9 @@ struct AuthTests {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
             let byBearer = try await api.get("/api/me", as: alice)
-            #expect(try byBearer.decode(MeBody.self).user == alice.user)
+            #expect(try byBearer.decode(Wire.Me.self).user == alice.user)
             let byCookie = try await api.request(.get, "/api/me", headers: [.cookie: "parlor_session=\(alice.token)"])
-            #expect(try byCookie.decode(MeBody.self).user == alice.user)
+            #expect(try byCookie.decode(Wire.Me.self).user == alice.user)
             let anonymous = try await api.get("/api/me")
             #expect(anonymous.status == .unauthorized)
             #expect(anonymous.errorCode == "unauthorized")
@@ -43,7 +44,7 @@ struct AuthTests {
             let alice = try await api.signUp("alice")
             let good = try await api.post("/api/auth/signin", json: ["username": "ALICE", "password": "password-alice"])
             #expect(good.status == .ok, "usernames are case-insensitive")
-            let session = try good.decode(SessionBody.self)
+            let session = try good.decode(Wire.Session.self)
             #expect(session.user == alice.user)
             #expect(session.token != alice.token, "each sign-in gets its own token")
             #expect(good.headers[.setCookie]?.contains("HttpOnly") == true)
@@ -68,7 +69,7 @@ struct AuthTests {
             }
             let locked = try await api.post("/api/auth/signin", json: ["username": "alice", "password": "password-alice"])
             #expect(locked.status == .tooManyRequests)
-            let error = try locked.decode(ErrorEnvelope.self).error
+            let error = try locked.decode(Wire.ErrorReply.self).error
             #expect(error.code == "tooManyAttempts")
             let retryAfter = try #require(error.details?["retryAfter"].flatMap(Int.init))
             #expect((1...900).contains(retryAfter))

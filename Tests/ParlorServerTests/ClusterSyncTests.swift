@@ -43,14 +43,14 @@ struct OtherNodeScene: Sendable {
             let direct = try await api.conversation(of: alice, with: [bob])
             let socket = try await TestSocket.session(port: port, as: bob)
             let scene = OtherNodeScene(
-                api: api, bus: bus, store: store, alice: alice, conversation: try #require(ConversationID(direct.id)), bobSocket: socket)
+                api: api, bus: bus, store: store, alice: alice, conversation: direct.id, bobSocket: socket)
             try await body(scene)
             await socket.disconnect()
         }
     }
 
     func commitElsewhere(_ texts: [String]) async throws -> [MessagePointer] {
-        let sender = try #require(UserID(alice.id))
+        let sender = alice.id
         var pointers: [MessagePointer] = []
         for text in texts {
             let new = NewMessage(id: MessageID(), conversationID: conversation, sender: sender, content: .text(text))
@@ -96,7 +96,7 @@ struct ClusterSyncTests {
             // The other node commits the first message; its notification is still on the way
             // when this node commits and fans out the second.
             let first = try await scene.commitElsewhere(["first"])
-            try await scene.api.send("second", in: scene.conversation.description, as: scene.alice)
+            try await scene.api.send("second", in: scene.conversation, as: scene.alice)
             #expect(try await scene.bobSocket.messages(2).map(\.text) == ["first", "second"])
 
             scene.bus.announce(.messagesCommitted(first))

@@ -1,4 +1,6 @@
 import Foundation
+import ParlorKit
+import ParlorServer
 import Testing
 
 @Suite("Conversation frames, read marks and outsiders over the WebSocket")
@@ -50,7 +52,7 @@ struct ConversationFrameTests {
             try await socket.send("read", ["conversation": .string(direct.id), "sequence": 2])
             try await socket.send("ping", ["requestId": "sync"])
             _ = try await socket.next("pong")
-            let summary = try await api.get("/api/conversations/\(direct.id)", as: bob).decode(ConversationBody.self)
+            let summary = try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self)
             #expect(summary.unreadCount == 1)
             await socket.disconnect()
         }
@@ -81,7 +83,7 @@ struct ConversationFrameTests {
                 ("read", ["sequence": 1]),
                 ("keep", ["message": .string(message.id)]),
             ]
-            for conversation in [direct.id, UUID().uuidString] {
+            for conversation in [direct.id, ConversationID()] {
                 for (type, fields) in operations {
                     var fields = fields
                     fields["conversation"] = .string(conversation)

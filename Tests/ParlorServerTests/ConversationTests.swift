@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParlorServer
 import Testing
 
 @Suite("Conversations and members")
@@ -27,9 +28,9 @@ struct ConversationTests {
             #expect(titled.isGroup)
             #expect(titled.title == "Book club")
 
-            let list = try await api.get("/api/conversations", as: bob).decode([ConversationBody].self)
+            let list = try await api.get("/api/conversations", as: bob).decode([Wire.Conversation].self)
             #expect(Set(list.map(\.id)) == [direct.id, group.id, second.id, titled.id])
-            let carols = try await api.get("/api/conversations", as: carol).decode([ConversationBody].self)
+            let carols = try await api.get("/api/conversations", as: carol).decode([Wire.Conversation].self)
             #expect(Set(carols.map(\.id)) == [group.id, second.id])
         }
     }
@@ -62,10 +63,10 @@ struct ConversationTests {
             let path = "/api/conversations/\(group.id)"
             let renamed = try await api.request(.patch, path, as: bob, json: ["title": " New name "])
             #expect(renamed.status == .ok)
-            #expect(try renamed.decode(ConversationBody.self).title == "New name")
-            #expect(try await api.get(path, as: alice).decode(ConversationBody.self).title == "New name")
+            #expect(try renamed.decode(Wire.Conversation.self).title == "New name")
+            #expect(try await api.get(path, as: alice).decode(Wire.Conversation.self).title == "New name")
             let cleared = try await api.request(.patch, path, as: alice, json: ["title": ""])
-            #expect(try cleared.decode(ConversationBody.self).title == nil)
+            #expect(try cleared.decode(Wire.Conversation.self).title == nil)
             let long = try await api.request(.patch, path, as: alice, json: ["title": "\(String(repeating: "x", count: 101))"])
             #expect(long.status == .badRequest)
         }
@@ -81,7 +82,7 @@ struct ConversationTests {
             #expect(try await api.get("/api/conversations/\(group.id)", as: carol).status == .notFound)
             let added = try await api.post("/api/conversations/\(group.id)/members", as: bob, json: ["username": "carol"])
             #expect(added.status == .ok)
-            #expect(try added.decode(ConversationBody.self).members.map(\.username).contains("carol"))
+            #expect(try added.decode(Wire.Conversation.self).members.map(\.username).contains("carol"))
             #expect(try await api.get("/api/conversations/\(group.id)", as: carol).status == .ok)
             try await api.send("hello carol", in: group.id, as: carol)
 
@@ -104,7 +105,7 @@ struct ConversationTests {
             let removed = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
             #expect(removed.status == .noContent)
             #expect(try await api.get("/api/conversations/\(group.id)", as: carol).status == .notFound)
-            #expect(try await api.get("/api/conversations/\(group.id)", as: alice).decode(ConversationBody.self).members.count == 2)
+            #expect(try await api.get("/api/conversations/\(group.id)", as: alice).decode(Wire.Conversation.self).members.count == 2)
             let again = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
             #expect(again.status == .notFound, "carol is no longer a member")
 
@@ -142,7 +143,7 @@ struct ConversationTests {
                     #expect(reply.errorCode == "notFound", "\(what) \(id): \(reply.text)")
                 }
             }
-            let conversation = try await api.get("/api/conversations/\(group.id)", as: alice).decode(ConversationBody.self)
+            let conversation = try await api.get("/api/conversations/\(group.id)", as: alice).decode(Wire.Conversation.self)
             #expect(conversation.title == "Secret")
             #expect(conversation.members.count == 2)
             #expect(try await api.messages(in: group.id, as: alice).map(\.text) == ["secret"])
@@ -155,9 +156,9 @@ struct ConversationTests {
             let alice = try await api.signUp("alice")
             _ = try await api.signUp("bob")
             _ = try await api.signUp("bobby")
-            let found = try await api.get("/api/users?query=BOB", as: alice).decode([UserBody].self)
+            let found = try await api.get("/api/users?query=BOB", as: alice).decode([Wire.User].self)
             #expect(Set(found.map(\.username)) == ["bob", "bobby"])
-            let everyone = try await api.get("/api/users", as: alice).decode([UserBody].self)
+            let everyone = try await api.get("/api/users", as: alice).decode([Wire.User].self)
             #expect(everyone.count == 3)
             #expect(try await api.get("/api/users").status == .unauthorized)
         }
@@ -172,11 +173,11 @@ struct ConversationTests {
             try await api.send("one", in: direct.id, as: alice)
             try await api.send("two", in: direct.id, as: alice)
             try await api.send("three", in: direct.id, as: bob)
-            let bobs = try #require(try await api.get("/api/conversations", as: bob).decode([ConversationBody].self).first)
+            let bobs = try #require(try await api.get("/api/conversations", as: bob).decode([Wire.Conversation].self).first)
             #expect(bobs.unreadCount == 2)
             #expect(bobs.lastSequence == 3)
             #expect(bobs.preview == "Bob: three")
-            let alices = try #require(try await api.get("/api/conversations", as: alice).decode([ConversationBody].self).first)
+            let alices = try #require(try await api.get("/api/conversations", as: alice).decode([Wire.Conversation].self).first)
             #expect(alices.unreadCount == 1)
         }
     }

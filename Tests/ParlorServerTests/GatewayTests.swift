@@ -2,6 +2,8 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOWebSocket
+import ParlorKit
+import ParlorServer
 import Testing
 
 @Suite("The WebSocket protocol: connecting, frames, errors")
@@ -135,7 +137,7 @@ struct GatewayTests {
             let aliceLaptop = try await TestSocket.session(port: port, as: alice, since: since)
             let bobTab = try await TestSocket.session(port: port, as: bob, since: since)
             let bobOtherTab = try await TestSocket.session(port: port, as: bob, since: since)
-            let id = UUID().uuidString
+            let id = MessageID()
             let send: JSON = ["type": "sendText", "requestId": "s1", "conversation": .string(group.id), "id": .string(id), "text": "Hello all"]
             try await alicePhone.send(send)
             let ack = try await alicePhone.next("ack")
@@ -174,7 +176,7 @@ struct GatewayTests {
             let second = try await TestSocket.connect(port: port, as: bob)
             #expect(try await second.next().type == "welcome")
             try await second.hello(since: [direct.id: 3])
-            var replayed: [MessageBody] = []
+            var replayed: [Wire.Message] = []
             while true {
                 let frame = try await second.next()
                 if frame.type == "ready" { break }

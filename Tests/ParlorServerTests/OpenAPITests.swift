@@ -121,7 +121,7 @@ struct OpenAPITests {
             for path in paths {
                 let documented = Set(spec.operations.filter { $0.path == path }.map(\.method))
                 let concrete = path.replacingOccurrences(of: "{id}", with: UUID().uuidString)
-                    .replacingOccurrences(of: "{user}", with: alice.id).replacingOccurrences(of: "{item}", with: "org.parlor.hello")
+                    .replacingOccurrences(of: "{user}", with: alice.id.description).replacingOccurrences(of: "{item}", with: "org.parlor.hello")
                     .replacingOccurrences(of: "{app}", with: "org.parlor.iconstore").replacingOccurrences(of: "{file}", with: "iconstore.png")
                     .replacingOccurrences(of: "{pack}", with: "p").replacingOccurrences(of: "{hash}", with: "h")
                 for method in ["GET", "PUT", "POST", "DELETE", "PATCH"] where !documented.contains(method) {

@@ -139,7 +139,7 @@ struct SimulatorDriver: RulesDriver {
 
 struct ServerDriver: RulesDriver {
     let api: API
-    let conversation: String
+    let conversation: ConversationID
     let people: [Speaker: Person]
     let sockets: [Speaker: TestSocket]
 

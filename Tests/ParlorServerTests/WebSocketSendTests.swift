@@ -1,4 +1,5 @@
 import Foundation
+import ParlorServer
 import Testing
 
 @Suite("Sending over the WebSocket: stickers, limits, ids, staged stickers")
@@ -10,7 +11,7 @@ struct WebSocketSendTests {
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
             let direct = try await api.conversation(of: alice, with: [bob])
-            let sticker = try #require(try await api.get("/api/apps", as: alice).decode(DirectoryBody.self).packs.first?.stickers.first)
+            let sticker = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).packs.first?.stickers.first)
             let aliceSocket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             let bobSocket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
             let conversation = JSON.string(direct.id)
@@ -26,7 +27,7 @@ struct WebSocketSendTests {
                 ("sendSticker", ["id": .string(UUID().uuidString), "sticker": "none/none.png"], "fileNotFound"),
                 ("sendText", ["id": .string(UUID().uuidString), "text": .string(String(repeating: "a", count: 10_001))], "textExceedsMaxSize"),
                 ("sendText", ["id": .string(UUID().uuidString), "text": " "], "invalidValue"),
-                ("sendText", ["id": .string(ack.message?.id ?? ""), "text": "mine now"], "idInUse"),
+                ("sendText", ["id": .string(ack.message?.id.description ?? ""), "text": "mine now"], "idInUse"),
                 ("sendText", ["id": "not-a-uuid", "text": "hi"], "malformedFrame"),
             ]
             for (index, (type, fields, code)) in refusals.enumerated() {

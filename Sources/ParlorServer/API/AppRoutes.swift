@@ -8,38 +8,6 @@ import ParlorStore
 struct AppRoutes {
     let services: ParlorServices
 
-    struct AppInfo: Encodable {
-        let id: AppID
-        let name: String
-        let summary: String
-        let iconURL: String?
-        let hasHomeSurface: Bool
-        let installed: Bool
-    }
-
-    struct PackInfo: Encodable {
-        let id: String
-        let drawerID: String
-        let name: String
-        let author: String?
-        let gridSize: StickerGridSize
-        let stickers: [Wire.StickerRef]
-        let installed: Bool
-    }
-
-    struct Directory: Encodable {
-        let apps: [AppInfo]
-        let packs: [PackInfo]
-        /// The user's drawer, in order: app ids and `sticker:<pack>` ids.
-        let drawer: [String]
-    }
-
-    struct DrawerBody: Codable { let items: [String] }
-    struct BlobInfo: Encodable {
-        let hash: String
-        let url: String
-    }
-
     /// Upload types, by their leading bytes.
     static let blobTypes: [(prefix: [UInt8], type: String)] = [
         ([0x89, 0x50, 0x4E, 0x47], "image/png"), ([0xFF, 0xD8, 0xFF], "image/jpeg"), ([0x47, 0x49, 0x46, 0x38], "image/gif"),
@@ -52,7 +20,7 @@ struct AppRoutes {
         }
         router.put("/api/drawer") { request, context in
             let user = try context.requireUser()
-            let body = try await JSONBody.decode(DrawerBody.self, from: request)
+            let body = try await JSONBody.decode(Wire.DrawerOrder.self, from: request)
             try await services.drawers.setDrawer(body.items, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
@@ -97,7 +65,7 @@ struct AppRoutes {
             }
             let hash = Digest.sha256Hex(data)
             try await services.store.putBlob(data, hash: hash, contentType: type)
-            return try JSONBody.response(BlobInfo(hash: hash, url: "/blobs/\(hash)"), status: .created)
+            return try JSONBody.response(Wire.Blob(hash: hash, url: "/blobs/\(hash)"), status: .created)
         }
         router.get("/blobs/:hash") { _, context in
             guard let hash = context.parameters.get("hash"), hash.count == 64, let blob = try await services.store.blob(hash: hash) else {
@@ -117,21 +85,21 @@ struct AppRoutes {
         return item
     }
 
-    private func directory(for user: UserID) async throws -> Directory {
+    private func directory(for user: UserID) async throws -> Wire.Directory {
         let drawer = try await services.drawers.drawer(of: user)
         let apps = services.directory.apps.map { app in
-            AppInfo(
+            Wire.AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
                 iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
                 installed: drawer.contains(app.manifest.id.rawValue))
         }
         let packs = services.directory.packs.map { entry in
-            PackInfo(
+            Wire.PackInfo(
                 id: entry.pack.id, drawerID: AppDirectory.drawerID(ofPack: entry.pack.id), name: entry.pack.name, author: entry.pack.author,
                 gridSize: entry.pack.gridSize, stickers: entry.pack.stickers.map(Renderer.wire),
                 installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id)))
         }
-        return Directory(apps: apps, packs: packs, drawer: drawer)
+        return Wire.Directory(apps: apps, packs: packs, drawer: drawer)
     }
 
     private func fileResponse(_ url: URL) throws -> Response {

@@ -18,33 +18,25 @@ struct AuthRoutes {
         let password: String
     }
 
-    struct Session: Encodable {
-        let user: Wire.User
-        /// For API clients: send it as `Authorization: Bearer <token>`. Browsers use the cookie.
-        let token: String
-    }
-
-    struct Me: Encodable { let user: Wire.User }
-
     func add(to router: Router<ParlorRequestContext>) {
         router.post("/api/auth/signup") { request, _ in
             let body = try await JSONBody.decode(SignUp.self, from: request)
             let user = try await accounts.signUp(username: body.username, displayName: body.displayName, password: body.password)
             let token = try await accounts.issueToken(for: user.id)
-            return try JSONBody.response(Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
+            return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
         }
         router.post("/api/auth/signin") { request, context in
             let body = try await JSONBody.decode(SignIn.self, from: request)
             let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
             let (user, token) = try await accounts.signIn(username: body.username, password: body.password, address: address)
-            return try JSONBody.response(Session(user: Wire.User(user), token: token), headers: cookie(token))
+            return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), headers: cookie(token))
         }
         router.post("/api/auth/signout") { _, context in
             if let hash = context.tokenHash { try await accounts.signOut(tokenHash: hash) }
             return Response(status: .noContent, headers: cookie(nil))
         }
         router.get("/api/me") { _, context in
-            try JSONBody.response(Me(user: Wire.User(try context.requireUser())))
+            try JSONBody.response(Wire.Me(user: Wire.User(try context.requireUser())))
         }
     }
 

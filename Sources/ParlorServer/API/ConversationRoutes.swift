@@ -91,14 +91,12 @@ struct ConversationRoutes {
             let conversation = try conversationID(context)
             try await services.membership.requireMember(user.id, of: conversation)
             let staged = try await services.store.staged(user: user.id, conversation: conversation)
-            return try JSONBody.response(StagedBody(staged: await renderer.staged(staged, user: user.id, conversation: conversation)))
+            return try JSONBody.response(Wire.StagedReply(staged: await renderer.staged(staged, user: user.id, conversation: conversation)))
         }
     }
 
     /// The most messages one history page returns.
     static let maxPage = 500
-
-    struct StagedBody: Encodable { let staged: Wire.Staged? }
 
     private func conversationID(_ context: ParlorRequestContext) throws -> ConversationID {
         guard let id = context.parameters.get("id").flatMap(ConversationID.init) else { throw APIError.notFound }

@@ -56,20 +56,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = ErrorResponseBody(error: .init(code: code, message: message, details: details.isEmpty ? nil : details))
+        let body = Wire.ErrorReply(error: .init(code: code, message: message, details: details.isEmpty ? nil : details))
         let data = try JSONEncoder().encode(body)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-}
-
-/// `{"error": {"code": ..., "message": ..., "details": ...}}`
-struct ErrorResponseBody: Codable {
-    struct Inner: Codable {
-        let code: String
-        let message: String
-        let details: [String: String]?
-    }
-    let error: Inner
 }

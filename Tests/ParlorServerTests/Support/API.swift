@@ -3,6 +3,9 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import ParlorKit
+import ParlorServer
+import ParlorStore
 import Testing
 
 /// An HTTP response as a test reads it.
@@ -16,7 +19,9 @@ struct Reply: Sendable {
     /// The body decoded as `T`; records a test failure naming the body when it does not decode.
     func decode<T: Decodable>(_ type: T.Type = T.self, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: body)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(T.self, from: body)
         } catch {
             Issue.record("\(status.code) body does not decode as \(T.self): \(text.prefix(400)) (\(error))", sourceLocation: sourceLocation)
             throw error
@@ -24,14 +29,14 @@ struct Reply: Sendable {
     }
 
     /// The `error.code` of an API error body, if it is one.
-    var errorCode: String? { (try? JSONDecoder().decode(ErrorEnvelope.self, from: body))?.error.code }
+    var errorCode: String? { (try? JSONDecoder().decode(Wire.ErrorReply.self, from: body))?.error.code }
 }
 
 /// Someone signed up on the test server: their public user and their bearer token.
 struct Person: Sendable {
-    let user: UserBody
+    let user: Wire.User
     let token: String
-    var id: String { user.id }
+    var id: UserID { user.id }
     var username: String { user.username }
 }
 
@@ -74,14 +79,14 @@ struct API: Sendable {
         let reply = try await post(
             "/api/auth/signup", json: ["username": "\(username)", "displayName": "\(username.capitalized)", "password": "password-\(username)"])
         #expect(reply.status == .created, "sign up \(username): \(reply.text)", sourceLocation: sourceLocation)
-        let session = try reply.decode(SessionBody.self, sourceLocation: sourceLocation)
+        let session = try reply.decode(Wire.Session.self, sourceLocation: sourceLocation)
         return Person(user: session.user, token: session.token)
     }
 
     /// Creates a conversation of `person` with `others` (a group when `title` is set or there are several).
     func conversation(
         of person: Person, with others: [Person], title: String? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> ConversationBody {
+    ) async throws -> Wire.Conversation {
         var body: [String: JSON] = ["members": .array(others.map { .string($0.username) })]
         if let title { body["title"] = .string(title) }
         let reply = try await request(.post, "/api/conversations", as: person, json: .object(body))
@@ -92,16 +97,16 @@ struct API: Sendable {
     /// Sends a text message with a new id over HTTP.
     @discardableResult
     func send(
-        _ text: String, in conversation: String, as person: Person, id: String = UUID().uuidString,
+        _ text: String, in conversation: ConversationID, as person: Person, id: String = UUID().uuidString,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws -> MessageBody {
+    ) async throws -> Wire.Message {
         let reply = try await post("/api/conversations/\(conversation)/messages", as: person, json: ["id": "\(id)", "text": "\(text)"])
         #expect(reply.status == .created, "send: \(reply.text)", sourceLocation: sourceLocation)
         return try reply.decode(sourceLocation: sourceLocation)
     }
 
     /// The messages `person` sees in a conversation, oldest first.
-    func messages(in conversation: String, as person: Person, after: Int64? = nil, limit: Int = 500) async throws -> [MessageBody] {
+    func messages(in conversation: ConversationID, as person: Person, after: Int64? = nil, limit: Int = 500) async throws -> [Wire.Message] {
         let query = (after.map { "after=\($0)&" } ?? "") + "limit=\(limit)"
         let reply = try await get("/api/conversations/\(conversation)/messages?\(query)", as: person)
         #expect(reply.status == .ok, "messages: \(reply.text)")

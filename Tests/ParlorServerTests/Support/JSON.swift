@@ -1,4 +1,5 @@
 import Foundation
+import ParlorKit
 
 /// A JSON value written as a Swift literal: request bodies and WebSocket frames in tests.
 ///
@@ -40,4 +41,9 @@ enum JSON: Encodable, Sendable, ExpressibleByDictionaryLiteral, ExpressibleByArr
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
+}
+
+extension JSON {
+    /// An identifier as the wire spells it: the UUID's string.
+    static func string<Tag>(_ id: Identifier<Tag>) -> JSON { .string(id.description) }
 }

@@ -96,6 +96,42 @@ final class RawWebSocket: Sendable {
         return peeked < 0 && errno == ECONNRESET
     }
 
+    /// The first frame the server sends: its opcode (1 text, 8 close) and payload, read on a
+    /// thread of its own. A close frame's payload starts with its code.
+    func firstFrame() async throws -> (opcode: UInt8, payload: [UInt8]) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try self.readFrame() }) }.start()
+        }
+    }
+
+    /// The close code of the server's first frame, or nil when that frame is not a close.
+    func closeCode() async throws -> Int? {
+        let frame = try await firstFrame()
+        guard frame.opcode == 8, frame.payload.count >= 2 else { return nil }
+        return Int(frame.payload[0]) << 8 | Int(frame.payload[1])
+    }
+
+    private func readFrame() throws -> (opcode: UInt8, payload: [UInt8]) {
+        func read(_ count: Int) throws -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let got = bytes.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress.map { $0 + filled }, count - filled, 0) }
+                guard got > 0 else { throw SocketError(description: "the connection ended or timed out before a whole frame") }
+                filled += got
+            }
+            return bytes
+        }
+        let head = try read(2)
+        var length = Int(head[1] & 0x7F)
+        if length == 126 {
+            length = try read(2).reduce(0) { $0 << 8 | Int($1) }
+        } else if length == 127 {
+            length = try read(8).reduce(0) { $0 << 8 | Int($1) }
+        }
+        return (head[0] & 0x0F, try read(length))
+    }
+
     private static func send(_ bytes: [UInt8], on descriptor: Int32) -> Bool {
         #if canImport(Glibc)
         let flags = Int32(MSG_NOSIGNAL)

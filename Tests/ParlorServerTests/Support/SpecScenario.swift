@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import ParlorKit
+import ParlorServer
 import Testing
 
 /// Calls every operation of the HTTP API once or more on a live server, successes and errors, and
@@ -31,7 +33,7 @@ struct SpecScenario {
     func run() async throws -> [Call] {
         let port = try #require(api.port)
         let signUp = try await call(.post, "/api/auth/signup", json: ["username": "alice", "displayName": "Alice", "password": "password-alice"])
-        let session = try signUp.decode(SessionBody.self)
+        let session = try signUp.decode(Wire.Session.self)
         let alice = Person(user: session.user, token: session.token)
         let bob = try await api.signUp("bob")
         let carol = try await api.signUp("carol")
@@ -44,7 +46,7 @@ struct SpecScenario {
         try await call(.get, "/api/users?query=b", as: alice)
 
         let created = try await call(.post, "/api/conversations", as: alice, json: ["members": ["bob", "carol"], "title": "Spec"])
-        let group = try created.decode(ConversationBody.self)
+        let group = try created.decode(Wire.Conversation.self)
         try await call(.post, "/api/conversations", as: alice, json: ["members": ["nobody"]])
         try await call(.post, "/api/conversations", as: alice, json: ["members": []])
         try await call(.get, "/api/conversations", as: bob)
@@ -59,7 +61,7 @@ struct SpecScenario {
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "Hello spec"])
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "\(String(repeating: "x", count: 10_001))"])
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "sticker": "none/none.png"])
-        let directory = try await call(.get, "/api/apps", as: alice).decode(DirectoryBody.self)
+        let directory = try await call(.get, "/api/apps", as: alice).decode(Wire.Directory.self)
         let sticker = try #require(directory.packs.first?.stickers.first)
         try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "sticker": "\(sticker.id)"])
 
@@ -79,7 +81,7 @@ struct SpecScenario {
         try await call(.get, "/assets/apps/org.parlor.iconstore/none.png")
         try await call(.get, sticker.url)
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
-        let blob = try await call(.post, "/api/blobs", as: alice, body: png).decode(BlobBody.self)
+        let blob = try await call(.post, "/api/blobs", as: alice, body: png).decode(Wire.Blob.self)
         try await call(.post, "/api/blobs", as: alice, body: Data("text".utf8))
         try await call(.get, blob.url)
         try await call(.get, "/blobs/\(String(repeating: "a", count: 64))")
@@ -92,7 +94,7 @@ struct SpecScenario {
     }
 
     /// Alice opens Hello and sends a greeting, so histories hold an app message, then stages another.
-    private func sendHelloMessage(port: Int, from alice: Person, in conversation: String) async throws {
+    private func sendHelloMessage(port: Int, from alice: Person, in conversation: ConversationID) async throws {
         let socket = try await TestSocket.session(port: port, as: alice, since: [conversation: 0])
         let opened = try await socket.openApp("org.parlor.hello", in: conversation)
         try await socket.activate("Hi!", in: opened, conversation: conversation)

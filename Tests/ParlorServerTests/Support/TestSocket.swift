@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import NIOWebSocket
+import ParlorKit
 import ParlorServer
 import Testing
 
@@ -110,8 +111,8 @@ final class TestSocket: Sendable {
                         group.addTask {
                             for try await message in inbound.messages(maxSize: 1 << 24) {
                                 if case .text(let text) = message {
-                                    // Every frame must read back as the server's own type, and as a client of another language reads it.
-                                    if Self.serverFrame(text) != nil, let frame = try? JSONDecoder().decode(Frame.self, from: Data(text.utf8)) {
+                                    // Every frame must read back as the server's own type.
+                                    if let frame = Self.serverFrame(text) {
                                         await mailbox.put(.frame(frame))
                                     } else {
                                         await mailbox.put(.undecodable(text))
@@ -155,7 +156,7 @@ final class TestSocket: Sendable {
     }
 
     /// Connects, reads `welcome`, says `hello` with `since`, and reads up to `ready`.
-    static func session(port: Int, as person: Person, since: [String: Int64] = [:]) async throws -> TestSocket {
+    static func session(port: Int, as person: Person, since: [ConversationID: Int64] = [:]) async throws -> TestSocket {
         let socket = try await connect(port: port, as: person)
         let welcome = try await socket.next()
         guard welcome.type == "welcome" else { throw SocketError(description: "The first frame is \(welcome.type), not welcome") }
@@ -164,8 +165,8 @@ final class TestSocket: Sendable {
         return socket
     }
 
-    func hello(since: [String: Int64]) async throws {
-        try await send(["type": "hello", "since": .object(since.mapValues { .int($0) })])
+    func hello(since: [ConversationID: Int64]) async throws {
+        try await send(["type": "hello", "since": .object(Dictionary(uniqueKeysWithValues: since.map { ($0.key.description, .int($0.value)) }))])
     }
 
     func send(_ frame: JSON) async throws { commands.yield(.text(frame.text)) }
@@ -207,8 +208,8 @@ final class TestSocket: Sendable {
     }
 
     /// The next `count` message frames.
-    func messages(_ count: Int, timeout: Duration = .seconds(15)) async throws -> [MessageBody] {
-        var messages: [MessageBody] = []
+    func messages(_ count: Int, timeout: Duration = .seconds(15)) async throws -> [Wire.Message] {
+        var messages: [Wire.Message] = []
         while messages.count < count {
             let frame = try await next("message", timeout: timeout)
             if let message = frame.message { messages.append(message) }

@@ -1,0 +1,74 @@
+import ParlorKit
+
+/// The JSON bodies of the HTTP API (docs/openapi.yaml) that are not also WebSocket shapes.
+extension Wire {
+    /// Sign-up and sign-in's answer.
+    public struct Session: Codable, Sendable {
+        public var user: User
+        /// For API clients: send it as `Authorization: Bearer <token>`. Browsers use the cookie.
+        public var token: String
+    }
+
+    /// `GET /api/auth/me`.
+    public struct Me: Codable, Sendable {
+        public var user: User
+    }
+
+    /// `GET /api/conversations/{id}/staged`: `staged` is absent when the compose field is empty.
+    public struct StagedReply: Codable, Sendable {
+        public var staged: Staged?
+    }
+
+    /// An app as the App Store and the drawer list it.
+    public struct AppInfo: Codable, Sendable {
+        public var id: AppID
+        public var name: String
+        public var summary: String
+        public var iconURL: String?
+        public var hasHomeSurface: Bool
+        public var installed: Bool
+    }
+
+    /// A sticker pack as the drawer lists it.
+    public struct PackInfo: Codable, Sendable {
+        public var id: String
+        /// The pack's drawer item: `sticker:<id>`.
+        public var drawerID: String
+        public var name: String
+        public var author: String?
+        public var gridSize: StickerGridSize
+        public var stickers: [StickerRef]
+        public var installed: Bool
+    }
+
+    /// `GET /api/apps`: every app and pack, and the user's drawer.
+    public struct Directory: Codable, Sendable {
+        public var apps: [AppInfo]
+        public var packs: [PackInfo]
+        /// The user's drawer, in order: app ids and `sticker:<pack>` ids.
+        public var drawer: [String]
+    }
+
+    /// `PUT /api/drawer`'s body.
+    public struct DrawerOrder: Codable, Sendable {
+        public var items: [String]
+    }
+
+    /// An uploaded file: its content hash and where it is served.
+    public struct Blob: Codable, Sendable {
+        public var hash: String
+        public var url: String
+    }
+
+    /// Every HTTP error's body: `{"error": {"code": ..., "message": ..., "details": ...}}`.
+    public struct ErrorReply: Codable, Sendable {
+        public struct Inner: Codable, Sendable {
+            public var code: String
+            public var message: String
+            /// Per-field explanations, when there are any.
+            public var details: [String: String]?
+        }
+
+        public var error: Inner
+    }
+}

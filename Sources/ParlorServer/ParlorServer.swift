@@ -58,7 +58,13 @@ public enum ParlorServer {
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
             services: extraServices + [
-                ExpirySweeper(messaging: services.messaging, interval: configuration.expirySweepInterval, logger: logger),
+                PeriodicWork(name: "Expiry sweep", interval: configuration.expirySweepInterval, logger: logger) {
+                    try await services.messaging.sweepExpired()
+                },
+                PeriodicWork(name: "Unused upload sweep", interval: .seconds(3600), logger: logger) {
+                    let lifetime = TimeInterval(configuration.unusedUploadLifetime.components.seconds)
+                    _ = try await services.store.removeUnusedUploads(before: Date().addingTimeInterval(-lifetime))
+                },
                 AppDeliveryService(deliveries: services.deliveries, host: services.apps),
                 HTTPClientService(client: httpClient), ClusterSync(services: services),
             ],
@@ -111,21 +117,22 @@ public enum ParlorServer {
     }
 }
 
-/// Hides expiring messages whose time is up, every few seconds.
-struct ExpirySweeper: Service {
-    let messaging: Messaging
+/// Work the server repeats while it runs: hiding expired messages, forgetting unused uploads.
+struct PeriodicWork: Service {
+    let name: String
     let interval: Duration
     let logger: Logger
+    let work: @Sendable () async throws -> Void
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                // Shutting down cancels the sleep: that ends the sweeper, it is not a failure.
+                // Shutting down cancels the sleep: that ends the work, it is not a failure.
                 guard (try? await Task.sleep(for: interval)) != nil else { return }
                 do {
-                    try await messaging.sweepExpired()
+                    try await work()
                 } catch {
-                    logger.warning("Expiry sweep failed", metadata: ["error": "\(error)"])
+                    logger.warning("\(name) failed", metadata: ["error": "\(error)"])
                 }
             }
         }

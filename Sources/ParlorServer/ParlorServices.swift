@@ -60,6 +60,7 @@ final class ParlorServices: Sendable {
             instances: InstanceRegistry(), caches: caches, directory: directory, httpClient: ServerFetchClient(client: httpClient),
             logger: logger)
         conversations = Conversations(
-            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches)
+            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
+            configuration: configuration)
     }
 }

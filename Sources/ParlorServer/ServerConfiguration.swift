@@ -26,12 +26,25 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String>
     /// The most WebSocket connections one account may have open; the next one is closed with 1008.
     public var maxConnectionsPerUser: Int
+    /// The bytes one account's uploads may take together.
+    public var uploadQuotaBytes: Int64
+    /// How long an upload no message uses is kept.
+    public var unusedUploadLifetime: Duration
+    /// The most members a group may have.
+    public var maxGroupMembers: Int
+    /// How many conversations others may add one person to per minute (new groups and additions);
+    /// 0 for no limit (benchmarks).
+    public var additionsPerMinute: Int
+    /// How many accounts one client address may create per hour; 0 for no limit (benchmarks).
+    public var signUpsPerHour: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
         sessionLifetime: Duration = .seconds(30 * 24 * 3600), passwordCost: UInt8 = 11, expiryDelay: Duration = .seconds(120),
         expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
-        trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32
+        trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
+        unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
+        signUpsPerHour: Int = 10
     ) {
         self.host = host
         self.port = port
@@ -45,5 +58,10 @@ public struct ServerConfiguration: Sendable {
         self.secureCookies = secureCookies
         self.trustedProxies = trustedProxies
         self.maxConnectionsPerUser = maxConnectionsPerUser
+        self.uploadQuotaBytes = uploadQuotaBytes
+        self.unusedUploadLifetime = unusedUploadLifetime
+        self.maxGroupMembers = maxGroupMembers
+        self.additionsPerMinute = additionsPerMinute
+        self.signUpsPerHour = signUpsPerHour
     }
 }

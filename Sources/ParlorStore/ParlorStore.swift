@@ -26,6 +26,7 @@ public protocol ParlorStore: Sendable {
     func deleteToken(hash: String) async throws
 
     // MARK: Conversations
+    /// `members[0]` is the creator: a group's first admin.
     /// - Throws: `StoreError(.notFound)` when a member does not exist.
     func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord
     func conversation(id: ConversationID) async throws -> ConversationRecord?
@@ -34,7 +35,11 @@ public protocol ParlorStore: Sendable {
     /// One of the user's conversations as their list shows it; nil when they are not in it.
     func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary?
     func addMember(_ user: UserID, to conversation: ConversationID) async throws
+    /// Removes a member. When they were a group's last admin, the longest-standing member left
+    /// becomes admin in the same transaction: a group with members always has one.
     func removeMember(_ user: UserID, from conversation: ConversationID) async throws
+    /// Makes a member a group admin, or not; nothing happens for someone who is not a member.
+    func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws
     func setTitle(_ title: String?, of conversation: ConversationID) async throws
 
     // MARK: Messages
@@ -87,11 +92,18 @@ public protocol ParlorStore: Sendable {
     func drawer(user: UserID) async throws -> [String]?
     func setDrawer(_ items: [String], user: UserID) async throws
 
-    // MARK: Blobs
-    /// Stores bytes under their content hash (lowercase hex SHA-256, computed by the caller);
-    /// storing the same bytes twice keeps one copy.
-    func putBlob(_ data: Data, hash: String, contentType: String) async throws
-    func blob(hash: String) async throws -> Blob?
+    // MARK: Blobs (uploads)
+    /// Records `owner`'s upload of bytes stored under their content hash (lowercase hex SHA-256,
+    /// computed by the caller); the same bytes are stored once whoever uploads them. Uploading
+    /// again what one already uploaded costs no quota and renews the upload's time.
+    /// - Returns: false, storing nothing, when the owner's uploads would then pass `quota` bytes.
+    func putBlob(_ data: Data, hash: String, contentType: String, owner: UserID, quota: Int64, at time: Date) async throws -> Bool
+    /// The blob, when `reader` may see it: they uploaded it. (Until messages can carry uploads,
+    /// nobody else may.)
+    func blob(hash: String, readableBy reader: UserID) async throws -> Blob?
+    /// Forgets uploads made before `cutoff` that no message uses, and the bytes no upload holds.
+    /// - Returns: how many uploads were forgotten.
+    func removeUnusedUploads(before cutoff: Date) async throws -> Int
 }
 
 /// A session's head changed before this message could replace it.

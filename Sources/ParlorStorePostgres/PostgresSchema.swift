@@ -128,6 +128,26 @@ enum PostgresSchema {
             )
             """,
         ]),
+        Migration(name: "v2: group admins, owned uploads", statements: [
+            "ALTER TABLE members ADD COLUMN is_admin BOOLEAN NOT NULL DEFAULT false",
+            """
+            UPDATE members SET is_admin = true WHERE (conversation_id, join_order) IN (
+                SELECT DISTINCT ON (m.conversation_id) m.conversation_id, m.join_order
+                FROM members m JOIN conversations c ON c.id = m.conversation_id
+                WHERE c.is_group ORDER BY m.conversation_id, m.joined_at, m.join_order
+            )
+            """,
+            """
+            CREATE TABLE blob_uploads (
+                hash TEXT NOT NULL REFERENCES blobs(hash) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                uploaded_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (hash, user_id)
+            )
+            """,
+            "CREATE INDEX blob_uploads_by_user ON blob_uploads(user_id)",
+            "CREATE INDEX blob_uploads_by_time ON blob_uploads(uploaded_at)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

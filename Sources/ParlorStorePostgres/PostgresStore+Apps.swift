@@ -76,16 +76,47 @@ extension PostgresStore {
             """)
     }
 
-    public func putBlob(_ data: Data, hash: String, contentType: String) async throws {
-        _ = try await query("""
-            INSERT INTO blobs (hash, content_type, size, data) VALUES (\(hash), \(contentType), \(Int64(data.count)), \(data))
-            ON CONFLICT (hash) DO NOTHING
-            """)
+    public func putBlob(_ data: Data, hash: String, contentType: String, owner: UserID, quota: Int64, at time: Date) async throws -> Bool {
+        try await transaction { connection in
+            // One upload at a time per owner, so two at once cannot both pass the quota.
+            try await connection.rows("SELECT pg_advisory_xact_lock(hashtext(\(owner.description)))", logger: self.logger)
+            let already = try await connection.rows(
+                "SELECT 1 FROM blob_uploads WHERE hash = \(hash) AND user_id = \(owner.description)", logger: self.logger)
+            if already.isEmpty {
+                let used = try await connection.rows("""
+                    SELECT COALESCE(SUM(b.size), 0)::BIGINT FROM blob_uploads u JOIN blobs b ON b.hash = u.hash
+                    WHERE u.user_id = \(owner.description)
+                    """, logger: self.logger).first?.decode(Int64.self) ?? 0
+                guard used + Int64(data.count) <= quota else { return false }
+            }
+            try await connection.rows("""
+                INSERT INTO blobs (hash, content_type, size, data) VALUES (\(hash), \(contentType), \(Int64(data.count)), \(data))
+                ON CONFLICT (hash) DO NOTHING
+                """, logger: self.logger)
+            try await connection.rows("""
+                INSERT INTO blob_uploads (hash, user_id, uploaded_at) VALUES (\(hash), \(owner.description), \(Timestamp(time)))
+                ON CONFLICT (hash, user_id) DO UPDATE SET uploaded_at = excluded.uploaded_at
+                """, logger: self.logger)
+            return true
+        }
     }
 
-    public func blob(hash: String) async throws -> Blob? {
-        guard let row = try await query("SELECT hash, content_type, data FROM blobs WHERE hash = \(hash)").first else { return nil }
+    public func blob(hash: String, readableBy reader: UserID) async throws -> Blob? {
+        guard let row = try await query("""
+            SELECT b.hash, b.content_type, b.data FROM blobs b JOIN blob_uploads u ON u.hash = b.hash
+            WHERE b.hash = \(hash) AND u.user_id = \(reader.description)
+            """).first else { return nil }
         let (hash, contentType, data) = try row.decode((String, String, Data).self)
         return Blob(hash: hash, contentType: contentType, data: data)
+    }
+
+    public func removeUnusedUploads(before cutoff: Date) async throws -> Int {
+        try await transaction { connection in
+            let removed = try await connection.rows(
+                "DELETE FROM blob_uploads WHERE uploaded_at < \(Timestamp(cutoff)) RETURNING 1", logger: self.logger)
+            try await connection.rows(
+                "DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash)", logger: self.logger)
+            return removed.count
+        }
     }
 }

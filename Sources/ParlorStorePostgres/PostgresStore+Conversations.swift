@@ -22,12 +22,15 @@ extension PostgresStore {
                 """, logger: self.logger)
             // WITH ORDINALITY keeps the order the members were given in.
             try await connection.rows("""
-                INSERT INTO members (conversation_id, user_id, joined_at)
-                SELECT \(id.description), member, \(Timestamp(now)) FROM unnest(\(memberIDs)::text[]) WITH ORDINALITY AS m(member, position)
+                INSERT INTO members (conversation_id, user_id, joined_at, is_admin)
+                SELECT \(id.description), member, \(Timestamp(now)), \(isGroup) AND position = 1
+                FROM unnest(\(memberIDs)::text[]) WITH ORDINALITY AS m(member, position)
                 ORDER BY position
                 """, logger: self.logger)
         }
-        return ConversationRecord(id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0)
+        return ConversationRecord(
+            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0,
+            admins: isGroup ? Array(unique.prefix(1)) : [])
     }
 
     public func conversation(id: ConversationID) async throws -> ConversationRecord? {
@@ -42,12 +45,15 @@ extension PostgresStore {
             SELECT id, title, is_group, created_at, last_seq FROM conversations WHERE id = ANY(\(ids))
             """, logger: logger)
         let memberRows = try await connection.rows("""
-            SELECT conversation_id, user_id FROM members WHERE conversation_id = ANY(\(ids)) ORDER BY joined_at, join_order
+            SELECT conversation_id, user_id, is_admin FROM members WHERE conversation_id = ANY(\(ids)) ORDER BY joined_at, join_order
             """, logger: logger)
         var members: [String: [UserID]] = [:]
+        var admins: [String: [UserID]] = [:]
         for row in memberRows {
-            let (conversation, user) = try row.decode((String, String).self)
-            if let user = UserID(user) { members[conversation, default: []].append(user) }
+            let (conversation, user, isAdmin) = try row.decode((String, String, Bool).self)
+            guard let user = UserID(user) else { continue }
+            members[conversation, default: []].append(user)
+            if isAdmin { admins[conversation, default: []].append(user) }
         }
         var records: [String: ConversationRecord] = [:]
         for row in rows {
@@ -55,7 +61,7 @@ extension PostgresStore {
             guard let conversationID = ConversationID(id) else { continue }
             records[id] = ConversationRecord(
                 id: conversationID, title: title, isGroup: isGroup, createdAt: createdAt.date, members: members[id] ?? [],
-                lastSequence: lastSequence)
+                lastSequence: lastSequence, admins: admins[id] ?? [])
         }
         return ids.compactMap { records[$0] }
     }
@@ -119,7 +125,26 @@ extension PostgresStore {
     }
 
     public func removeMember(_ user: UserID, from conversation: ConversationID) async throws {
-        _ = try await query("DELETE FROM members WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)")
+        let id = conversation.description
+        try await transaction { connection in
+            // Serializes removals in this conversation, so two admins leaving at once leave one behind.
+            try await connection.rows("SELECT 1 FROM conversations WHERE id = \(id) FOR UPDATE", logger: self.logger)
+            try await connection.rows(
+                "DELETE FROM members WHERE conversation_id = \(id) AND user_id = \(user.description)", logger: self.logger)
+            // A group never stays without an admin: the longest-standing member becomes one.
+            try await connection.rows("""
+                UPDATE members SET is_admin = true WHERE conversation_id = \(id) AND join_order = (
+                    SELECT join_order FROM members WHERE conversation_id = \(id) ORDER BY joined_at, join_order LIMIT 1
+                ) AND (SELECT is_group FROM conversations WHERE id = \(id))
+                AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = \(id) AND is_admin)
+                """, logger: self.logger)
+        }
+    }
+
+    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws {
+        _ = try await query("""
+            UPDATE members SET is_admin = \(isAdmin) WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
+            """)
     }
 
     public func setTitle(_ title: String?, of conversation: ConversationID) async throws {

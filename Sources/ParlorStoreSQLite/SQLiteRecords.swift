@@ -44,12 +44,19 @@ struct ConversationRow: Decodable, FetchableRecord {
     let createdAt: Double
     let lastSeq: Int64
 
-    func record(members: [String]) -> ConversationRecord? {
+    func record(members: [MemberRow]) -> ConversationRecord? {
         guard let id = ConversationID(id) else { return nil }
         return ConversationRecord(
-            id: id, title: title, isGroup: isGroup, createdAt: SQLiteStore.date(createdAt), members: members.compactMap(UserID.init),
-            lastSequence: lastSeq)
+            id: id, title: title, isGroup: isGroup, createdAt: SQLiteStore.date(createdAt), members: members.compactMap { UserID($0.userId) },
+            lastSequence: lastSeq, admins: members.filter(\.isAdmin).compactMap { UserID($0.userId) })
     }
+}
+
+/// A `members` row as a conversation lists it.
+struct MemberRow: Decodable, FetchableRecord {
+    static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    let userId: String
+    let isAdmin: Bool
 }
 
 /// One of a user's conversations with its unread count.

@@ -94,6 +94,23 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v2: group admins, owned uploads") { db in
+            try db.execute(sql: """
+                ALTER TABLE members ADD COLUMN is_admin INTEGER NOT NULL DEFAULT 0;
+                UPDATE members SET is_admin = 1 WHERE rowid IN (
+                    SELECT (SELECT m.rowid FROM members m WHERE m.conversation_id = c.id ORDER BY m.joined_at, m.rowid LIMIT 1)
+                    FROM conversations c WHERE c.is_group = 1
+                );
+                CREATE TABLE blob_uploads (
+                    hash TEXT NOT NULL REFERENCES blobs(hash) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    uploaded_at REAL NOT NULL,
+                    PRIMARY KEY (hash, user_id)
+                );
+                CREATE INDEX blob_uploads_by_user ON blob_uploads(user_id);
+                CREATE INDEX blob_uploads_by_time ON blob_uploads(uploaded_at);
+                """)
+        }
         return migrator
     }
 }

@@ -104,17 +104,44 @@ extension SQLiteStore {
         }
     }
 
-    public func putBlob(_ data: Data, hash: String, contentType: String) async throws {
+    public func putBlob(_ data: Data, hash: String, contentType: String, owner: UserID, quota: Int64, at time: Date) async throws -> Bool {
         try await write { db in
+            let upload = "SELECT 1 FROM blob_uploads WHERE hash = ? AND user_id = ?"
+            if try Row.fetchOne(db, sql: upload, arguments: [hash, owner.description]) == nil {
+                let used = try Int64.fetchOne(
+                    db, sql: "SELECT COALESCE(SUM(b.size), 0) FROM blob_uploads u JOIN blobs b ON b.hash = u.hash WHERE u.user_id = ?",
+                    arguments: [owner.description]) ?? 0
+                guard used + Int64(data.count) <= quota else { return false }
+            }
             try db.execute(
                 sql: "INSERT OR IGNORE INTO blobs (hash, content_type, size, data) VALUES (?, ?, ?, ?)",
                 arguments: [hash, contentType, data.count, data])
+            try db.execute(
+                sql: """
+                    INSERT INTO blob_uploads (hash, user_id, uploaded_at) VALUES (?, ?, ?)
+                    ON CONFLICT (hash, user_id) DO UPDATE SET uploaded_at = excluded.uploaded_at
+                    """,
+                arguments: [hash, owner.description, Self.time(time)])
+            return true
         }
     }
 
-    public func blob(hash: String) async throws -> Blob? {
+    public func blob(hash: String, readableBy reader: UserID) async throws -> Blob? {
         try await read { db in
-            try BlobRow.fetchOne(db, sql: "SELECT hash, content_type, data FROM blobs WHERE hash = ?", arguments: [hash])?.blob
+            try BlobRow.fetchOne(
+                db, sql: """
+                    SELECT b.hash, b.content_type, b.data FROM blobs b JOIN blob_uploads u ON u.hash = b.hash
+                    WHERE b.hash = ? AND u.user_id = ?
+                    """, arguments: [hash, reader.description])?.blob
+        }
+    }
+
+    public func removeUnusedUploads(before cutoff: Date) async throws -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM blob_uploads WHERE uploaded_at < ?", arguments: [Self.time(cutoff)])
+            let removed = db.changesCount
+            try db.execute(sql: "DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads)")
+            return removed
         }
     }
 }

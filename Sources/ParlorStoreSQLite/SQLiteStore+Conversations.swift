@@ -16,14 +16,15 @@ extension SQLiteStore {
             try db.execute(
                 sql: "INSERT INTO conversations (id, title, is_group, created_at, last_activity) VALUES (?, ?, ?, ?, ?)",
                 arguments: [id.description, title, isGroup, Self.time(now), Self.time(now)])
-            for member in unique {
+            for (index, member) in unique.enumerated() {
                 try db.execute(
-                    sql: "INSERT INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
-                    arguments: [id.description, member.description, Self.time(now)])
+                    sql: "INSERT INTO members (conversation_id, user_id, joined_at, is_admin) VALUES (?, ?, ?, ?)",
+                    arguments: [id.description, member.description, Self.time(now), isGroup && index == 0])
             }
         }
         return ConversationRecord(
-            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0)
+            id: id, title: title, isGroup: isGroup, createdAt: now, members: unique, lastSequence: 0,
+            admins: isGroup ? Array(unique.prefix(1)) : [])
     }
 
     public func conversation(id: ConversationID) async throws -> ConversationRecord? {
@@ -32,7 +33,8 @@ extension SQLiteStore {
 
     static func conversation(_ db: Database, id: String) throws -> ConversationRecord? {
         guard let row = try ConversationRow.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ?", arguments: [id]) else { return nil }
-        let members = try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? ORDER BY joined_at, rowid", arguments: [id])
+        let members = try MemberRow.fetchAll(
+            db, sql: "SELECT user_id, is_admin FROM members WHERE conversation_id = ? ORDER BY joined_at, rowid", arguments: [id])
         return row.record(members: members)
     }
 
@@ -82,6 +84,23 @@ extension SQLiteStore {
             try db.execute(
                 sql: "DELETE FROM members WHERE conversation_id = ? AND user_id = ?",
                 arguments: [conversation.description, user.description])
+            // A group never stays without an admin: the longest-standing member becomes one.
+            try db.execute(
+                sql: """
+                    UPDATE members SET is_admin = 1 WHERE rowid = (
+                        SELECT rowid FROM members WHERE conversation_id = ?1 ORDER BY joined_at, rowid LIMIT 1
+                    ) AND (SELECT is_group FROM conversations WHERE id = ?1) = 1
+                    AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = ?1 AND is_admin = 1)
+                    """,
+                arguments: [conversation.description])
+        }
+    }
+
+    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE members SET is_admin = ? WHERE conversation_id = ? AND user_id = ?",
+                arguments: [isAdmin, conversation.description, user.description])
         }
     }
 

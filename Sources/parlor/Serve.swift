@@ -42,12 +42,20 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address whose X-Forwarded-For names the client (repeat for several).")
     var trustedProxies: [String] = []
 
+    @Option(help: "How many accounts one client address may create per hour; 0 for no limit (load tests).")
+    var signUpsPerHour: Int = 10
+
+    @Option(help: "How many conversations others may add one person to per minute; 0 for no limit (load tests).")
+    var additionsPerMinute: Int = 20
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
             throw ValidationError("LOG_LEVEL is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
+        guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
+        guard additionsPerMinute >= 0 else { throw ValidationError("--additions-per-minute is 0 (no limit) or more.") }
         if let feedURL {
             guard let url = URL(string: feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--feed-url must be an http(s) URL.")
@@ -61,7 +69,8 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel
         let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
         let configuration = ServerConfiguration(
-            host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies))
+            host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
+            additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour)
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
         var services: [any Service] = []

@@ -124,22 +124,55 @@ struct AppDataTests {
         }
     }
 
-    @Test("A blob is stored once under its hash and read back with its bytes and type", arguments: StoreBackend.all)
+    @Test("An upload is stored once under its hash, read back only by who uploaded it, within each uploader's quota", arguments: StoreBackend.all)
     func blobs(backend: StoreBackend) async throws {
         try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
             let bytes = Data((0...255).map(UInt8.init) + (0...255).reversed().map(UInt8.init))
             let hash = "9f0a6b5c3d2e1f00112233445566778899aabbccddeeff00112233445566778a"
-            try await store.putBlob(bytes, hash: hash, contentType: "image/png")
-            try await store.putBlob(bytes, hash: hash, contentType: "image/png")
-            let blob = try #require(try await store.blob(hash: hash))
+            let now = Date()
+            #expect(try await store.putBlob(bytes, hash: hash, contentType: "image/png", owner: alice.id, quota: 600, at: now))
+            #expect(try await store.putBlob(bytes, hash: hash, contentType: "image/png", owner: alice.id, quota: 600, at: now),
+                    "uploading the same bytes again costs no quota")
+            let blob = try #require(try await store.blob(hash: hash, readableBy: alice.id))
             #expect(blob.hash == hash)
             #expect(blob.data == bytes)
             #expect(blob.contentType == "image/png")
-            #expect(try await store.blob(hash: String(repeating: "0", count: 64)) == nil)
+            #expect(try await store.blob(hash: hash, readableBy: bob.id) == nil, "bob never uploaded it")
+            #expect(try await store.blob(hash: String(repeating: "0", count: 64), readableBy: alice.id) == nil)
+
+            let other = Data(repeating: 7, count: 100)
+            let otherHash = String(repeating: "1", count: 64)
+            #expect(try await !store.putBlob(other, hash: otherHash, contentType: "image/gif", owner: alice.id, quota: 600, at: now),
+                    "512 + 100 bytes pass alice's 600")
+            #expect(try await store.blob(hash: otherHash, readableBy: alice.id) == nil, "nothing was stored")
+            #expect(try await store.putBlob(bytes, hash: hash, contentType: "image/png", owner: bob.id, quota: 600, at: now))
+            #expect(try await store.blob(hash: hash, readableBy: bob.id)?.data == bytes, "bob uploaded it too")
 
             let empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-            try await store.putBlob(Data(), hash: empty, contentType: "application/octet-stream")
-            #expect(try await store.blob(hash: empty)?.data == Data())
+            #expect(try await store.putBlob(Data(), hash: empty, contentType: "application/octet-stream", owner: bob.id, quota: 600, at: now))
+            #expect(try await store.blob(hash: empty, readableBy: bob.id)?.data == Data())
+        }
+    }
+
+    @Test("Uploads older than the cutoff that no message uses are forgotten, and with them bytes nobody holds", arguments: StoreBackend.all)
+    func unusedUploads(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let (old, recent) = (Date(timeIntervalSinceNow: -2 * 86_400), Date())
+            let shared = String(repeating: "a", count: 64)
+            let aliceOnly = String(repeating: "b", count: 64)
+            #expect(try await store.putBlob(Data("x".utf8), hash: shared, contentType: "image/png", owner: alice.id, quota: 100, at: old))
+            #expect(try await store.putBlob(Data("x".utf8), hash: shared, contentType: "image/png", owner: bob.id, quota: 100, at: recent))
+            #expect(try await store.putBlob(Data("y".utf8), hash: aliceOnly, contentType: "image/png", owner: alice.id, quota: 100, at: old))
+            #expect(try await store.removeUnusedUploads(before: Date(timeIntervalSinceNow: -86_400)) == 2)
+            #expect(try await store.blob(hash: shared, readableBy: alice.id) == nil)
+            #expect(try await store.blob(hash: shared, readableBy: bob.id)?.data == Data("x".utf8), "bob's recent upload stays")
+            #expect(try await store.blob(hash: aliceOnly, readableBy: alice.id) == nil)
+            #expect(try await store.putBlob(Data("y".utf8), hash: aliceOnly, contentType: "image/png", owner: alice.id, quota: 1, at: recent),
+                    "alice's quota is free again")
         }
     }
 }

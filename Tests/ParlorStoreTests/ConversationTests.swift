@@ -167,6 +167,35 @@ struct ConversationTests {
         }
     }
 
+    @Test("A group's creator is its admin; admins can be named and unnamed; when the last admin leaves, the longest-standing member becomes one", arguments: StoreBackend.all)
+    func groupAdmins(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let dave = try await store.makeUser("dave")
+            let group = try await store.makeConversation(alice, bob, carol)
+            #expect(group.admins == [alice.id])
+            #expect(try await store.conversation(id: group.id)?.admins == [alice.id])
+            try await store.addMember(dave.id, to: group.id)
+            try await store.setAdmin(carol.id, true, in: group.id)
+            #expect(try await store.conversation(id: group.id)?.admins == [alice.id, carol.id])
+            try await store.setAdmin(carol.id, false, in: group.id)
+            try await store.setAdmin(UserID(), true, in: group.id)  // not a member: nothing happens
+            #expect(try await store.conversation(id: group.id)?.admins == [alice.id])
+
+            try await store.removeMember(alice.id, from: group.id)
+            #expect(try await store.conversation(id: group.id)?.admins == [bob.id], "bob joined first of those left")
+            try await store.removeMember(carol.id, from: group.id)
+            #expect(try await store.conversation(id: group.id)?.admins == [bob.id], "a member who is not admin leaving changes nothing")
+
+            let direct = try await store.makeConversation(alice, bob)
+            #expect(direct.admins.isEmpty)
+            try await store.removeMember(alice.id, from: direct.id)
+            #expect(try await store.conversation(id: direct.id)?.admins == [], "a 1:1 conversation has no admins, ever")
+        }
+    }
+
     @Test("The title can be changed and cleared", arguments: StoreBackend.all)
     func setTitle(backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -34,7 +34,7 @@ struct PersistenceTests {
                 let participant = try await store.participantID(user: alice.id, app: todo)
                 try await store.setContainerData(Data("notes".utf8), user: alice.id, app: todo, key: "notes")
                 try await store.setDrawer(["org.parlor.todo", "sticker:cats"], user: alice.id)
-                try await store.putBlob(blobBytes, hash: blobHash, contentType: "image/png")
+                _ = try await store.putBlob(blobBytes, hash: blobHash, contentType: "image/png", owner: alice.id, quota: 1 << 20, at: Date())
                 before = (alice, bob, try #require(try await store.conversation(id: conversation.id)), [hello, opening, expiring], participant)
             }
 
@@ -56,7 +56,7 @@ struct PersistenceTests {
             #expect(try await store.participantID(user: alice.id, app: todo) == before.participant)
             #expect(try await store.containerData(user: alice.id, app: todo, key: "notes") == Data("notes".utf8))
             #expect(try await store.drawer(user: alice.id) == ["org.parlor.todo", "sticker:cats"])
-            let blob = try await store.blob(hash: blobHash)
+            let blob = try await store.blob(hash: blobHash, readableBy: alice.id)
             #expect(blob?.data == blobBytes)
             #expect(blob?.contentType == "image/png")
 

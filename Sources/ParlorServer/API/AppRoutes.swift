@@ -53,7 +53,7 @@ struct AppRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: image.data)))
         }
         router.post("/api/blobs") { request, context in
-            _ = try context.requireUser()
+            let user = try context.requireUser()
             var request = request
             let limit = services.configuration.maxBlobBytes
             guard let buffer = try? await request.collectBody(upTo: limit) else {
@@ -64,16 +64,22 @@ struct AppRoutes {
                 throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
             }
             let hash = Digest.sha256Hex(data)
-            try await services.store.putBlob(data, hash: hash, contentType: type)
+            let quota = services.configuration.uploadQuotaBytes
+            guard try await services.store.putBlob(data, hash: hash, contentType: type, owner: user.id, quota: quota, at: Date()) else {
+                throw APIError(
+                    .contentTooLarge, code: "uploadQuotaExceeded",
+                    "Your uploads take the \(quota / 1024 / 1024) MiB they may; uploads no message uses are removed after a day.")
+            }
             return try JSONBody.response(Wire.Blob(hash: hash, url: "/blobs/\(hash)"), status: .created)
         }
         router.get("/blobs/:hash") { _, context in
-            guard let hash = context.parameters.get("hash"), hash.count == 64, let blob = try await services.store.blob(hash: hash) else {
-                throw APIError.notFound
-            }
+            // Private: only who may see the upload gets it; anyone else, signed in or not, a 404.
+            guard let user = context.user, let hash = context.parameters.get("hash"), hash.count == 64,
+                  let blob = try await services.store.blob(hash: hash, readableBy: user.id)
+            else { throw APIError.notFound }
             return Response(
                 status: .ok,
-                headers: [.contentType: blob.contentType, .cacheControl: "public, max-age=31536000, immutable"],
+                headers: [.contentType: blob.contentType, .cacheControl: "private, max-age=31536000, immutable"],
                 body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
         }
     }

@@ -19,9 +19,11 @@ struct AuthRoutes {
     }
 
     func add(to router: Router<ParlorRequestContext>) {
-        router.post("/api/auth/signup") { request, _ in
+        router.post("/api/auth/signup") { request, context in
             let body = try await JSONBody.decode(SignUp.self, from: request)
-            let user = try await accounts.signUp(username: body.username, displayName: body.displayName, password: body.password)
+            let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
+            let user = try await accounts.signUp(
+                username: body.username, displayName: body.displayName, password: body.password, address: address)
             let token = try await accounts.issueToken(for: user.id)
             return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
         }

@@ -64,6 +64,15 @@ struct ConversationRoutes {
             try await conversations.removeMember(removed, from: conversation, by: user.id)
             return Response(status: .noContent)
         }
+        @Sendable func setAdmin(_ isAdmin: Bool, _ context: ParlorRequestContext) async throws -> Response {
+            let user = try context.requireUser()
+            let conversation = try conversationID(context)
+            guard let member = context.parameters.get("user").flatMap(UserID.init) else { throw APIError.notFound }
+            try await conversations.setAdmin(member, isAdmin, in: conversation, by: user.id)
+            return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
+        }
+        router.put("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(true, context) }
+        router.delete("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(false, context) }
         router.get("/api/conversations/:id/messages") { request, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)

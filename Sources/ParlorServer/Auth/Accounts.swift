@@ -11,6 +11,8 @@ public struct Accounts: Sendable {
     let store: any ParlorStore
     let configuration: ServerConfiguration
     let throttle: SignInThrottle
+    /// Accounts created per client address (`signUpsPerHour`).
+    let signUps: RateLimiter
     /// What an unknown username's password is checked against: a hash of the same cost as real
     /// ones, so an unknown name takes as long to refuse as a wrong password.
     private let standInHash: String
@@ -22,6 +24,7 @@ public struct Accounts: Sendable {
         self.store = store
         self.configuration = configuration
         self.throttle = SignInThrottle()
+        signUps = RateLimiter(limit: configuration.signUpsPerHour, window: .seconds(3600))
         standInHash = Bcrypt.hash("parlor-stand-in-password", cost: configuration.passwordCost)
     }
 
@@ -33,10 +36,19 @@ public struct Accounts: Sendable {
     public static let minPasswordLength = 8
 
     /// Creates an account.
-    /// - Throws: `APIError` with `invalidValue` for a bad username, name or password, `conflict` when taken.
-    public func signUp(username: String, displayName: String, password: String) async throws -> User {
+    /// - Parameter address: the client's address for sign-ups over HTTP (at most `signUpsPerHour`
+    ///   each); nil for an operator's command.
+    /// - Throws: `APIError` with `invalidValue` for a bad username, name or password, `conflict` when
+    ///   taken, `tooManySignUps` (429) past the address's hourly allowance.
+    public func signUp(username: String, displayName: String, password: String, address: String? = nil) async throws -> User {
         let username = username.trimmingCharacters(in: .whitespaces)
         let displayName = try Self.validate(username: username, displayName: displayName, password: password)
+        if let address, let wait = await signUps.take(address) {
+            throw APIError(
+                .tooManyRequests, code: "tooManySignUps",
+                "\(signUps.limit) accounts were created from here in the last hour, the most allowed; try again in \(wait / 60 + 1) minutes.",
+                details: ["retryAfter": "\(wait)"])
+        }
         let hash = try await hashPassword(password)
         do {
             return try await store.createUser(username: username, displayName: displayName, passwordHash: hash)

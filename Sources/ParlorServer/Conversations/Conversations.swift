@@ -3,8 +3,10 @@ import ParlorKit
 import ParlorStore
 
 /// Conversations and their rules: who may start one and with whom (a 1:1 conversation with the
-/// same person is reused), titles, adding and removing members. Every change is announced to the
-/// members' connections on every node, and running app instances learn the new participants.
+/// same person is reused), titles, adding and removing members, and a group's admins (the
+/// creator first; only admins remove others or name other admins; anyone may leave). Every change
+/// is announced to the members' connections on every node, and running app instances learn the
+/// new participants.
 final class Conversations: Sendable {
     let store: any ParlorStore
     let membership: Membership
@@ -12,20 +14,27 @@ final class Conversations: Sendable {
     let notices: ConversationNotices
     let apps: AppHost
     let caches: ViewerCaches
+    /// The most members a group may have.
+    let maxMembers: Int
+    /// Additions to conversations by others, per person added (this node's count).
+    let additions: RateLimiter
 
-    init(store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, caches: ViewerCaches) {
+    init(
+        store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, caches: ViewerCaches,
+        configuration: ServerConfiguration
+    ) {
         self.store = store
         self.membership = membership
         self.renderer = renderer
         self.notices = notices
         self.apps = apps
         self.caches = caches
+        maxMembers = configuration.maxGroupMembers
+        additions = RateLimiter(limit: configuration.additionsPerMinute, window: .seconds(60))
     }
 
     /// A title has at most this many characters (`Limits.length(of:)`).
     static let maxTitleLength = 100
-    /// A new conversation names at most this many other people.
-    static let maxNewMembers = 500
     /// People search returns at most this many.
     static let maxSearchResults = 50
 
@@ -65,8 +74,8 @@ final class Conversations: Sendable {
     ///   people or a title over the limit.
     func create(title proposed: String?, with usernames: [String], by user: UserID) async throws -> ConversationID {
         let title = try Self.title(proposed)
-        guard !usernames.isEmpty, usernames.count <= Self.maxNewMembers else {
-            throw APIError.invalid("Pick 1 to \(Self.maxNewMembers) people to talk with.")
+        guard !usernames.isEmpty, usernames.count < maxMembers else {
+            throw APIError.invalid("Pick 1 to \(maxMembers - 1) people to talk with.")
         }
         var members = [user]
         for username in usernames {
@@ -80,6 +89,7 @@ final class Conversations: Sendable {
         }) {
             return existing.conversation.id
         }
+        try await countAdditions(of: Array(members.dropFirst()))
         let record = try await store.createConversation(title: title, isGroup: isGroup, members: members)
         await notices.announce(record.id, to: members)
         return record.id
@@ -97,21 +107,59 @@ final class Conversations: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.isGroup else { throw APIError.invalid("People can be added to group conversations only.") }
         let member = try await account(named: username)
+        guard !record.members.contains(member.id) else { return }
+        guard record.members.count < maxMembers else {
+            throw APIError(.conflict, code: "groupFull", "This group has \(maxMembers) members, the most a group may have.")
+        }
+        try await countAdditions(of: [member.id])
         try await store.addMember(member.id, to: record.id)
         await notices.announce(record.id, to: record.members + [member.id])
         await apps.refreshParticipants(in: record.id)
     }
 
-    /// Removes `removed` from a conversation: anyone may leave; only groups let members remove others.
-    /// Their app instances there stop, and the members (them included) are told.
+    /// Removes `removed` from a conversation: anyone may leave; a group's admins may remove others.
+    /// Their app instances there stop, and the members (them included) are told. When the last
+    /// admin leaves, the longest-standing member becomes admin (the store does it atomically).
     func removeMember(_ removed: UserID, from conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.members.contains(removed) else { throw APIError.notFound }
-        guard removed == user || record.isGroup else { throw APIError.invalid("Only group conversations let you remove others.") }
+        if removed != user {
+            guard record.isGroup else { throw APIError.invalid("Only group conversations let you remove others.") }
+            try Self.requireAdmin(user, of: record)
+        }
         try await store.removeMember(removed, from: record.id)
         await apps.removeInstances(of: removed, in: record.id)
         await notices.announce(record.id, to: record.members)
         await apps.refreshParticipants(in: record.id)
+    }
+
+    /// Makes `member` a group admin, or not. Only admins may; a group keeps at least one admin.
+    func setAdmin(_ member: UserID, _ isAdmin: Bool, in conversation: ConversationID, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        guard record.members.contains(member) else { throw APIError.notFound }
+        guard record.isGroup else { throw APIError.invalid("Only groups have admins.") }
+        try Self.requireAdmin(user, of: record)
+        guard isAdmin || record.admins != [member] else {
+            throw APIError(.conflict, code: "lastAdmin", "A group always has an admin: make someone else one first.")
+        }
+        try await store.setAdmin(member, isAdmin, in: record.id)
+        await notices.announce(record.id, to: record.members)
+    }
+
+    private static func requireAdmin(_ user: UserID, of record: ConversationRecord) throws {
+        guard record.admins.contains(user) else {
+            throw APIError(.forbidden, code: "notAdmin", "Only the group's admins can do that; ask one of them.")
+        }
+    }
+
+    /// Counts one addition for each person; refuses all when one was added too often this minute.
+    private func countAdditions(of people: [UserID]) async throws {
+        if let wait = await additions.take(people.map(\.description)) {
+            throw APIError(
+                .tooManyRequests, code: "tooManyAdditions",
+                "Someone you picked was added to \(additions.limit) conversations in the last minute, the most allowed; try again in \(wait) seconds.",
+                details: ["retryAfter": "\(wait)"])
+        }
     }
 
     /// Another node changed a conversation: this node's connections and instances follow.

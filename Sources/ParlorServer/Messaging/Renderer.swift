@@ -93,7 +93,7 @@ final class Renderer: Sendable {
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
-            members: members.map { Wire.User($0) }, lastSequence: summary.conversation.lastSequence,
+            members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
             unreadCount: summary.unreadCount, preview: preview)
     }
 

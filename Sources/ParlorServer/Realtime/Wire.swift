@@ -28,6 +28,8 @@ public enum Wire {
         public var title: String?
         public var isGroup: Bool
         public var members: [User]
+        /// A group's admins (ids of members); empty for a 1:1 conversation.
+        public var admins: [UserID]
         public var lastSequence: Int64
         public var unreadCount: Int
         /// A one-line preview of the newest message.

@@ -31,15 +31,21 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     public var members: [UserID]
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64
+    /// A group's admins, in the order they joined: the creator first, and never none while the
+    /// group has members. Empty for 1:1 conversations.
+    public var admins: [UserID]
 
     /// A conversation as a store read it (public so that stores in other modules can build one).
-    public init(id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64) {
+    public init(
+        id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64, admins: [UserID] = []
+    ) {
         self.id = id
         self.title = title
         self.isGroup = isGroup
         self.createdAt = createdAt
         self.members = members
         self.lastSequence = lastSequence
+        self.admins = admins
     }
 }
 

@@ -56,6 +56,11 @@ struct SpecScenario {
         try await call(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
         try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "carol"])
         try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "nobody"])
+        try await call(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: bob)
+        try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: bob)
+        try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
+        try await call(.delete, "/api/conversations/\(group.id)/admins/\(alice.id)", as: alice)
+        try await call(.delete, "/api/conversations/\(group.id)/admins/\(bob.id)", as: bob)
 
         let messages = "/api/conversations/\(group.id)/messages"
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "Hello spec"])
@@ -83,6 +88,7 @@ struct SpecScenario {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         let blob = try await call(.post, "/api/blobs", as: alice, body: png).decode(Wire.Blob.self)
         try await call(.post, "/api/blobs", as: alice, body: Data("text".utf8))
+        try await call(.get, blob.url, as: alice)
         try await call(.get, blob.url)
         try await call(.get, "/blobs/\(String(repeating: "a", count: 64))")
         try await call(.get, "/healthz")

@@ -17,7 +17,8 @@ import ParlorStoreSQLite
 /// }
 /// ```
 struct TestServer: Sendable {
-    var configuration = ServerConfiguration(port: 0, passwordCost: 4)
+    // Tests sign many people up from 127.0.0.1 and add them often; SecurityTests turn the limits on.
+    var configuration = ServerConfiguration(port: 0, passwordCost: 4, additionsPerMinute: 0, signUpsPerHour: 0)
     var directory: AppDirectory
     /// What the server hears from other nodes (none by default).
     var bus: any ClusterBus = SingleNodeBus()

@@ -64,7 +64,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
-        ], resources: [.copy("Web")]),
+        ], resources: [.copy("Web"), .copy("Auth/common-passwords.txt")]),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
         .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [

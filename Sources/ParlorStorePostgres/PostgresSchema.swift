@@ -1,4 +1,5 @@
 import Logging
+import ParlorStore
 import PostgresNIO
 
 /// The PostgreSQL schema, as numbered migrations recorded in `schema_migrations`. Never edit a
@@ -8,6 +9,8 @@ enum PostgresSchema {
         let name: String
         /// One statement each: PostgreSQL's extended protocol takes a single statement per query.
         let statements: [String]
+        /// Swift run after the statements, in the same transaction (backfills SQL cannot compute).
+        var then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
     }
 
     /// The advisory lock key that serializes migrations across nodes ("parlor" in ASCII).
@@ -148,6 +151,17 @@ enum PostgresSchema {
             "CREATE INDEX blob_uploads_by_user ON blob_uploads(user_id)",
             "CREATE INDEX blob_uploads_by_time ON blob_uploads(uploaded_at)",
         ]),
+        Migration(
+            name: "v3: look-alike usernames",
+            statements: ["ALTER TABLE users ADD COLUMN username_key TEXT"],
+            then: { connection, logger in
+                let users = try await connection.rows("SELECT id, username FROM users ORDER BY created_at, id", logger: logger)
+                    .map { row -> (id: String, username: String) in try row.decode((String, String).self) }
+                for (id, key) in UsernameKey.backfill(users) {
+                    try await connection.rows("UPDATE users SET username_key = \(key) WHERE id = \(id)", logger: logger)
+                }
+                try await connection.rows("CREATE UNIQUE INDEX users_username_key_key ON users (username_key)", logger: logger)
+            }),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so
@@ -168,6 +182,7 @@ enum PostgresSchema {
                         for statement in migration.statements {
                             try await connection.rows(PostgresQuery(unsafeSQL: statement), logger: logger)
                         }
+                        try await migration.then?(connection, logger)
                         try await connection.rows("INSERT INTO schema_migrations (name) VALUES (\(migration.name))", logger: logger)
                     }
                 }

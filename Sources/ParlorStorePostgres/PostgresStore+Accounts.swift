@@ -8,11 +8,11 @@ extension PostgresStore {
         let user = User(id: UserID(), username: username, displayName: displayName, createdAt: Timestamp.now())
         do {
             _ = try await query("""
-                INSERT INTO users (id, username, display_name, password_hash, created_at)
-                VALUES (\(user.id.description), \(username), \(displayName), \(passwordHash), \(Timestamp(user.createdAt)))
+                INSERT INTO users (id, username, username_key, display_name, password_hash, created_at)
+                VALUES (\(user.id.description), \(username), \(UsernameKey.of(username)), \(displayName), \(passwordHash), \(Timestamp(user.createdAt)))
                 """)
         } catch let error as StoreError where error.code == .conflict {
-            throw StoreError(.conflict, "The username '\(username)' is taken.")
+            throw StoreError(.conflict, "The username '\(username)' is taken, or looks like one that is.")
         }
         return user
     }

@@ -1,4 +1,5 @@
 import GRDB
+import ParlorStore
 
 /// The SQLite schema, as GRDB migrations. Never edit a shipped migration: add a new one.
 enum SQLiteSchema {
@@ -110,6 +111,15 @@ enum SQLiteSchema {
                 CREATE INDEX blob_uploads_by_user ON blob_uploads(user_id);
                 CREATE INDEX blob_uploads_by_time ON blob_uploads(uploaded_at);
                 """)
+        }
+        migrator.registerMigration("v3: look-alike usernames") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN username_key TEXT")
+            let users = try Row.fetchAll(db, sql: "SELECT id, username FROM users ORDER BY created_at, id")
+                .map { row -> (id: String, username: String) in (row["id"], row["username"]) }
+            for (id, key) in UsernameKey.backfill(users) {
+                try db.execute(sql: "UPDATE users SET username_key = ? WHERE id = ?", arguments: [key, id])
+            }
+            try db.execute(sql: "CREATE UNIQUE INDEX users_username_key_key ON users (username_key)")
         }
         return migrator
     }

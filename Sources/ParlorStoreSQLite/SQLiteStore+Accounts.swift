@@ -9,11 +9,11 @@ extension SQLiteStore {
         do {
             try await pool.write { db in
                 try db.execute(
-                    sql: "INSERT INTO users (id, username, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [user.id.description, username, displayName, passwordHash, Self.time(user.createdAt)])
+                    sql: "INSERT INTO users (id, username, username_key, display_name, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [user.id.description, username, UsernameKey.of(username), displayName, passwordHash, Self.time(user.createdAt)])
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-            throw StoreError(.conflict, "The username '\(username)' is taken.")
+            throw StoreError(.conflict, "The username '\(username)' is taken, or looks like one that is.")
         } catch {
             throw StoreError(.unavailable, "The account could not be created: \(Self.describe(error))")
         }

@@ -136,6 +136,20 @@ struct SecurityTests {
         }
     }
 
+    @Test("Sign-up refuses the most common passwords, in any case, and says why")
+    func commonPasswords() async throws {
+        try await TestServer().run { api in
+            for (index, password) in ["password1", "Password1", "QWERTYUIOP", "trustno1", "sunshine1"].enumerated() {
+                let reply = try await api.post(
+                    "/api/auth/signup", json: ["username": .string("user\(index)"), "displayName": "User", "password": .string(password)])
+                #expect(reply.status == .badRequest, "\(password)")
+                #expect(reply.text.contains("most common"), "\(password): \(reply.text)")
+            }
+            let fine = try await api.post("/api/auth/signup", json: ["username": "user9", "displayName": "User", "password": "purple-otter-47"])
+            #expect(fine.status == .created)
+        }
+    }
+
     @Test("A cookie-signed request that changes state from another site, or as a form could send it, is refused; bearer requests and the app itself are not")
     func crossSiteWrites() async throws {
         try await TestServer().run { api in

@@ -32,6 +32,28 @@ struct AccountTests {
         }
     }
 
+    @Test("A username that looks like a taken one is taken: I for l, 1 for l, 0 for o, rn for m, vv for w, any separator", arguments: StoreBackend.all)
+    func lookAlikeUsernames(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice.w")
+            let mom = try await store.makeUser("mom_01")
+            for impostor in ["AIice.w", "a1ice.w", "alice_w", "alice-vv", "ALICE.W", "rnom-ol", "mom.Ol"] {
+                let error = await #expect(throws: StoreError.self, "\(impostor)") {
+                    try await store.createUser(username: impostor, displayName: "Impostor", passwordHash: "x")
+                }
+                #expect(error?.code == .conflict)
+            }
+            let distinct = try await store.makeUser("alicia.w")
+            #expect(Set(try await store.allUsers()) == [alice, mom, distinct])
+        }
+    }
+
+    @Test("Accounts that already look alike when keys arrive keep signing in: the younger key gets its id")
+    func backfillKeepsEveryone() {
+        let keys = UsernameKey.backfill([(id: "1", username: "alice"), (id: "2", username: "bob"), (id: "3", username: "a1ice")])
+        #expect(keys.map(\.key) == ["alice", "bob", "alice#3"])
+    }
+
     @Test("Credentials are found by username in any case; the stored spelling is kept", arguments: StoreBackend.all)
     func credentialsByUsernameInAnyCase(backend: StoreBackend) async throws {
         try await backend.withStore { store in

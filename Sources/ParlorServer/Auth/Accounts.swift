@@ -53,7 +53,7 @@ public struct Accounts: Sendable {
         do {
             return try await store.createUser(username: username, displayName: displayName, passwordHash: hash)
         } catch let error as StoreError where error.code == .conflict {
-            throw APIError(.conflict, code: "usernameTaken", "The username '\(username)' is taken; pick another.")
+            throw APIError(.conflict, code: "usernameTaken", "The username '\(username)' is taken, or looks too much like one that is; pick another.")
         }
     }
 
@@ -147,6 +147,18 @@ public struct Accounts: Sendable {
         guard password.utf8.count <= maxPasswordBytes else {
             throw APIError.invalid("A password is at most \(maxPasswordBytes) bytes (about \(maxPasswordBytes) letters, fewer with accents or emoji).")
         }
+        guard !commonPasswords.contains(password.lowercased()) else {
+            throw APIError.invalid("That password is one of the 10,000 most common, the first ones an attacker tries; pick another.")
+        }
         return displayName
     }
+
+    /// The 10,000 most common passwords long enough to pass the other rules, lowercase (NIST SP
+    /// 800-63B: refuse passwords from lists of commonly used ones). Read once, from the bundle.
+    static let commonPasswords: Set<String> = {
+        guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt"),
+              let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return [] }
+        return Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+    }()
 }

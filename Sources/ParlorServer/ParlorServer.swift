@@ -51,6 +51,7 @@ public enum ParlorServer {
             guard let user = context.requestContext.user else { return }
             await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
+        router.answerOtherMethodsWith405()
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
         return Application(

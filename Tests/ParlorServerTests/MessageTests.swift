@@ -39,6 +39,11 @@ struct MessageTests {
             #expect(try await api.messages(in: direct.id, as: bob, after: 4, limit: 3).map(\.sequence) == [5, 6, 7])
             #expect(try await api.messages(in: direct.id, as: bob, after: 12).isEmpty)
             #expect(try await api.messages(in: direct.id, as: bob, limit: 2).map(\.sequence) == [11, 12])
+            for query in ["limit=abc", "limit=-5", "limit=0", "limit=501", "after=1.5", "after=-1", "after=x&limit=2"] {
+                let reply = try await api.get("/api/conversations/\(direct.id)/messages?\(query)", as: bob)
+                #expect(reply.status == .badRequest, "\(query)")
+                #expect(reply.errorCode == "invalidValue", "\(query)")
+            }
         }
     }
 

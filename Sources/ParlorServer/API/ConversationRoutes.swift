@@ -76,8 +76,17 @@ struct ConversationRoutes {
         router.get("/api/conversations/:id/messages") { request, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            let after = request.uri.queryParameters.get("after").flatMap(Int64.init)
-            let limit = min(max(request.uri.queryParameters.get("limit").flatMap(Int.init) ?? 100, 1), Self.maxPage)
+            let query = request.uri.queryParameters
+            let after = try query.get("after").map { text in
+                guard let after = Int64(text), after >= 0 else { throw APIError.invalid("'after' is a sequence number: a whole number, 0 or more.") }
+                return after
+            }
+            let limit = try query.get("limit").map { text in
+                guard let limit = Int(text), (1...Self.maxPage).contains(limit) else {
+                    throw APIError.invalid("'limit' is a whole number from 1 to \(Self.maxPage).")
+                }
+                return limit
+            } ?? 100
             var result: [Wire.Message] = []
             for message in try await messaging.visibleMessages(user: user.id, conversation: conversation, after: after, limit: limit) {
                 result.append(await renderer.render(message, for: user.id))

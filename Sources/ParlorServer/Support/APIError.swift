@@ -11,6 +11,8 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public var message: String
     /// For `sessionConflict`: the session's head now, as the client sees messages.
     public var details: [String: String]
+    /// Headers the answer carries besides its JSON (`Allow` on a 405).
+    public var headers: HTTPFields = [:]
 
     public init(_ status: HTTPResponse.Status, code: String, _ message: String, details: [String: String] = [:]) {
         self.status = status
@@ -58,8 +60,10 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Wire.ErrorReply(error: .init(code: code, message: message, details: details.isEmpty ? nil : details))
         let data = try JSONEncoder().encode(body)
-        return Response(
-            status: status, headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers = headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        // A 429's wait, for clients that read the standard header rather than the body.
+        if let retryAfter = details["retryAfter"] { headers[.retryAfter] = retryAfter }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

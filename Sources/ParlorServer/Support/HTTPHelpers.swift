@@ -72,3 +72,22 @@ extension HTTPField.Name {
     static var xForwardedFor: Self { Self("X-Forwarded-For")! }
     static var secFetchSite: Self { Self("Sec-Fetch-Site")! }
 }
+
+extension Router {
+    /// Answers a method a path does not take with 405 and `Allow` listing those it does, instead
+    /// of the unknown-route 404. Call once every route is registered.
+    func answerOtherMethodsWith405() {
+        let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
+        for (path, routes) in Dictionary(grouping: routes, by: { $0.path.description }) {
+            let allowed = routes.map(\.method)
+            let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+            for method in methods where !allowed.contains(method) {
+                self.on(RouterPath(path), method: method) { _, _ -> Response in
+                    var error = APIError(.methodNotAllowed, code: "methodNotAllowed", "This address takes \(allow), not \(method.rawValue).")
+                    error.headers[.allow] = allow
+                    throw error
+                }
+            }
+        }
+    }
+}

@@ -43,6 +43,7 @@ public enum ParlorServer {
         AuthRoutes(accounts: accounts, configuration: configuration).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
+        ImageProxy(allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts).add(to: router)
         let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in
             guard context.user != nil, Self.isSameOrigin(request) else { return .dontUpgrade }

@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var additionsPerMinute: Int
     /// How many accounts one client address may create per hour; 0 for no limit (benchmarks).
     public var signUpsPerHour: Int
+    /// Let the image proxy fetch from hosts on private addresses (tests; apps on a local network).
+    public var imageProxyAllowsPrivateHosts: Bool
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
@@ -44,7 +46,7 @@ public struct ServerConfiguration: Sendable {
         expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
         trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
-        signUpsPerHour: Int = 10
+        signUpsPerHour: Int = 10, imageProxyAllowsPrivateHosts: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -63,5 +65,6 @@ public struct ServerConfiguration: Sendable {
         self.maxGroupMembers = maxGroupMembers
         self.additionsPerMinute = additionsPerMinute
         self.signUpsPerHour = signUpsPerHour
+        self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
     }
 }

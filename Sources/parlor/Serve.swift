@@ -48,6 +48,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many conversations others may add one person to per minute; 0 for no limit (load tests).")
     var additionsPerMinute: Int = 20
 
+    @Flag(help: "Let the image proxy fetch images from hosts on private networks (apps on a local network).")
+    var imageProxyPrivateHosts = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
@@ -70,7 +73,7 @@ struct Serve: AsyncParsableCommand {
         let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
         let configuration = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
-            additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour)
+            additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
         var services: [any Service] = []

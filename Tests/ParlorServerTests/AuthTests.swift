@@ -127,6 +127,7 @@ struct AuthTests {
                 #expect(csp.contains("script-src 'self'"), "\(path)")
                 #expect(!csp.contains("unsafe-inline"), "\(path)")
                 #expect(csp.contains("frame-ancestors 'none'"), "\(path)")
+                #expect(csp.contains("img-src 'self' data: blob:;"), "\(path): remote images come through the proxy only")
                 #expect(reply.headers[.xContentTypeOptions] == "nosniff", "\(path)")
                 #expect(reply.headers[referrerPolicy] == "no-referrer", "\(path)")
             }

@@ -43,7 +43,8 @@ enum JSONBody {
 /// become API error bodies here (`APIError(_:)`), so a `MessagesError` keeps its code and status.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https: http:; media-src 'self' data: https:; "
+        // Remote images go through /images/proxy; http(s) media and frames stay allowed (see docs).
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' data: https:; "
             + "frame-src http: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 

@@ -87,13 +87,16 @@ export function focus(el) {
   if (el && typeof el.focus === 'function') el.focus({ preventScroll: true });
 }
 
-/** Whether a URL is safe to load as an image: our own paths, http(s), or inline images. */
+/** The URL to load an image from, or null when unsafe: our own paths, inline images, and remote
+ * http(s) images through the server's proxy (`/images/proxy`). */
 export function safeImageURL(url) {
   if (typeof url !== 'string' || url.length === 0) return null;
   if (url.startsWith('/') && !url.startsWith('//')) return url;
   try {
     const parsed = new URL(url, location.href);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+    if (parsed.origin === location.origin) return parsed.href;
+    // Remote images come through the server's proxy: the page loads images from Parlor only.
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `/images/proxy?url=${encodeURIComponent(parsed.href)}`;
     if (parsed.protocol === 'data:' && /^data:image\/(png|gif|jpeg|webp|svg\+xml|apng)[;,]/i.test(url)) return url;
   } catch {
     return null;

@@ -10,9 +10,17 @@ struct InstanceKey: Hashable, Sendable {
 }
 
 /// The running app instances, and which app each user has open in each conversation.
+///
+/// At most `capacity` instances stay in memory; past it the least recently used go. That loses
+/// nothing: an instance's state is saved as it changes, and the next use resumes it from the store.
 actor InstanceRegistry {
-    private var instances: [InstanceKey: any HostedAppInstance] = [:]
-    private var open: [UserConversation: AppID] = [:]
+    private var instances: LRUCache<InstanceKey, any HostedAppInstance>
+    private var open: LRUCache<UserConversation, AppID>
+
+    init(capacity: Int = 10_000) {
+        instances = LRUCache(capacity: capacity)
+        open = LRUCache(capacity: capacity)
+    }
 
     struct UserConversation: Hashable {
         let user: UserID
@@ -23,7 +31,7 @@ actor InstanceRegistry {
 
     /// Keeps `instance` unless another one for `key` got there first; returns the one kept.
     func insert(_ instance: any HostedAppInstance, for key: InstanceKey) -> any HostedAppInstance {
-        if let existing = instances[key] { return existing }
+        if let existing = instances.peek(key) { return existing }
         instances[key] = instance
         return instance
     }
@@ -48,15 +56,18 @@ actor InstanceRegistry {
 
     /// Every instance in `conversation` (to update participants).
     func instances(in conversation: ConversationID) -> [(InstanceKey, any HostedAppInstance)] {
-        instances.filter { $0.key.scope == .conversation(conversation) }.map { ($0.key, $0.value) }
+        instances.keys.filter { $0.scope == .conversation(conversation) }.compactMap { key in instances.peek(key).map { (key, $0) } }
     }
 
     /// Forgets one instance (another node changed it; the next use resumes the stored one).
     func forget(_ key: InstanceKey) { instances[key] = nil }
 
+    /// How many instances are in memory.
+    var count: Int { instances.count }
+
     /// Forgets a user's instances in a conversation they left.
     func remove(user: UserID, conversation: ConversationID) {
-        instances = instances.filter { !($0.key.user == user && $0.key.scope == .conversation(conversation)) }
+        instances.removeAll { key, _ in key.user == user && key.scope == .conversation(conversation) }
         open[UserConversation(user: user, conversation: conversation)] = nil
     }
 }

@@ -2,16 +2,29 @@ import Foundation
 import ParlorKit
 import ParlorStore
 
-/// Small read-through caches of what every frame needs: conversations, users, drawers, and the
-/// names behind participant ids.
-actor ViewerCaches {
-    private var conversations: [ConversationID: ConversationRecord] = [:]
-    private var users: [UserID: User] = [:]
-    private var drawers: [UserID: [String]] = [:]
-    private var names: [String: [String: String]] = [:]
-    private var liveViews: [String: ViewNode] = [:]
+/// Small read-through caches of what every frame needs: conversations, users, drawers, the
+/// names behind participant ids, and rendered live views. Each holds at most `capacity` entries
+/// and lets the least recently used go (`LRUCache`): a server with more than that many active
+/// conversations reads some again from the store, it does not grow without end.
+public actor ViewerCaches {
+    private var conversations: LRUCache<ConversationID, ConversationRecord>
+    private var users: LRUCache<UserID, User>
+    private var drawers: LRUCache<UserID, [String]>
+    private var names: LRUCache<String, [String: String]>
+    private var liveViews: LRUCache<String, ViewNode>
 
-    func conversation(_ id: ConversationID, store: any ParlorStore) async throws -> ConversationRecord? {
+    public init(capacity: Int = 10_000) {
+        conversations = LRUCache(capacity: capacity)
+        users = LRUCache(capacity: capacity)
+        drawers = LRUCache(capacity: capacity)
+        names = LRUCache(capacity: capacity)
+        liveViews = LRUCache(capacity: capacity)
+    }
+
+    /// How many entries each cache holds now (conversations, users, drawers, names, live views).
+    public var counts: [Int] { [conversations.count, users.count, drawers.count, names.count, liveViews.count] }
+
+    public func conversation(_ id: ConversationID, store: any ParlorStore) async throws -> ConversationRecord? {
         if let cached = conversations[id] { return cached }
         let record = try await store.conversation(id: id)
         if let record { conversations[id] = record }
@@ -20,11 +33,11 @@ actor ViewerCaches {
 
     func forgetConversation(_ id: ConversationID) {
         conversations[id] = nil
-        names = names.filter { !$0.key.hasPrefix(id.description) }
+        names.removeAll { key, _ in key.hasPrefix(id.description) }
     }
 
     func users(_ ids: [UserID], store: any ParlorStore) async throws -> [User] {
-        let missing = ids.filter { users[$0] == nil }
+        let missing = ids.filter { users.peek($0) == nil }
         if !missing.isEmpty {
             for user in try await store.users(ids: missing) { users[user.id] = user }
         }
@@ -58,7 +71,6 @@ actor ViewerCaches {
     func liveView(_ key: String) -> ViewNode? { liveViews[key] }
 
     func setLiveView(_ view: ViewNode, for key: String) {
-        if liveViews.count > 10_000 { liveViews.removeAll() }
         liveViews[key] = view
     }
 }

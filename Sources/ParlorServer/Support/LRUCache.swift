@@ -1,0 +1,49 @@
+/// A dictionary that holds at most `capacity` entries: past it, the least recently used tenth
+/// goes (never everything at once). Reads and writes count as use. Not thread-safe: an actor
+/// owns each one.
+struct LRUCache<Key: Hashable, Value> {
+    let capacity: Int
+    private var entries: [Key: (value: Value, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "an LRU cache holds at least one entry")
+        self.capacity = capacity
+    }
+
+    var count: Int { entries.count }
+    var values: [Value] { entries.values.map(\.value) }
+    var keys: [Key] { entries.keys.map { $0 } }
+
+    /// The value for `key`, marked as just used.
+    subscript(key: Key) -> Value? {
+        mutating get {
+            guard let entry = entries[key] else { return nil }
+            clock += 1
+            entries[key] = (entry.value, clock)
+            return entry.value
+        }
+        set {
+            guard let newValue else {
+                entries[key] = nil
+                return
+            }
+            clock += 1
+            entries[key] = (newValue, clock)
+            if entries.count > capacity { evictLeastRecentlyUsed() }
+        }
+    }
+
+    /// The value for `key` without marking it used.
+    func peek(_ key: Key) -> Value? { entries[key]?.value }
+
+    mutating func removeAll(where shouldRemove: (Key, Value) -> Bool) {
+        entries = entries.filter { !shouldRemove($0.key, $0.value.value) }
+    }
+
+    private mutating func evictLeastRecentlyUsed() {
+        let keep = capacity - max(1, capacity / 10)
+        let newestFirst = entries.sorted { $0.value.used > $1.value.used }
+        entries = Dictionary(uniqueKeysWithValues: newestFirst.prefix(keep).map { ($0.key, $0.value) })
+    }
+}

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ParlorKit", targets: ["ParlorKit"]),
         .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
         .executable(name: "parlor", targets: ["parlor"]),
+        .executable(name: "parlor-fuzz", targets: ["ParlorFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -65,6 +66,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Web"), .copy("Auth/common-passwords.txt")]),
+        /// libFuzzer targets for the decoders of outside input (scripts/fuzz); a replayer otherwise.
+        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", "ParlorKit", "ParlorServer", "ParlorStickers", "LinkShare"]),
+        .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
         .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [

@@ -46,13 +46,17 @@ public enum ParlorServer {
         ImageProxy(allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts).add(to: router)
         let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in
-            guard context.user != nil, Self.isSameOrigin(request) else { return .dontUpgrade }
+            // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
+            guard context.user != nil else { throw APIError.unauthorized }
+            guard Self.isSameOrigin(request) else {
+                throw APIError(.forbidden, code: "crossSiteRequest", "The WebSocket opens from Parlor's own pages only.")
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = context.requestContext.user else { return }
             await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
-        router.answerOtherMethodsWith405()
+        router.answerOtherMethodsWith405(staticPaths: ["/"])
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
         return Application(

@@ -75,7 +75,7 @@ struct AbuseLimitTests {
 
             let direct = try await api.conversation(of: alice, with: [bob])
             #expect(direct.admins.isEmpty)
-            #expect(try await api.request(.put, "/api/conversations/\(direct.id)/admins/\(bob.id)", as: alice).status == .badRequest)
+            #expect(try await api.request(.put, "/api/conversations/\(direct.id)/admins/\(bob.id)", as: alice).errorCode == "notAGroup")
         }
     }
 

@@ -48,7 +48,7 @@ struct AppRouteTests {
         }
     }
 
-    @Test("PUT /api/drawer reorders the drawer; duplicates and unknown items are 400")
+    @Test("PUT /api/drawer reorders the drawer; duplicates are 400, items not in the store 404 unknownApp")
     func reorderDrawer() async throws {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
@@ -60,7 +60,8 @@ struct AppRouteTests {
             let duplicate = try await api.request(.put, "/api/drawer", as: alice, json: ["items": ["org.parlor.rsvp", "org.parlor.rsvp"]])
             #expect(duplicate.status == .badRequest)
             let unknown = try await api.request(.put, "/api/drawer", as: alice, json: ["items": ["org.example.nothing"]])
-            #expect(unknown.status == .badRequest)
+            #expect(unknown.status == .notFound)
+            #expect(unknown.errorCode == "unknownApp")
             #expect(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).drawer == ["org.parlor.rsvp", "org.parlor.hello"])
             let bob = try await api.signUp("bob")
             #expect(try await api.get("/api/apps", as: bob).decode(Wire.Directory.self).drawer.count > 2, "drawers are per user")

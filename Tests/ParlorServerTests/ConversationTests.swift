@@ -88,14 +88,15 @@ struct ConversationTests {
 
             let direct = try await api.conversation(of: alice, with: [bob])
             let refused = try await api.post("/api/conversations/\(direct.id)/members", as: alice, json: ["username": "carol"])
-            #expect(refused.status == .badRequest)
+            #expect(refused.status == .conflict)
+            #expect(refused.errorCode == "notAGroup")
             let unknown = try await api.post("/api/conversations/\(group.id)/members", as: alice, json: ["username": "nobody"])
             #expect(unknown.status == .notFound)
             #expect(unknown.errorCode == "unknownUser")
         }
     }
 
-    @Test("Removing: anyone from a group, only yourself from a 1:1; the removed person loses access")
+    @Test("Removing: an admin removes anyone from a group, only yourself from a 1:1 (409 notAGroup); the removed person loses access")
     func removeMembers() async throws {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
@@ -111,7 +112,8 @@ struct ConversationTests {
 
             let direct = try await api.conversation(of: alice, with: [bob])
             let other = try await api.request(.delete, "/api/conversations/\(direct.id)/members/\(bob.id)", as: alice)
-            #expect(other.status == .badRequest)
+            #expect(other.status == .conflict)
+            #expect(other.errorCode == "notAGroup")
             let leave = try await api.request(.delete, "/api/conversations/\(direct.id)/members/\(alice.id)", as: alice)
             #expect(leave.status == .noContent)
             #expect(try await api.get("/api/conversations/\(direct.id)", as: alice).status == .notFound)

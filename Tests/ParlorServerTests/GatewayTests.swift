@@ -46,7 +46,7 @@ struct GatewayTests {
                 #expect(try await RawWebSocket.open(port: port, headers: headers).status == status, "\(what)")
             }
             #expect(try await api.get("/ws", as: alice).status == .ok, "a plain GET without upgrade headers does nothing")
-            #expect(try await api.get("/ws").status == .methodNotAllowed)
+            #expect(try await api.get("/ws").status == .unauthorized)
         }
     }
 

@@ -136,6 +136,23 @@ struct SecurityTests {
         }
     }
 
+    @Test("Every credential a request carries must hold for one person: a bad cookie beside a good token, or a header that is not a bearer token, signs nobody in")
+    func credentialsMustAgree() async throws {
+        try await TestServer().run { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            func me(_ headers: HTTPFields) async throws -> HTTPResponse.Status {
+                try await api.request(.get, "/api/me", headers: headers).status
+            }
+            #expect(try await me([.authorization: "Bearer \(alice.token)"]) == .ok)
+            #expect(try await me([.cookie: "parlor_session=\(alice.token)"]) == .ok)
+            #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=\(alice.token)"]) == .ok)
+            #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=forged"]) == .unauthorized)
+            #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=\(bob.token)"]) == .unauthorized)
+            #expect(try await me([.authorization: "Basic YWxpY2U6eA==", .cookie: "parlor_session=\(alice.token)"]) == .unauthorized)
+        }
+    }
+
     @Test("Sign-up refuses the most common passwords, in any case, and says why")
     func commonPasswords() async throws {
         try await TestServer().run { api in

@@ -57,7 +57,7 @@ public struct ImageProxy: Sendable {
         do {
             let response = try await client.execute(request, timeout: Self.timeout)
             guard response.status == .ok else {
-                throw APIError(.badGateway, code: "imageUnavailable", "The image's server answered \(response.status.code).")
+                throw APIError(.notFound, code: "imageUnavailable", "The image's server answered \(response.status.code).")
             }
             body = try await response.body.collect(upTo: Self.maxBytes)
         } catch let error as APIError {
@@ -65,7 +65,7 @@ public struct ImageProxy: Sendable {
         } catch is NIOTooManyBytesError {
             throw MessagesError(.mediaExceedsMaxSize, "The image is over \(Self.maxBytes / 1024 / 1024) MiB.")
         } catch {
-            throw APIError(.badGateway, code: "imageUnavailable", "The image could not be fetched from \(host).")
+            throw APIError(.notFound, code: "imageUnavailable", "The image could not be fetched from \(host).")
         }
         let data = Data(buffer: body)
         guard let type = Self.imageTypes.first(where: { data.starts(with: $0.prefix) })?.type else {
@@ -79,7 +79,7 @@ public struct ImageProxy: Sendable {
     static func publicAddress(of host: String, port: Int, allowPrivate: Bool) async throws -> String {
         let addresses = try await NIOThreadPool.singleton.runIfActive { resolve(host) }
         guard let first = addresses.first else {
-            throw APIError(.badGateway, code: "imageUnavailable", "\(host.prefix(100)) does not resolve.")
+            throw APIError(.notFound, code: "imageUnavailable", "\(host.prefix(100)) does not resolve.")
         }
         guard allowPrivate || addresses.allSatisfy(isPublic) else {
             throw MessagesError(.hostNotAllowed, "Images are fetched from public hosts only; \(host.prefix(100)) is on a private network.")

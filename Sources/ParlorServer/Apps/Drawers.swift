@@ -25,8 +25,11 @@ final class Drawers: Sendable {
     /// Replaces the user's drawer.
     /// - Throws: `invalidValue` unless it lists each item of the directory at most once.
     func setDrawer(_ items: [String], of user: UserID) async throws {
-        guard items.count <= Self.maxItems, Set(items).count == items.count, items.allSatisfy(directory.contains(drawerItem:)) else {
-            throw APIError.invalid("The drawer lists each app or sticker pack of the store at most once.")
+        guard items.count <= Self.maxItems, Set(items).count == items.count else {
+            throw APIError.invalid("The drawer lists each app or sticker pack of the store at most once, at most \(Self.maxItems).")
+        }
+        if let unknown = items.first(where: { !directory.contains(drawerItem: $0) }) {
+            throw APIError(.notFound, code: "unknownApp", "There is no app or sticker pack '\(unknown.prefix(100))' in the store.")
         }
         try await store.setDrawer(items, user: user)
         await caches.setDrawer(items, for: user)

@@ -3,23 +3,36 @@ import ParlorStore
 
 /// Finds the signed-in user from `Authorization: Bearer <token>` (API clients) or the session
 /// cookie (browsers) and puts it in the context. Routes that need a user call `requireUser()`.
+///
+/// Every credential a request carries must hold, for the same person: an `Authorization` header
+/// that is not a valid bearer token, or a cookie beside the token that signs someone else in or
+/// no one, makes the request anonymous rather than being passed over.
 struct SessionAuthenticator: RouterMiddleware {
     typealias Context = ParlorRequestContext
     let accounts: Accounts
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let token = Self.token(in: request), let user = try await accounts.user(token: token) {
-            context.user = user
-            context.tokenHash = Accounts.hash(token: token)
+        if let tokens = Self.tokens(in: request), let first = tokens.first, let user = try await accounts.user(token: first) {
+            var agree = true
+            for other in tokens.dropFirst() where try await accounts.user(token: other)?.id != user.id { agree = false }
+            if agree {
+                context.user = user
+                context.tokenHash = Accounts.hash(token: first)
+            }
         }
         return try await next(request, context)
     }
 
-    static func token(in request: Request) -> String? {
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
-            return String(authorization.dropFirst("Bearer ".count))
+    /// The bearer token and the session cookie's, those present, in that order; nil when an
+    /// `Authorization` header is there but is not a bearer token.
+    static func tokens(in request: Request) -> [String]? {
+        var tokens: [String] = []
+        if let authorization = request.headers[.authorization] {
+            guard authorization.hasPrefix("Bearer ") else { return nil }
+            tokens.append(String(authorization.dropFirst("Bearer ".count)))
         }
-        return request.cookies[Accounts.cookieName]?.value
+        if let cookie = request.cookies[Accounts.cookieName]?.value { tokens.append(cookie) }
+        return tokens
     }
 }

@@ -105,7 +105,7 @@ final class Conversations: Sendable {
     /// Adds the person called `username` to a group conversation.
     func addMember(named username: String, to conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
-        guard record.isGroup else { throw APIError.invalid("People can be added to group conversations only.") }
+        guard record.isGroup else { throw Self.notAGroup("People can be added to group conversations only; start a group instead.") }
         let member = try await account(named: username)
         guard !record.members.contains(member.id) else { return }
         guard record.members.count < maxMembers else {
@@ -124,7 +124,7 @@ final class Conversations: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.members.contains(removed) else { throw APIError.notFound }
         if removed != user {
-            guard record.isGroup else { throw APIError.invalid("Only group conversations let you remove others.") }
+            guard record.isGroup else { throw Self.notAGroup("Only group conversations let you remove others; you can leave this one.") }
             try Self.requireAdmin(user, of: record)
         }
         try await store.removeMember(removed, from: record.id)
@@ -137,7 +137,7 @@ final class Conversations: Sendable {
     func setAdmin(_ member: UserID, _ isAdmin: Bool, in conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.members.contains(member) else { throw APIError.notFound }
-        guard record.isGroup else { throw APIError.invalid("Only groups have admins.") }
+        guard record.isGroup else { throw Self.notAGroup("Only groups have admins.") }
         try Self.requireAdmin(user, of: record)
         guard isAdmin || record.admins != [member] else {
             throw APIError(.conflict, code: "lastAdmin", "A group always has an admin: make someone else one first.")
@@ -145,6 +145,9 @@ final class Conversations: Sendable {
         try await store.setAdmin(member, isAdmin, in: record.id)
         await notices.announce(record.id, to: record.members)
     }
+
+    /// What a 1:1 conversation refuses that a group would allow (409: the conversation's kind).
+    private static func notAGroup(_ message: String) -> APIError { APIError(.conflict, code: "notAGroup", message) }
 
     private static func requireAdmin(_ user: UserID, of record: ConversationRecord) throws {
         guard record.admins.contains(user) else {

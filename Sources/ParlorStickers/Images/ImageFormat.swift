@@ -58,4 +58,8 @@ public struct ImageInfo: Sendable, Hashable, Codable {
 
     /// Whether the image moves: an APNG or GIF with more than one frame.
     public var isAnimated: Bool { frameCount > 1 }
+
+    /// Reads an image's facts from its bytes (`ImageInspector`); never traps, whatever the bytes.
+    /// - Throws: an error saying what the bytes are when they are not a PNG, APNG, GIF or JPEG.
+    public static func inspect(_ bytes: [UInt8]) throws -> ImageInfo { try ImageInspector.inspect(bytes) }
 }

@@ -14,7 +14,7 @@ struct AbuseLimitTests {
         try await api.request(.post, "/api/blobs", as: person, body: bytes)
     }
 
-    @Test("An upload is served only to who made it: anonymous visitors and other accounts get the same 404 as for nothing")
+    @Test("An upload is served only to who made it: other accounts get the same 404 as for nothing, anonymous visitors 401")
     func privateUploads() async throws {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
@@ -24,7 +24,7 @@ struct AbuseLimitTests {
             let anonymous = try await api.get(blob.url)
             let stranger = try await api.get(blob.url, as: mallory)
             let nothing = try await api.get("/blobs/\(String(repeating: "0", count: 64))", as: mallory)
-            #expect(anonymous.status == .notFound)
+            #expect(anonymous.status == .unauthorized)
             #expect(stranger.status == .notFound, "knowing the hash is not enough")
             let (strangerError, nothingError) = (try stranger.decode(Wire.ErrorReply.self).error, try nothing.decode(Wire.ErrorReply.self).error)
             #expect(strangerError.code == nothingError.code && strangerError.message == nothingError.message,

@@ -114,8 +114,8 @@ struct AppRouteTests {
             #expect(served.headers[.contentType] == "image/png")
             #expect(served.headers[.cacheControl]?.hasPrefix("private") == true, "no shared cache keeps a private upload")
             #expect(served.body == Self.png)
-            #expect(try await api.get("/blobs/\(String(repeating: "0", count: 64))").status == .notFound)
-            #expect(try await api.get("/blobs/short").status == .notFound)
+            #expect(try await api.get("/blobs/\(String(repeating: "0", count: 64))", as: alice).status == .notFound)
+            #expect(try await api.get("/blobs/short", as: alice).status == .notFound)
         }
     }
 

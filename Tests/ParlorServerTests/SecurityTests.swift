@@ -148,6 +148,8 @@ struct SecurityTests {
             #expect(try await me([.cookie: "parlor_session=\(alice.token)"]) == .ok)
             #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=\(alice.token)"]) == .ok)
             #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=forged"]) == .unauthorized)
+            #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "theme=dark; parlor_session="]) == .unauthorized, "an empty cookie too")
+            #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "theme=dark"]) == .ok, "other cookies do not matter")
             #expect(try await me([.authorization: "Bearer \(alice.token)", .cookie: "parlor_session=\(bob.token)"]) == .unauthorized)
             #expect(try await me([.authorization: "Basic YWxpY2U6eA==", .cookie: "parlor_session=\(alice.token)"]) == .unauthorized)
         }

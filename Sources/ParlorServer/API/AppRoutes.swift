@@ -73,8 +73,10 @@ struct AppRoutes {
             return try JSONBody.response(Wire.Blob(hash: hash, url: "/blobs/\(hash)"), status: .created)
         }
         router.get("/blobs/:hash") { _, context in
-            // Private: only who may see the upload gets it; anyone else, signed in or not, a 404.
-            guard let user = context.user, let hash = context.parameters.get("hash"), hash.count == 64,
+            // Private: only who may see the upload gets it. Anyone signed in who may not gets the
+            // 404 of a hash nobody uploaded; nobody signed in gets 401, whatever the hash.
+            let user = try context.requireUser()
+            guard let hash = context.parameters.get("hash"), hash.count == 64,
                   let blob = try await services.store.blob(hash: hash, readableBy: user.id)
             else { throw APIError.notFound }
             return Response(

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ParlorStore
 
@@ -32,7 +33,21 @@ struct SessionAuthenticator: RouterMiddleware {
             guard authorization.hasPrefix("Bearer ") else { return nil }
             tokens.append(String(authorization.dropFirst("Bearer ".count)))
         }
-        if let cookie = request.cookies[Accounts.cookieName]?.value { tokens.append(cookie) }
+        if let cookie = sessionCookie(in: request) { tokens.append(cookie) }
         return tokens
+    }
+
+    /// The session cookie's value, an empty one included (it is a credential that does not hold,
+    /// not an absent one).
+    static func sessionCookie(in request: Request) -> String? {
+        if let value = request.cookies[Accounts.cookieName]?.value { return value }
+        let prefix = Accounts.cookieName + "="
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces)
+                if pair.hasPrefix(prefix) { return String(pair.dropFirst(prefix.count)) }
+            }
+        }
+        return nil
     }
 }

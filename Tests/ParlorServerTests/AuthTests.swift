@@ -128,6 +128,7 @@ struct AuthTests {
                 #expect(!csp.contains("unsafe-inline"), "\(path)")
                 #expect(csp.contains("frame-ancestors 'none'"), "\(path)")
                 #expect(csp.contains("img-src 'self' data: blob:;"), "\(path): remote images come through the proxy only")
+                #expect(csp.contains("frame-src https: http://127.0.0.1:*") && !csp.contains("frame-src http:"), "\(path): no plain-http frames from the internet")
                 #expect(reply.headers[.xContentTypeOptions] == "nosniff", "\(path)")
                 #expect(reply.headers[referrerPolicy] == "no-referrer", "\(path)")
             }

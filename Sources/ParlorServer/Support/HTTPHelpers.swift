@@ -43,9 +43,11 @@ enum JSONBody {
 /// become API error bodies here (`APIError(_:)`), so a `MessagesError` keeps its code and status.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        // Remote images go through /images/proxy; http(s) media and frames stay allowed (see docs).
+        // Remote images go through /images/proxy. Frames: https pages, and http on the viewer's own
+        // computer (development); the client frames nothing else (widgets.js `frameable`).
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' data: https:; "
-            + "frame-src http: https:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+            + "frame-src https: http://127.0.0.1:* http://localhost:*; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

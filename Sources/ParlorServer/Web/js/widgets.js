@@ -3,6 +3,12 @@
 
 import { h } from './dom.js';
 
+/** Whether the CSP's frame-src lets a page in a frame: https, or http on this computer. */
+function frameable(url) {
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && ['127.0.0.1', 'localhost'].includes(parsed.hostname));
+}
+
 /** The in-app web page: a sandboxed frame with its title and a way out to a real tab. */
 export function webPageView(url, title) {
   const heading = title || (url ? new URL(url).host : 'Web page');
@@ -14,6 +20,10 @@ export function webPageView(url, title) {
     url ? h('a', { class: 'webpage-open', href: url, target: '_blank', rel: 'noopener noreferrer', text: 'Open in new tab' }) : null,
   );
   if (!url) return h('div', { class: 'vt-webpage' }, bar, h('p', { class: 'vt-text vt-color-destructive', text: 'This page cannot be shown.' }));
+  if (!frameable(url)) {
+    // The CSP frames https pages only (and http on this computer, for development).
+    return h('div', { class: 'vt-webpage' }, bar, h('p', { class: 'vt-text', text: 'This page is not secure (http), so it opens in a new tab only.' }));
+  }
   const frame = h('iframe', {
     class: 'webpage-frame',
     src: url,

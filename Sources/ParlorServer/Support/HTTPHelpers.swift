@@ -43,9 +43,9 @@ enum JSONBody {
 /// become API error bodies here (`APIError(_:)`), so a `MessagesError` keeps its code and status.
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        // Remote images go through /images/proxy. Frames: https pages, and http on the viewer's own
+        // Remote images go through /images/proxy; video and audio load directly, over https only. Frames: https pages, and http on the viewer's own
         // computer (development); the client frames nothing else (widgets.js `frameable`).
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' data: https:; "
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' https:; "
             + "frame-src https: http://127.0.0.1:* http://localhost:*; connect-src 'self'; object-src 'none'; base-uri 'none'; "
             + "form-action 'self'; frame-ancestors 'none'"
     }

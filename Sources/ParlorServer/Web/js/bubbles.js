@@ -1,7 +1,7 @@
 // One message as the transcript draws it: a text bubble, a sticker, or an app message (its
 // template layout, or its live layout drawn by the app).
 
-import { h, safeImageURL } from './dom.js';
+import { h, safeImageURL, safeWebURL } from './dom.js';
 import { resolveMentions } from './mentions.js';
 import { renderView } from './viewtree.js';
 
@@ -89,12 +89,12 @@ export function appCard(app, options = {}) {
 
 function templateView(layout, appId, say) {
   const parts = [];
-  const media = safeImageURL(layout.imageURL) || safeImageURL(layout.mediaURL);
+  const media = layout.imageURL ? safeImageURL(layout.imageURL) : playableURL(layout.mediaURL) || safeImageURL(layout.mediaURL);
   const imageTitle = say(layout.imageTitle);
   const imageSubtitle = say(layout.imageSubtitle);
   if (media || imageTitle || imageSubtitle) {
     const box = h('span', { class: ['app-media', !media && 'app-media-empty'] });
-    if (media) box.append(mediaElement(media, Boolean(layout.imageURL)));
+    if (media) box.append(mediaElement(media, Boolean(layout.imageURL), layout.mediaURL));
     if (imageTitle || imageSubtitle) {
       box.append(
         h(
@@ -128,12 +128,28 @@ function templateView(layout, appId, say) {
   return h('span', { class: 'app-template' }, parts);
 }
 
-function mediaElement(url, isImage) {
-  const lower = url.toLowerCase().split('?')[0];
-  if (!isImage && /\.(mp4|webm|mov|m4v)$/.test(lower)) {
+const VIDEO = /\.(mp4|webm|mov|m4v)$/;
+const AUDIO = /\.(mp3|m4a|aac|wav|ogg|oga)$/;
+
+function mediaKind(url) {
+  const lower = (url || '').toLowerCase().split(/[?#]/)[0];
+  return VIDEO.test(lower) ? 'video' : AUDIO.test(lower) ? 'audio' : 'image';
+}
+
+/** A video or audio file's URL, loaded directly (media-src): our own, or https; else null. */
+function playableURL(url) {
+  if (mediaKind(url) === 'image') return null;
+  if (typeof url === 'string' && url.startsWith('/') && !url.startsWith('//')) return url;
+  const web = safeWebURL(url);
+  return web && web.startsWith('https:') ? web : null;
+}
+
+function mediaElement(url, isImage, original) {
+  const kind = isImage ? 'image' : mediaKind(original);
+  if (kind === 'video') {
     return h('video', { class: 'app-media-item', src: url, controls: true, preload: 'metadata' });
   }
-  if (!isImage && /\.(mp3|m4a|aac|wav|ogg|oga)$/.test(lower)) {
+  if (kind === 'audio') {
     return h('audio', { class: 'app-media-audio', src: url, controls: true, preload: 'metadata' });
   }
   return h('img', { class: 'app-media-item', src: url, alt: '', decoding: 'async', attrs: { 'aria-hidden': 'true', referrerpolicy: 'no-referrer' } });

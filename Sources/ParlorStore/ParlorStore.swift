@@ -38,8 +38,9 @@ public protocol ParlorStore: Sendable {
     /// Removes a member. When they were a group's last admin, the longest-standing member left
     /// becomes admin in the same transaction: a group with members always has one.
     func removeMember(_ user: UserID, from conversation: ConversationID) async throws
-    /// Makes a member a group admin, or not; nothing happens for someone who is not a member.
-    func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws
+    /// Makes a member a group admin, or not, as `actor` asks: in one transaction that checks
+    /// `actor` is an admin and that the group keeps one. Nothing happens for a non-member.
+    func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange
     func setTitle(_ title: String?, of conversation: ConversationID) async throws
 
     // MARK: Messages

@@ -141,10 +141,28 @@ extension PostgresStore {
         }
     }
 
-    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws {
-        _ = try await query("""
-            UPDATE members SET is_admin = \(isAdmin) WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
-            """)
+    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange {
+        let id = conversation.description
+        return try await transaction { connection in
+            // Serializes admin changes and removals in this conversation: two admins demoting each
+            // other at once cannot both pass the last-admin check.
+            try await connection.rows("SELECT 1 FROM conversations WHERE id = \(id) FOR UPDATE", logger: self.logger)
+            func holdsAdmin(_ member: UserID) async throws -> Bool {
+                try await !connection.rows(
+                    "SELECT 1 FROM members WHERE conversation_id = \(id) AND user_id = \(member.description) AND is_admin", logger: self.logger
+                ).isEmpty
+            }
+            guard try await holdsAdmin(actor) else { return .actorNotAdmin }
+            if !isAdmin, try await holdsAdmin(user) {
+                let admins = try await connection.rows(
+                    "SELECT count(*) FROM members WHERE conversation_id = \(id) AND is_admin", logger: self.logger
+                ).first?.decode(Int64.self) ?? 0
+                guard admins > 1 else { return .lastAdmin }
+            }
+            try await connection.rows(
+                "UPDATE members SET is_admin = \(isAdmin) WHERE conversation_id = \(id) AND user_id = \(user.description)", logger: self.logger)
+            return .done
+        }
     }
 
     public func setTitle(_ title: String?, of conversation: ConversationID) async throws {

@@ -96,11 +96,18 @@ extension SQLiteStore {
         }
     }
 
-    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID) async throws {
+    public func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange {
         try await write { db in
+            let id = conversation.description
+            let adminSQL = "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ? AND is_admin = 1"
+            guard try Row.fetchOne(db, sql: adminSQL, arguments: [id, actor.description]) != nil else { return .actorNotAdmin }
+            if !isAdmin, try Row.fetchOne(db, sql: adminSQL, arguments: [id, user.description]) != nil {
+                let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM members WHERE conversation_id = ? AND is_admin = 1", arguments: [id]) ?? 0
+                guard admins > 1 else { return .lastAdmin }
+            }
             try db.execute(
-                sql: "UPDATE members SET is_admin = ? WHERE conversation_id = ? AND user_id = ?",
-                arguments: [isAdmin, conversation.description, user.description])
+                sql: "UPDATE members SET is_admin = ? WHERE conversation_id = ? AND user_id = ?", arguments: [isAdmin, id, user.description])
+            return .done
         }
     }
 

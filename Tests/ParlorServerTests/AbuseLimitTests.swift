@@ -94,7 +94,7 @@ struct AbuseLimitTests {
         }
     }
 
-    @Test("Nobody can be pulled into more than additionsPerMinute conversations a minute; others are not held up")
+    @Test("One person cannot pull another into more than additionsPerMinute conversations a minute, nor keep others from adding them")
     func additionFlood() async throws {
         try await TestServer { $0.additionsPerMinute = 3 }.run { api in
             let mallory = try await api.signUp("mallory")
@@ -107,16 +107,20 @@ struct AbuseLimitTests {
             let fourth = try await api.post("/api/conversations", as: mallory, json: ["title": "spam 3", "members": ["victim", "friend"]])
             #expect(fourth.status == .tooManyRequests)
             #expect(fourth.errorCode == "tooManyAdditions")
+            #expect(fourth.headers[.retryAfter] != nil)
             #expect(try await api.get("/api/conversations", as: friend).decode([Wire.Conversation].self).isEmpty,
                     "a refused group adds nobody")
             let group = try await api.conversation(of: mallory, with: [friend], title: "fine")
             #expect(try await api.post("/api/conversations/\(group.id)/members", as: mallory, json: ["username": "victim"]).errorCode
                     == "tooManyAdditions", "adding to an existing group counts too")
             #expect(try await api.get("/api/conversations", as: victim).decode([Wire.Conversation].self).count == 3)
+            // The flood does not lock the victim away from everyone else.
+            let real = try await api.post("/api/conversations", as: friend, json: ["title": "real friends", "members": ["victim"]])
+            #expect(real.status == .created, "friend can still add victim")
         }
     }
 
-    @Test("One address creates at most signUpsPerHour accounts; another address is not affected")
+    @Test("One address (an IPv6 /64) creates at most signUpsPerHour accounts; taken names do not count; another address is not affected")
     func signUpFlood() async throws {
         try await TestServer {
             $0.signUpsPerHour = 2
@@ -128,11 +132,15 @@ struct AbuseLimitTests {
                     headers: [HTTPField.Name("X-Forwarded-For")!: address])
             }
             #expect(try await signUp("bot1", from: "203.0.113.9").status == .created)
+            #expect(try await signUp("bot1", from: "203.0.113.9").errorCode == "usernameTaken", "a taken name does not count")
             #expect(try await signUp("bot2", from: "203.0.113.9").status == .created)
             let third = try await signUp("bot3", from: "203.0.113.9")
             #expect(third.status == .tooManyRequests)
             #expect(third.errorCode == "tooManySignUps")
             #expect(try await signUp("human", from: "198.51.100.4").status == .created)
+            #expect(try await signUp("v6bot1", from: "2001:db8:1:2::1").status == .created)
+            #expect(try await signUp("v6bot2", from: "2001:db8:1:2::2").status == .created)
+            #expect(try await signUp("v6bot3", from: "2001:db8:1:2:ffff::3").errorCode == "tooManySignUps", "one IPv6 /64 is one address")
         }
     }
 }

@@ -37,7 +37,7 @@ struct AccountTests {
         try await backend.withStore { store in
             let alice = try await store.makeUser("alice.w")
             let mom = try await store.makeUser("mom_01")
-            for impostor in ["AIice.w", "a1ice.w", "alice_w", "alice-vv", "ALICE.W", "rnom-ol", "mom.Ol"] {
+            for impostor in ["AIice.w", "a1ice.w", "alice_w", "alice-vv", "ALICE.W", "rnom-ol", "mom.Ol", "alicew", "a.lice.w_", "momol"] {
                 let error = await #expect(throws: StoreError.self, "\(impostor)") {
                     try await store.createUser(username: impostor, displayName: "Impostor", passwordHash: "x")
                 }

@@ -178,11 +178,21 @@ struct ConversationTests {
             #expect(group.admins == [alice.id])
             #expect(try await store.conversation(id: group.id)?.admins == [alice.id])
             try await store.addMember(dave.id, to: group.id)
-            try await store.setAdmin(carol.id, true, in: group.id)
+            #expect(try await store.setAdmin(carol.id, true, in: group.id, by: bob.id) == .actorNotAdmin)
+            #expect(try await store.setAdmin(carol.id, true, in: group.id, by: alice.id) == .done)
             #expect(try await store.conversation(id: group.id)?.admins == [alice.id, carol.id])
-            try await store.setAdmin(carol.id, false, in: group.id)
-            try await store.setAdmin(UserID(), true, in: group.id)  // not a member: nothing happens
+            #expect(try await store.setAdmin(carol.id, false, in: group.id, by: alice.id) == .done)
+            #expect(try await store.setAdmin(alice.id, false, in: group.id, by: alice.id) == .lastAdmin)
+            #expect(try await store.setAdmin(UserID(), true, in: group.id, by: alice.id) == .done)  // not a member: nothing happens
             #expect(try await store.conversation(id: group.id)?.admins == [alice.id])
+
+            // Two admins demoting each other at the same moment: one of them stays admin.
+            #expect(try await store.setAdmin(bob.id, true, in: group.id, by: alice.id) == .done)
+            async let first = store.setAdmin(alice.id, false, in: group.id, by: bob.id)
+            async let second = store.setAdmin(bob.id, false, in: group.id, by: alice.id)
+            let outcomes = try await [first, second]
+            #expect(outcomes.filter { $0 == .done }.count == 1, "\(outcomes)")
+            #expect(try await store.conversation(id: group.id)?.admins.count == 1)
 
             try await store.removeMember(alice.id, from: group.id)
             #expect(try await store.conversation(id: group.id)?.admins == [bob.id], "bob joined first of those left")

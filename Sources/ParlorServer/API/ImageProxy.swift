@@ -74,10 +74,18 @@ public struct ImageProxy: Sendable {
         return (data, type)
     }
 
+    /// Threads for `getaddrinfo`, which blocks.
+    private static let resolverPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
     /// The first address `host` resolves to, when every address it resolves to is public.
     /// - Throws: `hostNotAllowed` for a host on a private address; `imageUnavailable` when it does not resolve.
     static func publicAddress(of host: String, port: Int, allowPrivate: Bool) async throws -> String {
-        let addresses = try await NIOThreadPool.singleton.runIfActive { resolve(host) }
+        // On a pool of its own: a slow name server must not hold the threads bcrypt and files use.
+        let addresses = try await resolverPool.runIfActive { resolve(host) }
         guard let first = addresses.first else {
             throw APIError(.notFound, code: "imageUnavailable", "\(host.prefix(100)) does not resolve.")
         }
@@ -121,9 +129,16 @@ public struct ImageProxy: Sendable {
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
             return isPublicIPv4(Array(bytes[12..<16]))  // ::ffff:a.b.c.d
         }
+        // Addresses that carry an IPv4 address a gateway reaches: NAT64 64:ff9b::/96 and
+        // 64:ff9b:1::/48, 6to4 2002::/16; and the deprecated IPv4-compatible ::/96.
+        if bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] || bytes[0..<12].allSatisfy({ $0 == 0 }) {
+            return isPublicIPv4(Array(bytes[12..<16]))
+        }
+        if bytes[0..<6] == [0x00, 0x64, 0xFF, 0x9B, 0x00, 0x01] { return false }
+        if bytes[0] == 0x20 && bytes[1] == 0x02 { return isPublicIPv4(Array(bytes[2..<6])) }
         if bytes.allSatisfy({ $0 == 0 }) || bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return false }  // :: and ::1
         if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7 unique local
-        if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10 link-local
+        if bytes[0] == 0xFE && bytes[1] & 0x80 == 0x80 { return false }  // fe80::/10 link-local, fec0::/10 site-local
         if bytes[0] == 0xFF { return false }  // multicast
         if bytes[0] == 0x20 && bytes[1] == 0x01 && bytes[2] == 0x0D && bytes[3] == 0xB8 { return false }  // 2001:db8::/32 documentation
         return true

@@ -11,15 +11,15 @@ struct InstanceKey: Hashable, Sendable {
 
 /// The running app instances, and which app each user has open in each conversation.
 ///
-/// At most `capacity` instances stay in memory; past it the least recently used go. That loses
-/// nothing: an instance's state is saved as it changes, and the next use resumes it from the store.
+/// At most `capacity` instances stay in memory; past it the least recently used go, except the
+/// ones open on someone's screen. That loses nothing: an instance's state is saved as it
+/// changes, and the next use resumes it from the store.
 actor InstanceRegistry {
     private var instances: LRUCache<InstanceKey, any HostedAppInstance>
-    private var open: LRUCache<UserConversation, AppID>
+    private var open: [UserConversation: AppID] = [:]
 
     init(capacity: Int = 10_000) {
         instances = LRUCache(capacity: capacity)
-        open = LRUCache(capacity: capacity)
     }
 
     struct UserConversation: Hashable {
@@ -32,7 +32,10 @@ actor InstanceRegistry {
     /// Keeps `instance` unless another one for `key` got there first; returns the one kept.
     func insert(_ instance: any HostedAppInstance, for key: InstanceKey) -> any HostedAppInstance {
         if let existing = instances.peek(key) { return existing }
-        instances[key] = instance
+        instances.set(instance, for: key) { key in
+            guard case .conversation(let conversation) = key.scope else { return false }
+            return open[UserConversation(user: key.user, conversation: conversation)] == key.app
+        }
         return instance
     }
 

@@ -43,17 +43,22 @@ public struct Accounts: Sendable {
     public func signUp(username: String, displayName: String, password: String, address: String? = nil) async throws -> User {
         let username = username.trimmingCharacters(in: .whitespaces)
         let displayName = try Self.validate(username: username, displayName: displayName, password: password)
-        if let address, let wait = await signUps.take(address) {
+        let network = address.map(RateLimiter.networkKey(of:))
+        if let network, let wait = await signUps.take(network) {
             throw APIError(
                 .tooManyRequests, code: "tooManySignUps",
                 "\(signUps.limit) accounts were created from here in the last hour, the most allowed; try again in \(wait / 60 + 1) minutes.",
                 details: ["retryAfter": "\(wait)"])
         }
-        let hash = try await hashPassword(password)
         do {
+            let hash = try await hashPassword(password)
             return try await store.createUser(username: username, displayName: displayName, passwordHash: hash)
-        } catch let error as StoreError where error.code == .conflict {
-            throw APIError(.conflict, code: "usernameTaken", "The username '\(username)' is taken, or looks too much like one that is; pick another.")
+        } catch {
+            if let network { await signUps.refund(network) }  // only accounts made count
+            if let error = error as? StoreError, error.code == .conflict {
+                throw APIError(.conflict, code: "usernameTaken", "The username '\(username)' is taken, or looks too much like one that is; pick another.")
+            }
+            throw error
         }
     }
 
@@ -63,6 +68,7 @@ public struct Accounts: Sendable {
     /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures
     ///   from this address.
     public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
+        let address = RateLimiter.networkKey(of: address)
         if let wait = await throttle.begin(account: username, address: address) {
             throw APIError(
                 .tooManyRequests, code: "tooManyAttempts",

@@ -5,9 +5,9 @@ import ParlorStore
 /// Finds the signed-in user from `Authorization: Bearer <token>` (API clients) or the session
 /// cookie (browsers) and puts it in the context. Routes that need a user call `requireUser()`.
 ///
-/// Every credential a request carries must hold, for the same person: an `Authorization` header
-/// that is not a valid bearer token, or a cookie beside the token that signs someone else in or
-/// no one, makes the request anonymous rather than being passed over.
+/// Every credential a request carries must hold, for the same person: a bearer token or a cookie
+/// that signs someone else in or no one makes the request anonymous rather than being passed
+/// over. `Authorization` headers of other schemes (a proxy's `Basic`) are not Parlor's: ignored.
 struct SessionAuthenticator: RouterMiddleware {
     typealias Context = ParlorRequestContext
     let accounts: Accounts
@@ -25,13 +25,12 @@ struct SessionAuthenticator: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The bearer token and the session cookie's, those present, in that order; nil when an
-    /// `Authorization` header is there but is not a bearer token.
+    /// The bearer token and the session cookie's, those present, in that order.
     static func tokens(in request: Request) -> [String]? {
         var tokens: [String] = []
         if let authorization = request.headers[.authorization] {
-            guard authorization.hasPrefix("Bearer ") else { return nil }
-            tokens.append(String(authorization.dropFirst("Bearer ".count)))
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { tokens.append(String(parts[1])) }
         }
         if let cookie = sessionCookie(in: request) { tokens.append(cookie) }
         return tokens

@@ -16,8 +16,12 @@ final class Conversations: Sendable {
     let caches: ViewerCaches
     /// The most members a group may have.
     let maxMembers: Int
-    /// Additions to conversations by others, per person added (this node's count).
+    /// Additions to conversations, per (who adds, who is added): one person cannot pull another
+    /// into conversation after conversation, and cannot block others from adding them either.
     let additions: RateLimiter
+    /// People added to conversations per person adding (ten times the per-pair limit, and at
+    /// least a full group's worth): a flood spread over many people.
+    let additionsBy: RateLimiter
 
     init(
         store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, caches: ViewerCaches,
@@ -31,6 +35,8 @@ final class Conversations: Sendable {
         self.caches = caches
         maxMembers = configuration.maxGroupMembers
         additions = RateLimiter(limit: configuration.additionsPerMinute, window: .seconds(60))
+        let perPair = configuration.additionsPerMinute
+        additionsBy = RateLimiter(limit: perPair == 0 ? 0 : max(perPair * 10, configuration.maxGroupMembers), window: .seconds(60))
     }
 
     /// A title has at most this many characters (`Limits.length(of:)`).
@@ -89,7 +95,7 @@ final class Conversations: Sendable {
         }) {
             return existing.conversation.id
         }
-        try await countAdditions(of: Array(members.dropFirst()))
+        try await countAdditions(of: Array(members.dropFirst()), by: user)
         let record = try await store.createConversation(title: title, isGroup: isGroup, members: members)
         await notices.announce(record.id, to: members)
         return record.id
@@ -111,7 +117,7 @@ final class Conversations: Sendable {
         guard record.members.count < maxMembers else {
             throw APIError(.conflict, code: "groupFull", "This group has \(maxMembers) members, the most a group may have.")
         }
-        try await countAdditions(of: [member.id])
+        try await countAdditions(of: [member.id], by: user)
         try await store.addMember(member.id, to: record.id)
         await notices.announce(record.id, to: record.members + [member.id])
         await apps.refreshParticipants(in: record.id)
@@ -138,29 +144,40 @@ final class Conversations: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.members.contains(member) else { throw APIError.notFound }
         guard record.isGroup else { throw Self.notAGroup("Only groups have admins.") }
-        try Self.requireAdmin(user, of: record)
-        guard isAdmin || record.admins != [member] else {
-            throw APIError(.conflict, code: "lastAdmin", "A group always has an admin: make someone else one first.")
+        // Decided inside the store's transaction, not from the cached record: two admins demoting
+        // each other at once leave one.
+        switch try await store.setAdmin(member, isAdmin, in: record.id, by: user) {
+        case .done: break
+        case .actorNotAdmin: throw Self.notAdmin
+        case .lastAdmin: throw APIError(.conflict, code: "lastAdmin", "A group always has an admin: make someone else one first.")
         }
-        try await store.setAdmin(member, isAdmin, in: record.id)
         await notices.announce(record.id, to: record.members)
     }
 
     /// What a 1:1 conversation refuses that a group would allow (409: the conversation's kind).
     private static func notAGroup(_ message: String) -> APIError { APIError(.conflict, code: "notAGroup", message) }
 
+    private static let notAdmin = APIError(.forbidden, code: "notAdmin", "Only the group's admins can do that; ask one of them.")
+
     private static func requireAdmin(_ user: UserID, of record: ConversationRecord) throws {
-        guard record.admins.contains(user) else {
-            throw APIError(.forbidden, code: "notAdmin", "Only the group's admins can do that; ask one of them.")
-        }
+        guard record.admins.contains(user) else { throw notAdmin }
     }
 
-    /// Counts one addition for each person; refuses all when one was added too often this minute.
-    private func countAdditions(of people: [UserID]) async throws {
-        if let wait = await additions.take(people.map(\.description)) {
+    /// Counts one addition of each person by `adder`; refuses all when `adder` added one of them,
+    /// or anyone, too often this minute.
+    private func countAdditions(of people: [UserID], by adder: UserID) async throws {
+        let pairs = people.map { "\(adder)>\($0)" }
+        let wait: Int? = if let wait = await additionsBy.take(Array(repeating: adder.description, count: people.count)) {
+            wait
+        } else if let wait = await additions.take(pairs) {
+            wait
+        } else {
+            nil
+        }
+        if let wait {
             throw APIError(
                 .tooManyRequests, code: "tooManyAdditions",
-                "Someone you picked was added to \(additions.limit) conversations in the last minute, the most allowed; try again in \(wait) seconds.",
+                "You added people to conversations too often in the last minute (at most \(additions.limit) times the same person); try again in \(wait) seconds.",
                 details: ["retryAfter": "\(wait)"])
         }
     }

@@ -28,10 +28,16 @@ struct LRUCache<Key: Hashable, Value> {
                 entries[key] = nil
                 return
             }
-            clock += 1
-            entries[key] = (newValue, clock)
-            if entries.count > capacity { evictLeastRecentlyUsed() }
+            set(newValue, for: key)
         }
+    }
+
+    /// Stores `value` for `key`; past the capacity, the least recently used go, except those
+    /// `isPinned` keeps (which may leave the cache over its capacity while they are pinned).
+    mutating func set(_ value: Value, for key: Key, isPinned: (Key) -> Bool = { _ in false }) {
+        clock += 1
+        entries[key] = (value, clock)
+        if entries.count > capacity { evictLeastRecentlyUsed(isPinned: isPinned) }
     }
 
     /// The value for `key` without marking it used.
@@ -41,9 +47,10 @@ struct LRUCache<Key: Hashable, Value> {
         entries = entries.filter { !shouldRemove($0.key, $0.value.value) }
     }
 
-    private mutating func evictLeastRecentlyUsed() {
-        let keep = capacity - max(1, capacity / 10)
+    private mutating func evictLeastRecentlyUsed(isPinned: (Key) -> Bool) {
+        let keep = max(1, capacity - max(1, capacity / 10))
         let newestFirst = entries.sorted { $0.value.used > $1.value.used }
-        entries = Dictionary(uniqueKeysWithValues: newestFirst.prefix(keep).map { ($0.key, $0.value) })
+        let kept = newestFirst.enumerated().filter { $0.offset < keep || isPinned($0.element.key) }.map(\.element)
+        entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// At most `limit` events per key in any sliding `window` (sign-ups per address, additions to
 /// conversations per person). Memory is bounded: past `capacity` keys, the least recently seen
@@ -37,6 +40,21 @@ actor RateLimiter {
 
     /// Counts one event for `key`; see `take(_:)`.
     func take(_ key: String) -> Int? { take([key]) }
+
+    /// Takes back the newest event of `key` (the attempt it counted did not happen after all).
+    func refund(_ key: String) {
+        guard var times = events[key], !times.isEmpty else { return }
+        times.removeLast()
+        events[key] = times.isEmpty ? nil : times
+    }
+
+    /// The key a client address counts under: an IPv4 address itself, an IPv6 address's /64
+    /// network (one subscriber gets a whole /64, so single addresses would be free to change).
+    static func networkKey(of address: String) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        return bytes.prefix(8).map { String(format: "%02x", $0) }.joined() + "::/64"
+    }
 
     /// Drops keys with no event in the window, then the least recently seen past `capacity`.
     private func evict(now: ContinuousClock.Instant) {

@@ -49,6 +49,15 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     }
 }
 
+/// How a change of a group's admins ended (`ParlorStore.setAdmin`).
+public enum AdminChange: Sendable, Hashable {
+    case done
+    /// Whoever asked is not (or no longer) an admin.
+    case actorNotAdmin
+    /// It would have left the group with no admin.
+    case lastAdmin
+}
+
 /// A conversation as one member's list shows it.
 public struct ConversationSummary: Sendable, Hashable, Codable {
     public var conversation: ConversationRecord

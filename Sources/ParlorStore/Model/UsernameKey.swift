@@ -2,18 +2,18 @@ import Foundation
 
 /// What a username looks like, for uniqueness: two usernames with the same key could be taken for
 /// each other, so a store refuses the second (`alice`, `Alice`, `AIice` with a capital i, `a1ice`,
-/// `alice_` and `alice-` all share one key).
+/// `alice_`, `a.lice` and `alice-` all share one key).
 ///
 /// Usernames are ASCII letters, digits, `.`, `-` and `_` (`Accounts`), so Unicode's confusables
 /// reduce to these: case; capital I, small L and the digit 1; the letter o and the digit 0; the
-/// separators; `rn` and `m`; `vv` and `w`.
+/// separators, which do not count; `rn` and `m`; `vv` and `w`.
 public enum UsernameKey {
     public static func of(_ username: String) -> String {
-        var key = String(username.replacingOccurrences(of: "I", with: "l").lowercased().map { character -> Character in
+        var key = String(username.replacingOccurrences(of: "I", with: "l").lowercased().compactMap { character -> Character? in
             switch character {
             case "0": "o"
             case "1": "l"
-            case "_", "-": "."
+            case "_", "-", ".": nil  // separators are easy to miss: `alice_`, `a.lice` and `alice` look alike
             default: character
             }
         })

@@ -82,7 +82,8 @@ struct AbuseLimitTests {
     @Test("A group holds at most maxGroupMembers: creating a bigger one is 400, adding to a full one 409 groupFull")
     func groupSize() async throws {
         try await TestServer { $0.maxGroupMembers = 3 }.run { api in
-            let people = try await ["alice", "bob", "carol", "dave"].asyncMap { try await api.signUp($0) }
+            var people: [Person] = []
+            for name in ["alice", "bob", "carol", "dave"] { people.append(try await api.signUp(name)) }
             let tooBig = try await api.post("/api/conversations", as: people[0], json: ["members": ["bob", "carol", "dave"]])
             #expect(tooBig.status == .badRequest)
             let group = try await api.conversation(of: people[0], with: [people[1], people[2]])
@@ -142,14 +143,5 @@ struct AbuseLimitTests {
             #expect(try await signUp("v6bot2", from: "2001:db8:1:2::2").status == .created)
             #expect(try await signUp("v6bot3", from: "2001:db8:1:2:ffff::3").errorCode == "tooManySignUps", "one IPv6 /64 is one address")
         }
-    }
-}
-
-extension Sequence where Element: Sendable {
-    /// The elements mapped in order by an async function.
-    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-        var result: [T] = []
-        for element in self { result.append(try await transform(element)) }
-        return result
     }
 }

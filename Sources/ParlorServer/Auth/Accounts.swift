@@ -45,10 +45,10 @@ public struct Accounts: Sendable {
         let displayName = try Self.validate(username: username, displayName: displayName, password: password)
         let network = address.map(RateLimiter.networkKey(of:))
         if let network, let wait = await signUps.take(network) {
-            throw APIError(
-                .tooManyRequests, code: "tooManySignUps",
+            throw APIError.tooMany(
+                "tooManySignUps",
                 "\(signUps.limit) accounts were created from here in the last hour, the most allowed; try again in \(wait / 60 + 1) minutes.",
-                details: ["retryAfter": "\(wait)"])
+                retryAfter: wait)
         }
         do {
             let hash = try await hashPassword(password)
@@ -70,9 +70,7 @@ public struct Accounts: Sendable {
     public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
         let address = RateLimiter.networkKey(of: address)
         if let wait = await throttle.begin(account: username, address: address) {
-            throw APIError(
-                .tooManyRequests, code: "tooManyAttempts",
-                "Too many failed sign-ins from here; try again in \(wait) seconds.", details: ["retryAfter": "\(wait)"])
+            throw APIError.tooMany("tooManyAttempts", "Too many failed sign-ins from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         let user: User
         do {

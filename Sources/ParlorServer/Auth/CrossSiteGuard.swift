@@ -16,8 +16,8 @@ struct CrossSiteGuard: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Signed by the cookie: a bearer token takes precedence (SessionAuthenticator), any other
         // Authorization (a proxy's Basic credentials, which browsers attach themselves) does not.
-        let bearer = request.headers[.authorization]?.hasPrefix("Bearer ") == true
-        if !Self.safeMethods.contains(request.method), !bearer, request.cookies[Accounts.cookieName] != nil {
+        let bearer = SessionAuthenticator.bearerToken(in: request) != nil
+        if !Self.safeMethods.contains(request.method), !bearer, SessionAuthenticator.sessionCookie(in: request) != nil {
             try Self.check(request)
         }
         return try await next(request, context)

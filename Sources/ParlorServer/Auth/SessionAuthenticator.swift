@@ -14,9 +14,12 @@ struct SessionAuthenticator: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let tokens = Self.tokens(in: request), let first = tokens.first, let user = try await accounts.user(token: first) {
+        let tokens = Self.tokens(in: request)
+        if let first = tokens.first, let user = try await accounts.user(token: first) {
             var agree = true
-            for other in tokens.dropFirst() where try await accounts.user(token: other)?.id != user.id { agree = false }
+            for other in tokens.dropFirst() where other != first {
+                if try await accounts.user(token: other)?.id != user.id { agree = false }
+            }
             if agree {
                 context.user = user
                 context.tokenHash = Accounts.hash(token: first)
@@ -26,20 +29,22 @@ struct SessionAuthenticator: RouterMiddleware {
     }
 
     /// The bearer token and the session cookie's, those present, in that order.
-    static func tokens(in request: Request) -> [String]? {
-        var tokens: [String] = []
-        if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { tokens.append(String(parts[1])) }
-        }
-        if let cookie = sessionCookie(in: request) { tokens.append(cookie) }
-        return tokens
+    static func tokens(in request: Request) -> [String] {
+        [bearerToken(in: request), sessionCookie(in: request)].compactMap { $0 }
+    }
+
+    /// The token of an `Authorization: Bearer` header (the scheme in any case); nil for none or
+    /// another scheme (a proxy's `Basic` credentials are not Parlor's).
+    static func bearerToken(in request: Request) -> String? {
+        guard let parts = request.headers[.authorization]?.split(separator: " ", maxSplits: 1), parts.count == 2,
+              parts[0].lowercased() == "bearer"
+        else { return nil }
+        return String(parts[1])
     }
 
     /// The session cookie's value, an empty one included (it is a credential that does not hold,
     /// not an absent one).
     static func sessionCookie(in request: Request) -> String? {
-        if let value = request.cookies[Accounts.cookieName]?.value { return value }
         let prefix = Accounts.cookieName + "="
         for header in request.headers[values: .cookie] {
             for part in header.split(separator: ";") {

@@ -167,18 +167,13 @@ final class Conversations: Sendable {
     /// or anyone, too often this minute.
     private func countAdditions(of people: [UserID], by adder: UserID) async throws {
         let pairs = people.map { "\(adder)>\($0)" }
-        let wait: Int? = if let wait = await additionsBy.take(Array(repeating: adder.description, count: people.count)) {
-            wait
-        } else if let wait = await additions.take(pairs) {
-            wait
-        } else {
-            nil
-        }
+        var wait = await additionsBy.take(Array(repeating: adder.description, count: people.count))
+        if wait == nil { wait = await additions.take(pairs) }
         if let wait {
-            throw APIError(
-                .tooManyRequests, code: "tooManyAdditions",
+            throw APIError.tooMany(
+                "tooManyAdditions",
                 "You added people to conversations too often in the last minute (at most \(additions.limit) times the same person); try again in \(wait) seconds.",
-                details: ["retryAfter": "\(wait)"])
+                retryAfter: wait)
         }
     }
 

@@ -27,6 +27,11 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     public static func invalid(_ message: String) -> APIError { APIError(.badRequest, code: "invalidValue", message) }
 
+    /// A 429: `details.retryAfter` (and the `Retry-After` header) say the seconds to wait.
+    public static func tooMany(_ code: String, _ message: String, retryAfter seconds: Int) -> APIError {
+        APIError(.tooManyRequests, code: code, message, details: ["retryAfter": "\(seconds)"])
+    }
+
     /// The API form of any error: `MessagesError` keeps its code, `StoreError` maps to a status,
     /// anything else is a 500 with no detail.
     public init(_ error: any Error) {

@@ -12,7 +12,6 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     var count: Int { entries.count }
-    var values: [Value] { entries.values.map(\.value) }
     var keys: [Key] { entries.keys.map { $0 } }
 
     /// The value for `key`, marked as just used.

@@ -70,7 +70,7 @@ extension Wire {
 
         /// Reads one client text.
         /// - Throws: `FrameError`: `malformedFrame` for what is not an object of this protocol (or a
-        ///   field of the wrong type), `unknownType`, `invalidValue` naming a missing field.
+        ///   field of the wrong type, or a `type` this protocol does not have), `invalidValue` naming a missing field.
         public static func decode(_ text: String) throws(FrameError) -> ClientRequest {
             let data = Data(text.utf8)
             let decoder = JSONDecoder()
@@ -78,7 +78,7 @@ extension Wire {
                 throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: nil)
             }
             guard let kind = ClientFrame.Kind(rawValue: envelope.type) else {
-                throw FrameError(code: "unknownType", message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
+                throw FrameError(code: "malformedFrame", message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
             }
             do {
                 let fields = try decoder.decode(Fields.self, from: data)

@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var additionsPerMinute: Int
     /// How many accounts one client address may create per hour; 0 for no limit (benchmarks).
     public var signUpsPerHour: Int
+    /// How many sign-ins and sign-ups together one client address may try per minute (each costs a
+    /// password hash); 0 for no limit (benchmarks).
+    public var passwordAttemptsPerMinute: Int
     /// Let the image proxy fetch from hosts on private addresses (tests; apps on a local network).
     public var imageProxyAllowsPrivateHosts: Bool
 
@@ -46,7 +49,7 @@ public struct ServerConfiguration: Sendable {
         expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
         trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
-        signUpsPerHour: Int = 10, imageProxyAllowsPrivateHosts: Bool = false
+        signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -65,6 +68,7 @@ public struct ServerConfiguration: Sendable {
         self.maxGroupMembers = maxGroupMembers
         self.additionsPerMinute = additionsPerMinute
         self.signUpsPerHour = signUpsPerHour
+        self.passwordAttemptsPerMinute = passwordAttemptsPerMinute
         self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
     }
 }

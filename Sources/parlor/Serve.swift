@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many accounts one client address may create per hour; 0 for no limit (load tests).")
     var signUpsPerHour: Int = 10
 
+    @Option(help: "How many sign-ins and sign-ups together one client address may try per minute; 0 for no limit (load tests).")
+    var passwordAttemptsPerMinute: Int = 30
+
     @Option(help: "How many conversations others may add one person to per minute; 0 for no limit (load tests).")
     var additionsPerMinute: Int = 20
 
@@ -58,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         }
         guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
+        guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
         guard additionsPerMinute >= 0 else { throw ValidationError("--additions-per-minute is 0 (no limit) or more.") }
         if let feedURL {
             guard let url = URL(string: feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
@@ -73,7 +77,8 @@ struct Serve: AsyncParsableCommand {
         let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
         let configuration = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
-            additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
+            additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
+            passwordAttemptsPerMinute: passwordAttemptsPerMinute, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
         var services: [any Service] = []

@@ -144,4 +144,33 @@ struct AbuseLimitTests {
             #expect(try await signUp("v6bot3", from: "2001:db8:1:2:ffff::3").errorCode == "tooManySignUps", "one IPv6 /64 is one address")
         }
     }
+
+    @Test("Sign-ins and sign-ups from one address share one per-minute allowance, each costing a hash; another address is not affected")
+    func passwordAttemptsShareOneAllowance() async throws {
+        try await TestServer {
+            $0.passwordAttemptsPerMinute = 3
+            $0.trustedProxies = ["127.0.0.1"]
+        }.run(.live) { api in
+            func post(_ path: String, _ body: JSON, from address: String) async throws -> Reply {
+                try await api.request(.post, path, json: body, headers: [HTTPField.Name("X-Forwarded-For")!: address])
+            }
+            let spray = "203.0.113.50"
+            #expect(try await post("/api/auth/signup", ["username": "sprayer", "displayName": "S", "password": "long-enough-1"], from: spray)
+                .status == .created)
+            #expect(try await post("/api/auth/signin", ["username": "alice", "password": "wrong-password"], from: spray).status == .unauthorized)
+            #expect(try await post("/api/auth/signin", ["username": "sprayer", "password": "long-enough-1"], from: spray).status == .ok)
+            // The fourth, whichever route and however right, is refused before any hash.
+            let refusedSignIn = try await post("/api/auth/signin", ["username": "sprayer", "password": "long-enough-1"], from: spray)
+            #expect(refusedSignIn.status == .tooManyRequests)
+            #expect(refusedSignIn.errorCode == "tooManyAttempts")
+            #expect(refusedSignIn.headers[.retryAfter] != nil)
+            let refusedSignUp = try await post(
+                "/api/auth/signup", ["username": "sprayer2", "displayName": "S", "password": "long-enough-1"], from: spray)
+            #expect(refusedSignUp.errorCode == "tooManyAttempts")
+            #expect(try await post("/api/auth/signin", ["username": "sprayer2", "password": "long-enough-1"], from: "198.51.100.7")
+                .status == .unauthorized, "the refused sign-up made no account")
+            #expect(try await post("/api/auth/signin", ["username": "sprayer", "password": "long-enough-1"], from: "198.51.100.7")
+                .status == .ok, "the owner elsewhere signs in")
+        }
+    }
 }

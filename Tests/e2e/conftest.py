@@ -82,8 +82,16 @@ def time_limit(request):
 class FeedServer:
     """A Reddit-format listing at /r/test.json and the articles it links to."""
 
+    DEFAULT_POSTS = [
+        {"name": "t3_first", "title": "Parlor ships message apps on Linux", "score": 1234, "number": 1},
+        {"name": "t3_second", "title": "Why small apps in conversations matter", "score": 321, "number": 2},
+        {"name": "t3_third", "title": "A guide to WebSockets that recover", "score": 42, "number": 3},
+    ]
+
     def __init__(self):
         feed = self
+        # What the listing serves; a test may replace it (and must restore DEFAULT_POSTS).
+        self.posts = self.DEFAULT_POSTS
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
@@ -124,32 +132,18 @@ class FeedServer:
         return f"{self.base}/articles/{number}.html"
 
     def listing(self) -> dict:
-        posts = [
-            ("t3_first", "Parlor ships message apps on Linux", 1234, 1),
-            ("t3_second", "Why small apps in conversations matter", 321, 2),
-            ("t3_third", "A guide to WebSockets that recover", 42, 3),
-        ]
-        return {
-            "kind": "Listing",
-            "data": {
-                "children": [
-                    {
-                        "kind": "t3",
-                        "data": {
-                            "name": name,
-                            "id": name[3:],
-                            "title": title,
-                            "score": score,
-                            "url": self.article_url(number),
-                            "domain": "127.0.0.1",
-                            "author": "tester",
-                            "num_comments": number * 3,
-                        },
-                    }
-                    for name, title, score, number in posts
-                ]
-            },
-        }
+        """The posts as a Reddit listing: each post's fields default to an article of this server's,
+        and any field a test gives (`title`, `url`, `author`, `thumbnail`…) is sent as given."""
+        children = []
+        for post in self.posts:
+            number = post.get("number", 1)
+            data = {
+                "name": post["name"], "id": post["name"][3:], "title": post["title"], "score": post.get("score", 1),
+                "url": self.article_url(number), "domain": "127.0.0.1", "author": "tester", "num_comments": number * 3,
+            }
+            data.update({key: value for key, value in post.items() if key not in ("number",)})
+            children.append({"kind": "t3", "data": data})
+        return {"kind": "Listing", "data": {"children": children}}
 
     def stop(self):
         self.httpd.shutdown()

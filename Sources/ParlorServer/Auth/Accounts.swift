@@ -13,6 +13,9 @@ public struct Accounts: Sendable {
     let throttle: SignInThrottle
     /// Accounts created per client address (`signUpsPerHour`).
     let signUps: RateLimiter
+    /// Sign-ins and sign-ups together per client address (`passwordAttemptsPerMinute`): each
+    /// costs a password hash, whichever route it came by.
+    let passwordAttempts: RateLimiter
     /// What an unknown username's password is checked against: a hash of the same cost as real
     /// ones, so an unknown name takes as long to refuse as a wrong password.
     private let standInHash: String
@@ -25,6 +28,7 @@ public struct Accounts: Sendable {
         self.configuration = configuration
         self.throttle = SignInThrottle()
         signUps = RateLimiter(limit: configuration.signUpsPerHour, window: .seconds(3600))
+        passwordAttempts = RateLimiter(limit: configuration.passwordAttemptsPerMinute, window: .seconds(60))
         standInHash = Bcrypt.hash("parlor-stand-in-password", cost: configuration.passwordCost)
     }
 
@@ -39,11 +43,13 @@ public struct Accounts: Sendable {
     /// - Parameter address: the client's address for sign-ups over HTTP (at most `signUpsPerHour`
     ///   each); nil for an operator's command.
     /// - Throws: `APIError` with `invalidValue` for a bad username, name or password, `conflict` when
-    ///   taken, `tooManySignUps` (429) past the address's hourly allowance.
+    ///   taken, `tooManySignUps` (429) past the address's hourly allowance, `tooManyAttempts` (429)
+    ///   past its per-minute allowance of sign-ins and sign-ups.
     public func signUp(username: String, displayName: String, password: String, address: String? = nil) async throws -> User {
         let username = username.trimmingCharacters(in: .whitespaces)
         let displayName = try Self.validate(username: username, displayName: displayName, password: password)
         let network = address.map(RateLimiter.networkKey(of:))
+        if let network { try await takePasswordAttempt(network) }
         if let network, let wait = await signUps.take(network) {
             throw APIError.tooMany(
                 "tooManySignUps",
@@ -66,9 +72,10 @@ public struct Accounts: Sendable {
     /// the password is checked (`SignInThrottle`).
     /// - Parameter address: the client's address, as `ParlorRequestContext.clientAddress` finds it.
     /// - Throws: `unauthorized` for a wrong pair, `tooManyAttempts` (429) after repeated failures
-    ///   from this address.
+    ///   from this address, or past its per-minute allowance of sign-ins and sign-ups.
     public func signIn(username: String, password: String, address: String) async throws -> (user: User, token: String) {
         let address = RateLimiter.networkKey(of: address)
+        try await takePasswordAttempt(address)
         if let wait = await throttle.begin(account: username, address: address) {
             throw APIError.tooMany("tooManyAttempts", "Too many failed sign-ins from here; try again in \(wait) seconds.", retryAfter: wait)
         }
@@ -85,6 +92,15 @@ public struct Accounts: Sendable {
         }
         await throttle.finish(account: username, address: address, outcome: .succeeded)
         return (user, try await issueToken(for: user.id))
+    }
+
+    /// Counts one sign-in or sign-up from `network` against the shared per-minute allowance.
+    private func takePasswordAttempt(_ network: String) async throws {
+        guard let wait = await passwordAttempts.take(network) else { return }
+        throw APIError.tooMany(
+            "tooManyAttempts",
+            "\(passwordAttempts.limit) sign-ins and sign-ups were tried from here in the last minute, the most allowed; try again in \(wait) seconds.",
+            retryAfter: wait)
     }
 
     /// The account whose password this is.

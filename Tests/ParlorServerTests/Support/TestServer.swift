@@ -18,7 +18,7 @@ import ParlorStoreSQLite
 /// ```
 struct TestServer: Sendable {
     // Tests sign many people up from 127.0.0.1 and add them often; SecurityTests turn the limits on.
-    var configuration = ServerConfiguration(port: 0, passwordCost: 4, additionsPerMinute: 0, signUpsPerHour: 0)
+    var configuration = ServerConfiguration(port: 0, passwordCost: 4, additionsPerMinute: 0, signUpsPerHour: 0, passwordAttemptsPerMinute: 0)
     var directory: AppDirectory
     /// What the server hears from other nodes (none by default).
     var bus: any ClusterBus = SingleNodeBus()

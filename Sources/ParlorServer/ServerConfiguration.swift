@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     public var passwordAttemptsPerMinute: Int
     /// Let the image proxy fetch from hosts on private addresses (tests; apps on a local network).
     public var imageProxyAllowsPrivateHosts: Bool
+    /// How many remote images one person may have the image proxy fetch per minute (cached ones
+    /// do not count); 0 for no limit.
+    public var imageProxyFetchesPerMinute: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
@@ -49,7 +52,8 @@ public struct ServerConfiguration: Sendable {
         expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
         trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
-        signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false
+        signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false,
+        imageProxyFetchesPerMinute: Int = 120
     ) {
         self.host = host
         self.port = port
@@ -70,5 +74,6 @@ public struct ServerConfiguration: Sendable {
         self.signUpsPerHour = signUpsPerHour
         self.passwordAttemptsPerMinute = passwordAttemptsPerMinute
         self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
+        self.imageProxyFetchesPerMinute = imageProxyFetchesPerMinute
     }
 }

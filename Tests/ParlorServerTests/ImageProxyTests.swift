@@ -79,6 +79,34 @@ struct ImageProxyTests {
         }
     }
 
+    @Test("One person's remote fetches are limited per minute (429 tooManyImages); a cached image is answered without fetching or counting; others are not affected")
+    func fetchesAreLimitedAndCached() async throws {
+        try await Self.withImageHost { port, log in
+            try await TestServer {
+                $0.imageProxyAllowsPrivateHosts = true
+                $0.imageProxyFetchesPerMinute = 2
+            }.run(.live) { api in
+                let mallory = try await api.signUp("mallory")
+                let cat = Self.proxy("http://127.0.0.1:\(port)/cat.png")
+                for _ in 0..<5 {
+                    let reply = try await api.get(cat, as: mallory)
+                    #expect(reply.status == .ok && reply.body == Self.png)
+                }
+                #expect(log.headers.count == 1, "the host was asked once; the cache answered the rest")
+                // Every new address is a fetch: the busting trick (?n=…) runs out.
+                #expect(try await api.get(Self.proxy("http://127.0.0.1:\(port)/cat.png?n=1"), as: mallory).status == .ok)
+                let refused = try await api.get(Self.proxy("http://127.0.0.1:\(port)/cat.png?n=2"), as: mallory)
+                #expect(refused.status == .tooManyRequests)
+                #expect(refused.errorCode == "tooManyImages")
+                #expect(refused.headers[.retryAfter] != nil)
+                #expect(log.headers.count == 2, "the refused fetch never reached the host")
+                #expect(try await api.get(cat, as: mallory).status == .ok, "a cached image is still shown")
+                let alice = try await api.signUp("alice")
+                #expect(try await api.get(Self.proxy("http://127.0.0.1:\(port)/cat.png?n=2"), as: alice).status == .ok, "alice has her own allowance")
+            }
+        }
+    }
+
     @Test("By default the proxy refuses hosts on the server's own or private networks, by address, whatever the name")
     func refusesPrivateNetworks() async throws {
         try await Self.withImageHost { port, log in

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOPosix
 import ParlorKit
+import ParlorStore
 
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,15 @@ import Glibc
 /// addresses only (no loopback, private, link-local or multicast), and the request goes to the
 /// address that was checked, so a name cannot re-resolve elsewhere in between; no cookies or
 /// headers of the person are sent, redirects are not followed; at most `maxBytes`, and the bytes
-/// must be a PNG, JPEG, GIF or WebP image, whatever the remote server says.
+/// must be a PNG, JPEG, GIF or WebP image, whatever the remote server says. One person's fetches
+/// from remote hosts are limited per minute (`imageProxyFetchesPerMinute`), so the proxy cannot be
+/// made to flood a host; small images are kept in a bounded cache, which answers without fetching
+/// and without counting.
 public struct ImageProxy: Sendable {
     static let maxBytes = 5 * 1024 * 1024
+    /// Images up to this size are cached, `cacheCapacity` of them (at most 32 MiB in all).
+    static let maxCachedBytes = 256 * 1024
+    static let cacheCapacity = 128
     static let maxURLLength = 2048
     static let timeout = TimeAmount.seconds(10)
     /// Image types, by their leading bytes.
@@ -27,15 +34,33 @@ public struct ImageProxy: Sendable {
 
     /// Let hosts on private addresses through (tests, and a server whose apps use a local network).
     let allowPrivateHosts: Bool
+    /// Remote fetches per person per minute.
+    let fetches: RateLimiter
+    private let cache = Cache()
+
+    init(allowPrivateHosts: Bool, fetchesPerMinute: Int) {
+        self.allowPrivateHosts = allowPrivateHosts
+        fetches = RateLimiter(limit: fetchesPerMinute, window: .seconds(60))
+    }
+
+    /// Recently fetched small images, by address.
+    private actor Cache {
+        var images = LRUCache<String, (data: Data, type: String)>(capacity: ImageProxy.cacheCapacity)
+        func image(for url: String) -> (data: Data, type: String)? { images[url] }
+        func keep(_ image: (data: Data, type: String), for url: String) {
+            guard image.data.count <= ImageProxy.maxCachedBytes else { return }
+            images.set(image, for: url)
+        }
+    }
 
     func add(to router: Router<ParlorRequestContext>) {
         router.get("/images/proxy") { request, context in
-            _ = try context.requireUser()
+            let viewer = try context.requireUser()
             guard let text = request.uri.queryParameters.get("url"), text.count <= Self.maxURLLength,
                   let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   let host = url.host, !host.isEmpty
             else { throw APIError.invalid("'url' is an http or https address of at most \(Self.maxURLLength) characters.") }
-            let (data, type) = try await fetch(url, host: host, port: url.port ?? (scheme == "https" ? 443 : 80))
+            let (data, type) = try await image(at: url, host: host, port: url.port ?? (scheme == "https" ? 443 : 80), for: viewer.id)
             return Response(
                 status: .ok,
                 headers: [.contentType: type, .cacheControl: "private, max-age=86400", .contentDisposition: "inline"],
@@ -43,7 +68,21 @@ public struct ImageProxy: Sendable {
         }
     }
 
-    private func fetch(_ url: URL, host: String, port: Int) async throws -> (Data, String) {
+    /// From the cache, else fetched (counted against `viewer`'s allowance).
+    private func image(at url: URL, host: String, port: Int, for viewer: UserID) async throws -> (data: Data, type: String) {
+        let key = url.absoluteString
+        if let cached = await cache.image(for: key) { return cached }
+        if let wait = await fetches.take(viewer.description) {
+            throw APIError.tooMany(
+                "tooManyImages", "You loaded \(fetches.limit) remote images in the last minute, the most allowed; try again in \(wait) seconds.",
+                retryAfter: wait)
+        }
+        let image = try await fetch(url, host: host, port: port)
+        await cache.keep(image, for: key)
+        return image
+    }
+
+    private func fetch(_ url: URL, host: String, port: Int) async throws -> (data: Data, type: String) {
         let address = try await Self.publicAddress(of: host, port: port, allowPrivate: allowPrivateHosts)
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow

@@ -7,12 +7,35 @@ public struct AnyMessagesApp: Sendable {
     public let assetsDirectory: URL?
     private let make: @Sendable (InstanceConfiguration) -> any HostedAppInstance
     private let validator: @Sendable (Message, Message?) throws -> Void
+    /// For an app outside the host: its check, which needs a call, so it runs before the commit
+    /// (against the head the commit then requires) instead of inside it.
+    private let remoteCheck: (@Sendable (Message, Message?) async throws(MessagesError) -> Void)?
 
     public init<App: MessagesApp>(_ app: App) {
         manifest = app.manifest
         assetsDirectory = app.assetsDirectory
         make = { AppInstance(app: app, configuration: $0) }
         validator = { try app.validate($0, replacing: $1) }
+        remoteCheck = nil
+    }
+
+    /// An app that runs in its own process, reached through `app`'s link.
+    public init(_ app: RemoteApp) {
+        manifest = app.manifest
+        assetsDirectory = nil
+        make = { AppInstance(app: app, configuration: $0) }
+        validator = { _, _ in }
+        remoteCheck = { message, head throws(MessagesError) in try await app.check(message, replacing: head) }
+    }
+
+    /// Whether the app runs outside the host (its messages are checked with `checkBeforeCommit`).
+    public var isRemote: Bool { remoteCheck != nil }
+
+    /// Runs an outside app's check of `message` against `head`; nothing for an app in the host
+    /// (its `validate` runs inside the commit).
+    /// - Throws: the app's refusal, or `messageNotChecked` when it could not be asked.
+    public func checkBeforeCommit(_ message: Message, replacing head: Message?) async throws(MessagesError) {
+        try await remoteCheck?(message, head)
     }
 
     /// Runs the app's `validate(_:replacing:)` before a commit.

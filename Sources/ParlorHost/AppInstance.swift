@@ -19,6 +19,9 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private var selectedMessage: Message?
     private var modal: String?
     private var lastView: ViewNode = .empty
+    /// The app draws with a call (`RendersAsynchronously`) and `lastView` was not drawn since
+    /// the instance resumed: drawn before the first call is handled, which checks actions against it.
+    private var needsRender = false
     private var failure: InstanceFailure?
     /// Why the snapshot could not be resumed; reported with the first call's update too.
     private var resumeFailure: InstanceFailure?
@@ -45,6 +48,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 style = snapshot.presentationStyle
                 selectedMessage = snapshot.selectedMessage
                 modal = snapshot.modal
+                needsRender = isActive && app is any RendersAsynchronously
                 if isActive {
                     // The view the user last saw: what `current()` shows and what actions are checked against.
                     lastView = app.body(
@@ -358,13 +362,29 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             appID: manifest.id, isActive: isActive, presentationStyle: style, modal: modal, view: lastView, error: failure)
     }
 
-    private func render() {
+    private func render() async {
         guard isActive else {
             lastView = .empty
             return
         }
-        lastView = app.body(
-            state: state, environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+        let environment = Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage)
+        guard let drawer = app as? any RendersAsynchronously else {
+            lastView = app.body(state: state, environment: environment)
+            return
+        }
+        do {
+            lastView = try await Self.draw(drawer, state: state, environment: environment)
+        } catch {
+            // The last view stays, with the reason it could not be drawn again.
+            record(error, hook: "render")
+        }
+    }
+
+    private static func draw<Drawer: RendersAsynchronously>(
+        _ drawer: Drawer, state: any Sendable, environment: ViewEnvironment
+    ) async throws -> ViewNode {
+        guard let state = state as? Drawer.State else { return .empty }
+        return try await drawer.render(state: state, environment: environment)
     }
 
     private static func environment(
@@ -386,8 +406,12 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             failure = resumeFailure
         }
         resumeFailure = nil
+        if needsRender {
+            needsRender = false
+            await render()
+        }
         await body()
-        render()
+        await render()
         let result = update()
         if waiters.isEmpty {
             busy = false

@@ -44,9 +44,18 @@ public actor ConversationSimulator {
         participants: [String] = ["Alice", "Bob"], apps: [any MessagesApp] = [], stickerPacks: [StickerPack] = [],
         httpClient: (any FetchClient)? = nil
     ) {
+        self.init(participants: participants, hosting: apps.map { AnyMessagesApp($0) }, stickerPacks: stickerPacks, httpClient: httpClient)
+    }
+
+    /// A conversation of `participants` hosting apps in any form: in process
+    /// (`AnyMessagesApp(app)`), or outside it over the app connection protocol
+    /// (`OutOfProcess.app(_:)`, or `AnyMessagesApp(RemoteApp(manifest:link:))` for a link of your own).
+    public init(
+        participants: [String] = ["Alice", "Bob"], hosting apps: [AnyMessagesApp], stickerPacks: [StickerPack] = [],
+        httpClient: (any FetchClient)? = nil
+    ) {
         var directory: [AppID: AnyMessagesApp] = [:]
-        for app in apps {
-            let erased = AnyMessagesApp(app)
+        for erased in apps {
             directory[erased.manifest.id] = erased
         }
         self.apps = directory
@@ -101,7 +110,7 @@ public actor ConversationSimulator {
 
     // MARK: Committing (what the server's store does)
 
-    func commit(_ content: SimulatedContent, id: MessageID, from sender: String, replacing: MessageID?) throws -> PostedMessage {
+    func commit(_ content: SimulatedContent, id: MessageID, from sender: String, replacing: MessageID?) async throws -> PostedMessage {
         try requireParticipant(sender)
         if let existing = posted.first(where: { $0.id == id }) {
             try MessageRules.checkRetry(storedSender: existing.sender, sender: sender)
@@ -116,10 +125,18 @@ public actor ConversationSimulator {
         case .app(let message):
             let app = try MessageRules.app(of: message, in: { self.apps[$0] })
             let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id))
-            let head = checked.session.flatMap { session in posted.last { $0.message?.session == session } }
-            if let head, !MessageRules.isCurrent(head: head.id, replacing: replacing) {
-                throw MessageRules.sessionConflict(head: head.message)
+            func currentHead() throws(MessagesError) -> PostedMessage? {
+                let head = checked.session.flatMap { session in posted.last { $0.message?.session == session } }
+                if let head, !MessageRules.isCurrent(head: head.id, replacing: replacing) {
+                    throw MessageRules.sessionConflict(head: head.message)
+                }
+                return head
             }
+            // An app outside the host is asked first, against the head the commit then requires.
+            let checkedHead = try currentHead()
+            try await app.checkBeforeCommit(checked, replacing: checkedHead?.message)
+            let head = try currentHead()
+            guard head?.id == checkedHead?.id else { throw MessageRules.sessionConflict(head: head?.message) }
             try MessageRules.checkAppMessage(checked, replacing: head?.message, app: app)
             content = .app(checked)
         }
@@ -163,9 +180,9 @@ public actor ConversationSimulator {
         let posted: PostedMessage
         switch item {
         case .message(let message):
-            posted = try commit(.app(message), id: message.id, from: name, replacing: replacing)
+            posted = try await commit(.app(message), id: message.id, from: name, replacing: replacing)
         case .sticker(let sticker):
-            posted = try commit(.sticker(sticker), id: MessageID(), from: name, replacing: nil)
+            posted = try await commit(.sticker(sticker), id: MessageID(), from: name, replacing: nil)
         }
         staged[name] = nil
         if case .message(let message) = item, let appID = message.appID, let instance = instances[key(name, appID)] {
@@ -183,7 +200,7 @@ public actor ConversationSimulator {
     }
 
     func sendText(_ text: String, id: MessageID = MessageID(), by name: String) async throws -> PostedMessage {
-        let entry = try commit(.text(text), id: id, from: name, replacing: nil)
+        let entry = try await commit(.text(text), id: id, from: name, replacing: nil)
         composeText[name] = nil
         await deliverPending()
         return entry

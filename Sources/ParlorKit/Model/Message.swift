@@ -51,6 +51,23 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         self.appID = nil
     }
 
+    /// Decodes a message, leniently where an app outside the host writes one: a missing `id` is a
+    /// new id, missing flags are false (`isPending` true), and the fields the host sets anyway
+    /// (`senderParticipantIdentifier`, `appID`) may be left out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(MessageID.self, forKey: .id) ?? MessageID()
+        url = try container.decodeIfPresent(URL.self, forKey: .url)
+        layout = try container.decodeIfPresent(MessageLayout.self, forKey: .layout)
+        session = try container.decodeIfPresent(Session.self, forKey: .session)
+        summaryText = try container.decodeIfPresent(String.self, forKey: .summaryText)
+        accessibilityLabel = try container.decodeIfPresent(String.self, forKey: .accessibilityLabel)
+        shouldExpire = try container.decodeIfPresent(Bool.self, forKey: .shouldExpire) ?? false
+        senderParticipantIdentifier = try container.decodeIfPresent(ParticipantID.self, forKey: .senderParticipantIdentifier)
+        isPending = try container.decodeIfPresent(Bool.self, forKey: .isPending) ?? true
+        appID = try container.decodeIfPresent(AppID.self, forKey: .appID)
+    }
+
     /// The template layout, whether the layout is a template or live.
     public var template: TemplateLayout? { layout?.template }
 

@@ -55,6 +55,12 @@ public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let mediaExceedsMaxSize = Code(107, "mediaExceedsMaxSize")
         /// A message id is already another sender's message in this conversation.
         public static let idInUse = Code(108, "idInUse")
+        /// An app that runs outside the server is not connected, did not answer in time, or
+        /// answered something the host could not use.
+        public static let appUnavailable = Code(109, "appUnavailable")
+        /// An outside app's message could not be checked by the app (it was not reachable), so it
+        /// was not sent: a message is never committed unchecked.
+        public static let messageNotChecked = Code(110, "messageNotChecked")
 
         /// Every code, for documentation and wire decoding.
         public static let all: [Code] = [
@@ -63,6 +69,7 @@ public struct MessagesError: Error, Sendable, Hashable, CustomStringConvertible 
             .urlExceedsMaxSize, .sendWithoutRecentInteraction, .sendWhileNotVisible,
             .apiUnavailableInPresentationContext, .textExceedsMaxSize, .sessionConflict, .malformedURLState,
             .hostNotAllowed, .actionRefused, .networkFailure, .invalidValue, .mediaExceedsMaxSize, .idInUse,
+            .appUnavailable, .messageNotChecked,
         ]
 
         /// Looks a code up by its wire name.

@@ -1,13 +1,18 @@
 import Foundation
+import ParlorHost
 import ParlorKit
 import ParlorTesting
 import TicTacToe
 
 let appName = "Tic-Tac-Toe"
 
-/// A conversation of `names`, all with Tic-Tac-Toe installed.
+/// A conversation of `names`, all with Tic-Tac-Toe installed. With `PARLOR_APPS_OUT_OF_PROCESS=1`
+/// (the test command runs this suite both ways) the app is hosted over the app connection
+/// protocol, as it would run in its own process: the same tests, forged boards included.
 func conversation(_ names: [String] = ["Alice", "Bob"]) -> (ConversationSimulator, [SimulatedParticipant]) {
-    let simulator = ConversationSimulator(participants: names, apps: [TicTacToe()])
+    let outOfProcess = ProcessInfo.processInfo.environment["PARLOR_APPS_OUT_OF_PROCESS"] == "1"
+    let simulator = ConversationSimulator(
+        participants: names, hosting: [outOfProcess ? OutOfProcess.app(TicTacToe()) : AnyMessagesApp(TicTacToe())])
     return (simulator, names.map(simulator.participant))
 }
 

@@ -1,0 +1,42 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+
+/// Apps hosted as if they ran in their own process: every call, answer, view and check crosses
+/// the app connection protocol (docs/APPS-PROTOCOL.md) as JSON, in memory. A test that passes
+/// with `OutOfProcess.app(MyApp())` passes with the app run by `AppRunner` against a server.
+///
+/// ```swift
+/// let simulator = ConversationSimulator(hosting: [OutOfProcess.app(TicTacToe())])
+/// ```
+public enum OutOfProcess {
+    /// `app` behind an in-memory link speaking the app connection protocol.
+    public static func app<App: MessagesApp>(_ app: App) -> AnyMessagesApp {
+        AnyMessagesApp(RemoteApp(manifest: app.manifest, link: InMemoryAppLink(responder: AppResponder(app: app))))
+    }
+}
+
+/// A link to an `AppResponder` in the same process, through JSON frames both ways.
+public struct InMemoryAppLink<App: MessagesApp>: AppLink {
+    let responder: AppResponder<App>
+
+    public init(responder: AppResponder<App>) {
+        self.responder = responder
+    }
+
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
+        // What the server would send, as the app would read it.
+        let sent = try AppWire.decode(AppWire.ServerFrame.self, from: AppWire.encode(AppWire.ServerFrame.call(call)))
+        guard case .call(let received) = sent else { throw MessagesError(.appUnavailable, "The call did not survive encoding.") }
+        let answer = await responder.answer(received) { key in
+            guard let data = try await container?.data(forKey: key) else { return .null }
+            return (try? JSONValue(json: data)) ?? .null
+        }
+        // What the app would answer, as the server would read it.
+        switch try AppWire.decode(AppWire.AppFrame.self, from: AppWire.encode(answer)) {
+        case .result(let result) where result.id == call.id: return result
+        case .refuse(let refusal) where refusal.id == call.id: throw refusal.error
+        default: throw MessagesError(.appUnavailable, "\(responder.app.manifest.name) answered another call.")
+        }
+    }
+}

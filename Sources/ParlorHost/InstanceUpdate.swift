@@ -11,6 +11,17 @@ public struct InstanceUpdate: Sendable, Hashable {
     public var view: ViewNode
     /// What went wrong during the call, safe to show the user; the instance carries on.
     public var error: InstanceFailure?
+
+    public init(
+        appID: AppID, isActive: Bool, presentationStyle: PresentationStyle, modal: String?, view: ViewNode, error: InstanceFailure?
+    ) {
+        self.appID = appID
+        self.isActive = isActive
+        self.presentationStyle = presentationStyle
+        self.modal = modal
+        self.view = view
+        self.error = error
+    }
 }
 
 /// An error an app's code caused or met: shown to the user as `error.message`, logged with `detail`.
@@ -19,6 +30,11 @@ public struct InstanceFailure: Error, Sendable, Hashable {
     public var error: MessagesError
     /// For logs only: the hook that failed and the error as the app raised it.
     public var detail: String
+
+    public init(error: MessagesError, detail: String) {
+        self.error = error
+        self.detail = detail
+    }
 }
 
 /// An instance's persisted form: everything needed to bring it back after a restart.

@@ -3,6 +3,7 @@ import Hello
 import IconStore
 import LinkShare
 import ParlorHost
+import ParlorKit
 import RSVP
 import TicTacToe
 import Todo
@@ -19,4 +20,7 @@ public enum SeedApps {
             AnyMessagesApp(Todo()), AnyMessagesApp(Hello()),
         ]
     }
+
+    /// The seed apps' ids: an app outside the server cannot take one.
+    public static var ids: [AppID] { all().map(\.manifest.id) }
 }

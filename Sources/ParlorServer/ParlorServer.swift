@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ParlorHost
 import ParlorStore
 import ServiceLifecycle
 
@@ -56,6 +57,23 @@ public enum ParlorServer {
             guard let user = context.requestContext.user else { return }
             await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
+        router.ws("/api/apps/connect") { request, _ in
+            // An app outside the server dials in with its credential (docs/APPS-PROTOCOL.md).
+            guard let secret = SessionAuthenticator.bearerToken(in: request),
+                  try await services.remoteApps.app(forSecret: secret) != nil
+            else {
+                throw APIError(.unauthorized, code: "unknownAppCredential", "That app credential is not registered here; run `parlor apps add` for one.")
+            }
+            if let version = request.uri.queryParameters.get("protocol"), version != String(AppWire.version) {
+                throw APIError(.badRequest, code: "unsupportedProtocol", "This server speaks app protocol \(AppWire.version) only.")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let secret = SessionAuthenticator.bearerToken(in: context.request),
+                  let app = try? await services.remoteApps.app(forSecret: secret)
+            else { return }
+            await services.remoteApps.run(app, inbound: inbound, outbound: outbound, logger: context.logger)
+        }
         router.answerOtherMethodsWith405(staticPaths: ["/"])
 
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
@@ -72,6 +90,10 @@ public enum ParlorServer {
                     _ = try await services.store.removeUnusedUploads(before: Date().addingTimeInterval(-lifetime))
                 },
                 AppDeliveryService(deliveries: services.deliveries, host: services.apps),
+                // Apps added or removed with `parlor apps` while the server runs.
+                PeriodicWork(name: "App registrations", interval: .seconds(1), logger: logger) {
+                    try await services.remoteApps.sync()
+                },
                 HTTPClientService(client: httpClient), ClusterSync(services: services),
             ],
             onServerRunning: { channel in

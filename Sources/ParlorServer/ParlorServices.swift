@@ -14,7 +14,9 @@ import ParlorStore
 /// - `messaging`: sending, fan-out, reading and expiry, with `MessageRules`;
 /// - `apps`: running app instances and the compose field (uses `messaging` to send);
 /// - `conversations`: creating conversations and changing their titles and members (uses `apps`
-///   for participants).
+///   for participants);
+/// - `remoteApps`: apps outside the server, their connections and calls (closes their surfaces
+///   through `apps` when one is removed).
 ///
 /// Messaging hands new app messages to the apps through `deliveries`, a queue run by
 /// `AppDeliveryService`, so nothing below `apps` calls up into it.
@@ -34,6 +36,7 @@ final class ParlorServices: Sendable {
     let messaging: Messaging
     let apps: AppHost
     let conversations: Conversations
+    let remoteApps: RemoteApps
 
     init(
         store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
@@ -62,5 +65,9 @@ final class ParlorServices: Sendable {
         conversations = Conversations(
             store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
             configuration: configuration)
+        let apps = apps
+        remoteApps = RemoteApps(store: store, directory: directory, logger: logger) { app, reason in
+            await apps.appRemoved(app, reason: reason)
+        }
     }
 }

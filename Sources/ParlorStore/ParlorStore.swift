@@ -105,6 +105,29 @@ public protocol ParlorStore: Sendable {
     /// Forgets uploads made before `cutoff` that no message uses, and the bytes no upload holds.
     /// - Returns: how many uploads were forgotten.
     func removeUnusedUploads(before cutoff: Date) async throws -> Int
+
+    // MARK: Apps outside the server (`parlor apps add`)
+    /// Every app registered to dial in, oldest first.
+    func registeredApps() async throws -> [RegisteredApp]
+    /// Registers an app, or replaces its manifest and credential hash when its id is registered.
+    func saveRegisteredApp(_ app: RegisteredApp) async throws
+    /// Forgets a registered app.
+    /// - Returns: whether it was registered.
+    func deleteRegisteredApp(_ id: AppID) async throws -> Bool
+}
+
+/// An app that runs outside the server and dials in with a credential.
+public struct RegisteredApp: Sendable, Hashable {
+    public var manifest: AppManifest
+    /// Lowercase hex SHA-256 of the app's credential: the credential itself is never stored.
+    public var secretHash: String
+    public var addedAt: Date
+
+    public init(manifest: AppManifest, secretHash: String, addedAt: Date) {
+        self.manifest = manifest
+        self.secretHash = secretHash
+        self.addedAt = addedAt
+    }
 }
 
 /// A session's head changed before this message could replace it.

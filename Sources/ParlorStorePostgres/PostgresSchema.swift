@@ -162,6 +162,16 @@ enum PostgresSchema {
                 }
                 try await connection.rows("CREATE UNIQUE INDEX users_username_key_key ON users (username_key)", logger: logger)
             }),
+        Migration(name: "v4: apps outside the server", statements: [
+            """
+            CREATE TABLE registered_apps (
+                id TEXT PRIMARY KEY,
+                manifest TEXT NOT NULL,
+                secret_hash TEXT NOT NULL UNIQUE,
+                added_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -119,4 +119,23 @@ extension PostgresStore {
             return removed.count
         }
     }
+
+    public func registeredApps() async throws -> [RegisteredApp] {
+        try await query("SELECT manifest, secret_hash, added_at FROM registered_apps ORDER BY added_at, id").map { row in
+            let (manifest, hash, added) = try row.decode((String, String, Timestamp).self)
+            return RegisteredApp(manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: added.date)
+        }
+    }
+
+    public func saveRegisteredApp(_ app: RegisteredApp) async throws {
+        _ = try await query("""
+            INSERT INTO registered_apps (id, manifest, secret_hash, added_at)
+            VALUES (\(app.manifest.id.rawValue), \(try Self.encode(app.manifest)), \(app.secretHash), \(Timestamp(app.addedAt)))
+            ON CONFLICT (id) DO UPDATE SET manifest = excluded.manifest, secret_hash = excluded.secret_hash
+            """)
+    }
+
+    public func deleteRegisteredApp(_ id: AppID) async throws -> Bool {
+        try await !query("DELETE FROM registered_apps WHERE id = \(id.rawValue) RETURNING 1").isEmpty
+    }
 }

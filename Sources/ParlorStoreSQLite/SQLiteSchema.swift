@@ -121,6 +121,16 @@ enum SQLiteSchema {
             }
             try db.execute(sql: "CREATE UNIQUE INDEX users_username_key_key ON users (username_key)")
         }
+        migrator.registerMigration("v4: apps outside the server") { db in
+            try db.execute(sql: """
+                CREATE TABLE registered_apps (
+                    id TEXT PRIMARY KEY,
+                    manifest TEXT NOT NULL,
+                    secret_hash TEXT NOT NULL UNIQUE,
+                    added_at REAL NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 }

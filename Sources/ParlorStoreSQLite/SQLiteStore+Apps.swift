@@ -144,4 +144,33 @@ extension SQLiteStore {
             return removed
         }
     }
+
+    public func registeredApps() async throws -> [RegisteredApp] {
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: "SELECT manifest, secret_hash, added_at FROM registered_apps ORDER BY added_at, id")
+                .map { row -> (String, String, Double) in (row["manifest"], row["secret_hash"], row["added_at"]) }
+        }
+        return try rows.map { manifest, hash, added in
+            RegisteredApp(manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: Date(timeIntervalSince1970: added))
+        }
+    }
+
+    public func saveRegisteredApp(_ app: RegisteredApp) async throws {
+        let manifest = try Self.encode(app.manifest)
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO registered_apps (id, manifest, secret_hash, added_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET manifest = excluded.manifest, secret_hash = excluded.secret_hash
+                    """,
+                arguments: [app.manifest.id.rawValue, manifest, app.secretHash, app.addedAt.timeIntervalSince1970])
+        }
+    }
+
+    public func deleteRegisteredApp(_ id: AppID) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM registered_apps WHERE id = ?", arguments: [id.rawValue])
+            return db.changesCount > 0
+        }
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ParlorKit
+import ParlorSeedApps
 import ParlorServer
 import ParlorStickers
 import ParlorStore
@@ -101,5 +102,81 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
         return try SQLiteStore(path: data.databasePath, logger: Logger(label: "parlor"))
     } catch let error as StoreError {
         throw CommandFailure(error.message)
+    }
+}
+
+/// `parlor apps add|list|remove|rotate-secret`: apps that run outside the server. A running
+/// server sees each change within a second.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
+        subcommands: [Add.self, List.self, Remove.self, RotateSecret.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register an app from its manifest (JSON); prints the app's credential once.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The manifest file: {\"id\", \"name\", \"icon\": {\"url\"}, \"summary\"?}.") var manifest: String
+
+        func run() async throws {
+            try data.prepare()
+            let manifest: AppManifest
+            do {
+                manifest = try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: self.manifest)))
+            } catch {
+                throw CommandFailure("\(self.manifest) is not an app manifest: \(error.localizedDescription). docs/APPS.md shows one.")
+            }
+            let registrations = AppRegistrations(store: try openStore(data))
+            do {
+                let secret = try await registrations.add(manifest, builtIn: Set(SeedApps.ids))
+                print("Added \(manifest.name) (\(manifest.id)). Its credential, shown only now:")
+                print(secret)
+            } catch let error as MessagesError {
+                throw CommandFailure(error.message)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the apps registered to dial in.")
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            for app in try await AppRegistrations(store: try openStore(data)).list() {
+                print("\(app.manifest.id)\t\(app.manifest.name)\tadded \(app.addedAt.formatted(.iso8601))")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an app: its connections and open surfaces close.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            do {
+                try await AppRegistrations(store: try openStore(data)).remove(AppID(id))
+                print("Removed \(id).")
+            } catch let error as MessagesError {
+                throw CommandFailure(error.message)
+            }
+        }
+    }
+
+    struct RotateSecret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-secret", abstract: "Give an app a new credential; the old one stops working at once.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The app's id.") var id: String
+
+        func run() async throws {
+            do {
+                let secret = try await AppRegistrations(store: try openStore(data)).rotateSecret(of: AppID(id))
+                print("New credential for \(id), shown only now:")
+                print(secret)
+            } catch let error as MessagesError {
+                throw CommandFailure(error.message)
+            }
+        }
     }
 }

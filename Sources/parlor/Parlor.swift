@@ -7,7 +7,7 @@ struct Parlor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parlor",
         abstract: "Parlor: message apps inside conversations.",
-        subcommands: [Serve.self, UserCommand.self, StickersCommand.self])
+        subcommands: [Serve.self, UserCommand.self, StickersCommand.self, AppsCommand.self])
 }
 
 /// Where Parlor keeps its data, shared by the commands that open the store.

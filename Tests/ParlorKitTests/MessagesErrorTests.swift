@@ -33,7 +33,7 @@ struct MessagesErrorTests {
         for (code, number) in apple { #expect(code.rawValue == number, "\(code.name)") }
         let parlor: [MessagesError.Code] = [
             .textExceedsMaxSize, .sessionConflict, .malformedURLState, .hostNotAllowed, .actionRefused, .networkFailure,
-            .invalidValue, .mediaExceedsMaxSize, .idInUse,
+            .invalidValue, .mediaExceedsMaxSize, .idInUse, .appUnavailable, .messageNotChecked,
         ]
         for code in parlor { #expect(code.rawValue >= 100, "\(code.name)") }
         #expect(MessagesError.Code.all.count == apple.count + parlor.count)

@@ -26,6 +26,20 @@ public struct AppManifest: Sendable, Hashable, Codable {
     }
 
     /// Whether `host` is one of `allowedHosts` (case-insensitive; `*.` matches subdomains).
+    private enum CodingKeys: String, CodingKey { case id, name, icon, summary, allowedHosts, hasHomeSurface }
+
+    /// Decodes a manifest; `summary`, `allowedHosts` and `hasHomeSurface` may be left out (a
+    /// manifest file of an app outside the server names only what it needs).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(AppID.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        icon = try container.decode(ImageSource.self, forKey: .icon)
+        summary = try container.decodeIfPresent(String.self, forKey: .summary) ?? ""
+        allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
+        hasHomeSurface = try container.decodeIfPresent(Bool.self, forKey: .hasHomeSurface) ?? false
+    }
+
     public func allows(host: String) -> Bool {
         let host = host.lowercased()
         return allowedHosts.contains { pattern in

@@ -2,6 +2,7 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import ParlorStickers
+import Synchronization
 
 /// A sticker pack the server offers: the pack and each sticker's image bytes (a file, or an APNG
 /// assembled from a sticker sequence).
@@ -14,24 +15,72 @@ public struct StickerPackEntry: Sendable {
     }
 }
 
-/// The apps and sticker packs this server offers: the store users install from.
-public struct AppDirectory: Sendable {
-    public let apps: [AnyMessagesApp]
-    public let packs: [StickerPackEntry]
-    private let appsByID: [AppID: AnyMessagesApp]
-    private let packsByID: [String: StickerPackEntry]
+/// The apps and sticker packs this server offers: the store users install from. The apps given
+/// at start (in process) stay; apps outside the server come and go while it runs (`register`,
+/// `unregister`), and every service sees the change at once.
+public final class AppDirectory: Sendable {
+    private struct Table {
+        var apps: [AnyMessagesApp]
+        var packs: [StickerPackEntry]
+        var appsByID: [AppID: AnyMessagesApp]
+        var packsByID: [String: StickerPackEntry]
+
+        init(apps: [AnyMessagesApp], packs: [StickerPackEntry]) {
+            self.apps = []
+            self.packs = packs
+            appsByID = [:]
+            packsByID = Dictionary(packs.map { ($0.pack.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for app in apps where appsByID[app.manifest.id] == nil {
+                self.apps.append(app)
+                appsByID[app.manifest.id] = app
+            }
+        }
+    }
+
+    private let table: Mutex<Table>
+    /// The ids of the apps given at start: an app outside the server cannot take one.
+    public let builtInIDs: Set<AppID>
+
+    public var apps: [AnyMessagesApp] { table.withLock { $0.apps } }
+    public var packs: [StickerPackEntry] { table.withLock { $0.packs } }
 
     public init(apps: [AnyMessagesApp], packs: [StickerPackEntry]) {
-        self.apps = apps
-        self.packs = packs
-        appsByID = Dictionary(apps.map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
-        packsByID = Dictionary(packs.map { ($0.pack.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let table = Table(apps: apps, packs: packs)
+        builtInIDs = Set(table.appsByID.keys)
+        self.table = Mutex(table)
+    }
+
+    /// Adds an app outside the server, or replaces it (a new manifest). An id of an app given at
+    /// start is refused.
+    /// - Returns: whether it was added or replaced.
+    @discardableResult
+    public func register(_ app: AnyMessagesApp) -> Bool {
+        let id = app.manifest.id
+        guard !builtInIDs.contains(id) else { return false }
+        table.withLock { table in
+            if let index = table.apps.firstIndex(where: { $0.manifest.id == id }) {
+                table.apps[index] = app
+            } else {
+                table.apps.append(app)
+            }
+            table.appsByID[id] = app
+        }
+        return true
+    }
+
+    /// Removes an app outside the server.
+    public func unregister(_ id: AppID) {
+        guard !builtInIDs.contains(id) else { return }
+        table.withLock { table in
+            table.apps.removeAll { $0.manifest.id == id }
+            table.appsByID[id] = nil
+        }
     }
 
     /// The store of `apps`, the bundled sticker packs, and the packs imported into
     /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is skipped.
     /// - Throws: when a bundled pack cannot be read (a broken build).
-    public init(apps: [AnyMessagesApp], stickerDirectory: URL?) throws {
+    public convenience init(apps: [AnyMessagesApp], stickerDirectory: URL?) throws {
         var packs = try SamplePacks.all().map(StickerPackEntry.init)
         if let stickerDirectory, let folders = try? FileManager.default.contentsOfDirectory(
             at: stickerDirectory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
@@ -45,32 +94,34 @@ public struct AppDirectory: Sendable {
         self.init(apps: apps, packs: packs)
     }
 
-    public func app(_ id: AppID) -> AnyMessagesApp? { appsByID[id] }
-    public func pack(_ id: String) -> StickerPackEntry? { packsByID[id] }
+    public func app(_ id: AppID) -> AnyMessagesApp? { table.withLock { $0.appsByID[id] } }
+    public func pack(_ id: String) -> StickerPackEntry? { table.withLock { $0.packsByID[id] } }
 
     /// The drawer item id of a sticker pack.
     public static func drawerID(ofPack id: String) -> String { "sticker:" + id }
 
     /// Every app and pack, in directory order: a new user's drawer.
     public var defaultDrawer: [String] {
-        apps.map(\.manifest.id.rawValue) + packs.map { Self.drawerID(ofPack: $0.pack.id) }
+        table.withLock { table in
+            table.apps.map(\.manifest.id.rawValue) + table.packs.map { Self.drawerID(ofPack: $0.pack.id) }
+        }
     }
 
     /// Whether `item` names an app or pack of this directory.
     public func contains(drawerItem item: String) -> Bool {
-        if item.hasPrefix("sticker:") { return packsByID[String(item.dropFirst("sticker:".count))] != nil }
-        return appsByID[AppID(item)] != nil
+        if item.hasPrefix("sticker:") { return pack(String(item.dropFirst("sticker:".count))) != nil }
+        return app(AppID(item)) != nil
     }
 
     /// The sticker with id `<pack>/<file>`, if a pack has it.
     public func sticker(id: String) -> Sticker? {
-        guard let packID = id.split(separator: "/", maxSplits: 1).first.map(String.init), let entry = packsByID[packID] else { return nil }
+        guard let packID = id.split(separator: "/", maxSplits: 1).first.map(String.init), let entry = pack(packID) else { return nil }
         return entry.pack.stickers.first { $0.id == id }
     }
 
     /// The bytes and media type of a sticker pack's image.
     public func packImage(pack: String, name: String) -> (data: Data, mediaType: String)? {
-        guard let sticker = packsByID[pack]?.loaded.sticker(forAsset: name), let data = try? sticker.data() else { return nil }
+        guard let sticker = self.pack(pack)?.loaded.sticker(forAsset: name), let data = try? sticker.data() else { return nil }
         return (data, sticker.image.format.mimeType)
     }
 

@@ -117,6 +117,16 @@ final class AppHost: Sendable {
         }
     }
 
+    /// An app left the server: its instances stop, and its open surfaces close with `reason`.
+    func appRemoved(_ app: AppID, reason: String) async {
+        for key in await instances.removeAll(of: app) {
+            let update = InstanceUpdate(
+                appID: app, isActive: false, presentationStyle: .compact, modal: nil, view: .empty,
+                error: InstanceFailure(error: MessagesError(.appUnavailable, reason), detail: "the app was removed"))
+            await sendUpdate(update, user: key.user, scope: key.scope)
+        }
+    }
+
     /// A user left a conversation: their instances there stop.
     func removeInstances(of user: UserID, in conversation: ConversationID) async {
         await instances.remove(user: user, conversation: conversation)

@@ -73,4 +73,17 @@ actor InstanceRegistry {
         instances.removeAll { key, _ in key.user == user && key.scope == .conversation(conversation) }
         open[UserConversation(user: user, conversation: conversation)] = nil
     }
+
+    /// Stops every instance of `app` (it left the server).
+    /// - Returns: the instances that were open, whose surfaces must close.
+    func removeAll(of app: AppID) -> [InstanceKey] {
+        var wasOpen: [InstanceKey] = []
+        for (place, openApp) in open where openApp == app {
+            wasOpen.append(InstanceKey(user: place.user, scope: .conversation(place.conversation), app: app))
+            open[place] = nil
+        }
+        wasOpen += instances.keys.filter { $0.app == app && $0.scope == .home }
+        instances.removeAll { key, _ in key.app == app }
+        return wasOpen
+    }
 }

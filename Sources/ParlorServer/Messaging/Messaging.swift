@@ -67,6 +67,17 @@ final class Messaging: Sendable {
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
         let checked = try MessageRules.prepare(message, sender: sender)
+        if app.isRemote, let session = checked.session {
+            // An app outside the server is asked before the commit (a call cannot run inside it),
+            // against the head the commit then requires: a message it did not check never commits.
+            let head = try await store.sessionHead(session.id, in: conversation)
+            guard MessageRules.isCurrent(head: head?.id, replacing: replacing) else {
+                throw MessageRules.sessionConflict(head: head?.content.appMessage)
+            }
+            try await app.checkBeforeCommit(checked, replacing: head?.content.appMessage)
+        } else if app.isRemote {
+            try await app.checkBeforeCommit(checked, replacing: nil)
+        }
         do {
             return try await commit(
                 NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing)

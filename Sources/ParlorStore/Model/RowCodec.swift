@@ -29,6 +29,16 @@ public enum RowCodec {
         return User(id: id, username: username, displayName: displayName, createdAt: createdAt)
     }
 
+    /// A value from its JSON text (a registered app's manifest).
+    /// - Throws: `StoreError(.unavailable)` when it cannot be read.
+    public static func decode<T: Decodable>(_ type: T.Type, from json: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(json.utf8))
+        } catch {
+            throw StoreError(.unavailable, "A stored \(T.self) could not be read.")
+        }
+    }
+
     /// The JSON text of a value (message content, staged items). JSON escapes control characters
     /// (U+0000 included), so the text fits any text column.
     /// - Throws: `StoreError(.invalid)` when the value cannot be encoded.

@@ -1,0 +1,91 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+
+/// Adding, listing, removing apps that run outside the server, and replacing their credentials:
+/// what `parlor apps` does, on the store a running server reads every second (`RemoteApps`).
+public struct AppRegistrations: Sendable {
+    let store: any ParlorStore
+
+    public init(store: any ParlorStore) {
+        self.store = store
+    }
+
+    /// The longest app id.
+    public static let maxIDLength = 100
+    /// The longest name and summary, in characters.
+    public static let maxNameLength = 40
+    public static let maxSummaryLength = 300
+
+    /// Registers the app `manifest` describes.
+    /// - Returns: the app's credential, shown once: only its hash is stored.
+    /// - Throws: `invalidValue` for a manifest that breaks a rule (named in the message);
+    ///   `idInUse` when the id is registered or belongs to an app in the server.
+    public func add(_ manifest: AppManifest, builtIn: Set<AppID>) async throws -> String {
+        let manifest = try Self.checked(manifest)
+        let taken = try await store.registeredApps().contains { $0.manifest.id == manifest.id }
+        guard !taken, !builtIn.contains(manifest.id) else {
+            throw MessagesError(.idInUse, "An app with the id \(manifest.id) is already on this server; remove it first or choose another id.")
+        }
+        let secret = RemoteApps.makeSecret()
+        try await store.saveRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
+        return secret
+    }
+
+    public func list() async throws -> [RegisteredApp] {
+        try await store.registeredApps()
+    }
+
+    /// Forgets an app: a running server closes its connections and open surfaces within a second.
+    /// - Throws: `fileNotFound` when no such app is registered.
+    public func remove(_ id: AppID) async throws {
+        guard try await store.deleteRegisteredApp(id) else { throw Self.notRegistered(id) }
+    }
+
+    /// Gives an app a new credential; the old one stops working (its connections end) at once.
+    /// - Returns: the new credential, shown once.
+    public func rotateSecret(of id: AppID) async throws -> String {
+        guard var app = try await store.registeredApps().first(where: { $0.manifest.id == id }) else { throw Self.notRegistered(id) }
+        let secret = RemoteApps.makeSecret()
+        app.secretHash = RemoteApps.hash(secret: secret)
+        try await store.saveRegisteredApp(app)
+        return secret
+    }
+
+    private static func notRegistered(_ id: AppID) -> MessagesError {
+        MessagesError(.fileNotFound, "No app \(id.rawValue.prefix(maxIDLength)) is registered; `parlor apps list` shows which are.")
+    }
+
+    /// The manifest, its texts trimmed, when it keeps the rules for an app outside the server.
+    /// - Throws: `invalidValue` naming the broken rule.
+    public static func checked(_ manifest: AppManifest) throws(MessagesError) -> AppManifest {
+        var manifest = manifest
+        let id = manifest.id.rawValue
+        let idCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        guard !id.isEmpty, id.count <= maxIDLength, id.unicodeScalars.allSatisfy(idCharacters.contains), id.contains("."),
+              !id.hasPrefix("."), !id.hasSuffix(".")
+        else {
+            throw MessagesError(
+                .invalidValue, "An app id is reverse-DNS (for example org.example.dice): letters, digits, dots, dashes, at most \(maxIDLength) characters.")
+        }
+        manifest.name = try NameRules.check(manifest.name, what: "The app's name", maxLength: maxNameLength)
+        if !manifest.summary.isEmpty {
+            manifest.summary = try NameRules.check(manifest.summary, what: "The app's summary", maxLength: maxSummaryLength)
+        }
+        switch manifest.icon {
+        case .asset:
+            throw MessagesError(.invalidValue, "An app outside the server gives its icon as a URL: https, or a data:image URL.")
+        case .url(let url):
+            let scheme = url.scheme?.lowercased() ?? ""
+            guard scheme == "https" || (scheme == "data" && url.absoluteString.lowercased().hasPrefix("data:image/")),
+                  url.absoluteString.count <= Limits.maxURLLength
+            else {
+                throw MessagesError(.invalidValue, "The app's icon is an https or data:image URL of at most \(Limits.maxURLLength) characters.")
+            }
+        }
+        guard manifest.allowedHosts.count <= 20, manifest.allowedHosts.allSatisfy({ !$0.isEmpty && $0.count <= 253 }) else {
+            throw MessagesError(.invalidValue, "A manifest names at most 20 hosts.")
+        }
+        return manifest
+    }
+}

@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "ParlorKit", targets: ["ParlorKit"]),
         .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
+        .library(name: "ParlorAppRunner", targets: ["ParlorAppRunner"]),
         .executable(name: "parlor", targets: ["parlor"]),
         .executable(name: "parlor-fuzz", targets: ["ParlorFuzz"]),
     ],
@@ -39,6 +40,14 @@ let package = Package(
         .target(name: "ParlorHost", dependencies: ["ParlorKit"]),
         .target(name: "ParlorStickers", dependencies: ["ParlorKit"], resources: [.copy("Packs")]),
         .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost"]),
+        /// Runs a ParlorKit app in its own process, dialled in to a server (docs/APPS.md).
+        .target(name: "ParlorAppRunner", dependencies: [
+            "ParlorKit", "ParlorHost",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOWebSocket", package: "swift-nio"),
+        ]),
         /// The store protocol, its records and the cluster bus: no database engine.
         .target(name: "ParlorStore", dependencies: ["ParlorKit"]),
         .target(name: "ParlorStoreSQLite", dependencies: [
@@ -73,6 +82,7 @@ let package = Package(
         .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
             "ParlorKit", "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
+            "ParlorAppRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -87,6 +97,7 @@ let package = Package(
         ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
             "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorKit", "ParlorHost", "ParlorSeedApps", "ParlorTesting",
+            "ParlorAppRunner",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -16,6 +16,8 @@ public enum AppWire {
     public static let maxStateBytes = 64 * 1024
     /// How long the server waits for an answer to one call.
     public static let callDeadline: Duration = .seconds(5)
+    /// The most frames an app may send in one second; past it, its connection is closed.
+    public static let maxFramesPerSecond = 500
     /// The most container reads one call may make.
     public static let maxContainerReadsPerCall = 32
 

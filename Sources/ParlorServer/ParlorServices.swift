@@ -66,7 +66,7 @@ final class ParlorServices: Sendable {
             store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
             configuration: configuration)
         let apps = apps
-        remoteApps = RemoteApps(store: store, directory: directory, logger: logger) { app, reason in
+        remoteApps = RemoteApps(store: store, directory: directory, deadline: configuration.appCallDeadline, logger: logger) { app, reason in
             await apps.appRemoved(app, reason: reason)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorHost
 
 /// How a Parlor server runs.
 public struct ServerConfiguration: Sendable {
@@ -45,6 +46,8 @@ public struct ServerConfiguration: Sendable {
     /// How many remote images one person may have the image proxy fetch per minute (cached ones
     /// do not count); 0 for no limit.
     public var imageProxyFetchesPerMinute: Int
+    /// How long the server waits for an app outside it to answer one call (tests shorten it).
+    public var appCallDeadline: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
@@ -53,7 +56,7 @@ public struct ServerConfiguration: Sendable {
         trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
         signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false,
-        imageProxyFetchesPerMinute: Int = 120
+        imageProxyFetchesPerMinute: Int = 120, appCallDeadline: Duration = AppWire.callDeadline
     ) {
         self.host = host
         self.port = port
@@ -75,5 +78,6 @@ public struct ServerConfiguration: Sendable {
         self.passwordAttemptsPerMinute = passwordAttemptsPerMinute
         self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
         self.imageProxyFetchesPerMinute = imageProxyFetchesPerMinute
+        self.appCallDeadline = appCallDeadline
     }
 }

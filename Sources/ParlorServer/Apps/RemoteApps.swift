@@ -19,14 +19,20 @@ actor RemoteApps {
     let store: any ParlorStore
     let directory: AppDirectory
     let logger: Logger
+    /// How long a call waits for its answer.
+    let deadline: Duration
     /// Told when an app goes away, to close its open surfaces.
     private let onRemoved: @Sendable (AppID, String) async -> Void
     private var registered: [AppID: RegisteredApp] = [:]
     private var connections: [AppID: [AppConnection]] = [:]
     private var turn: [AppID: Int] = [:]
 
-    init(store: any ParlorStore, directory: AppDirectory, logger: Logger, onRemoved: @escaping @Sendable (AppID, String) async -> Void) {
+    init(
+        store: any ParlorStore, directory: AppDirectory, deadline: Duration, logger: Logger,
+        onRemoved: @escaping @Sendable (AppID, String) async -> Void
+    ) {
         self.store = store
+        self.deadline = deadline
         self.directory = directory
         self.logger = logger
         self.onRemoved = onRemoved
@@ -119,6 +125,7 @@ final class AppConnection: Sendable {
     let app: AppID
     let name: String
     let secretHash: String
+    let deadline: Duration
     private let outbound: AsyncStream<Outgoing>.Continuation
     let frames: AsyncStream<Outgoing>
     private let state = Mutex(State())
@@ -141,21 +148,19 @@ final class AppConnection: Sendable {
         var reads = 0
     }
 
-    /// The most frames an app may send in one second before its connection is closed.
-    static let maxFramesPerSecond = 500
-
-    init(app: AppID, name: String, secretHash: String) {
+    init(app: AppID, name: String, secretHash: String, deadline: Duration) {
+        self.deadline = deadline
         self.app = app
         self.name = name
         self.secretHash = secretHash
         (frames, outbound) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
     }
 
-    /// Sends `call` and waits for its answer, at most `AppWire.callDeadline`.
+    /// Sends `call` and waits for its answer, at most `deadline`.
     func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
         let text = String(decoding: AppWire.encode(AppWire.ServerFrame.call(call)), as: UTF8.self)
         let deadline = Task {
-            try await Task.sleep(for: AppWire.callDeadline)
+            try await Task.sleep(for: self.deadline)
             self.fail(call.id, MessagesError(.appUnavailable, "\(self.name) is not responding; try again."))
         }
         defer { deadline.cancel() }
@@ -189,7 +194,7 @@ final class AppConnection: Sendable {
             } else {
                 state.window = (now, 1)
             }
-            return (state.window?.count ?? 0) > Self.maxFramesPerSecond
+            return (state.window?.count ?? 0) > AppWire.maxFramesPerSecond
         }
         guard !flooding else { return false }
         let frame: AppWire.AppFrame
@@ -277,7 +282,7 @@ extension RemoteApps {
     /// Runs one app connection until it ends: the welcome, the writer of calls, the reader of
     /// answers. When it ends, its waiting calls fail at once.
     nonisolated func run(_ app: RegisteredApp, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
-        let connection = AppConnection(app: app.manifest.id, name: app.manifest.name, secretHash: app.secretHash)
+        let connection = AppConnection(app: app.manifest.id, name: app.manifest.name, secretHash: app.secretHash, deadline: deadline)
         await add(connection)
         logger.info("An app connected", metadata: ["app": "\(app.manifest.id)"])
         connection.send(.welcome(app: app.manifest.id, protocolVersion: AppWire.version))
@@ -303,7 +308,7 @@ extension RemoteApps {
                         guard await connection.receive(text, logger: logger) else {
                             logger.warning("An app sent too many frames and was disconnected", metadata: ["app": "\(app.manifest.id)"])
                             try? await outbound.close(
-                                .policyViolation, reason: "More than \(AppConnection.maxFramesPerSecond) frames in a second; reconnect and send less.")
+                                .policyViolation, reason: "More than \(AppWire.maxFramesPerSecond) frames in a second; reconnect and send less.")
                             return
                         }
                     }

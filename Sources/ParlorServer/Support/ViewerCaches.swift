@@ -9,7 +9,13 @@ import ParlorStore
 public actor ViewerCaches {
     private var conversations: LRUCache<ConversationID, ConversationRecord>
     private var users: LRUCache<UserID, User>
-    private var drawers: LRUCache<UserID, [String]>
+    /// Each user's stored drawer (`items` nil: never set): resolved against the directory on each
+    /// read, since apps outside the server come and go while it runs.
+    private var drawers: LRUCache<UserID, StoredDrawer>
+
+    private struct StoredDrawer {
+        let items: [String]?
+    }
     private var names: LRUCache<String, [String: String]>
     private var liveViews: LRUCache<String, ViewNode>
 
@@ -47,13 +53,17 @@ public actor ViewerCaches {
     func forgetUser(_ id: UserID) { users[id] = nil }
 
     func drawer(_ user: UserID, store: any ParlorStore, directory: AppDirectory) async throws -> [String] {
-        if let cached = drawers[user] { return cached }
-        let drawer = try await store.drawer(user: user)?.filter(directory.contains(drawerItem:)) ?? directory.defaultDrawer
-        drawers[user] = drawer
-        return drawer
+        let stored: StoredDrawer
+        if let cached = drawers[user] {
+            stored = cached
+        } else {
+            stored = StoredDrawer(items: try await store.drawer(user: user))
+            drawers[user] = stored
+        }
+        return stored.items?.filter(directory.contains(drawerItem:)) ?? directory.defaultDrawer
     }
 
-    func setDrawer(_ items: [String], for user: UserID) { drawers[user] = items }
+    func setDrawer(_ items: [String], for user: UserID) { drawers[user] = StoredDrawer(items: items) }
 
     /// Participant id → display name for the members of a conversation, inside one app.
     func names(conversation: ConversationRecord, app: AppID, store: any ParlorStore) async throws -> [String: String] {

@@ -98,6 +98,8 @@ struct SpecScenario {
         try await call(.get, "/")
         try await call(.get, "/ws", as: alice)
         try await call(.get, "/ws")
+        try await call(.get, "/api/apps/connect", as: alice)
+        try await call(.get, "/api/apps/connect?protocol=2")
         try await call(.post, "/api/auth/signout", as: alice)
         return await log.calls
     }

@@ -30,8 +30,9 @@ struct TestServer: Sendable {
 
     /// The seed apps and bundled sticker packs, loaded once.
     static func builtIn() throws -> AppDirectory {
+        // A directory of its own per server: apps outside the server are added to it as it runs.
         guard let directory = sharedBuiltIn else { return try seedDirectory() }
-        return directory
+        return AppDirectory(apps: directory.apps, packs: directory.packs)
     }
 
     private static let sharedBuiltIn = try? seedDirectory()

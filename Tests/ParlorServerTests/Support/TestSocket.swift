@@ -27,41 +27,8 @@ enum SocketEvent: Sendable {
 
 /// Events in arrival order. A test takes the first event that matches what it waits for (within
 /// a timeout); the events it skips stay for later, oldest first.
-actor Mailbox {
-    typealias Predicate = @Sendable (SocketEvent) -> Bool
-    private var buffer: [SocketEvent] = []
-    private var waiter: (id: Int, predicate: Predicate, continuation: CheckedContinuation<SocketEvent?, Never>)?
-    private var nextWaiter = 0
-
-    func put(_ event: SocketEvent) {
-        if let waiter, waiter.predicate(event) {
-            self.waiter = nil
-            waiter.continuation.resume(returning: event)
-        } else {
-            buffer.append(event)
-        }
-    }
-
-    /// The oldest event matching `predicate`, or nil when none came within `timeout`.
-    func take(timeout: Duration, where predicate: @escaping Predicate) async -> SocketEvent? {
-        if let index = buffer.firstIndex(where: predicate) { return buffer.remove(at: index) }
-        nextWaiter += 1
-        let id = nextWaiter
-        return await withCheckedContinuation { continuation in
-            waiter = (id, predicate, continuation)
-            Task {
-                try? await Task.sleep(for: timeout)
-                self.expire(id)
-            }
-        }
-    }
-
-    private func expire(_ id: Int) {
-        guard let waiter, waiter.id == id else { return }
-        self.waiter = nil
-        waiter.continuation.resume(returning: nil)
-    }
-}
+/// A socket's events, taken by predicate.
+typealias Mailbox = EventBox<SocketEvent>
 
 struct SocketError: Error, CustomStringConvertible {
     let description: String

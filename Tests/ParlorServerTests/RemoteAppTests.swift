@@ -1,0 +1,301 @@
+import Foundation
+import NIOWebSocket
+import ParlorAppRunner
+import ParlorHost
+import ParlorKit
+import ParlorServer
+import ParlorStore
+import Synchronization
+import Testing
+
+/// Apps outside the server (issue: "Apps outside the server"): added to a running server, run in
+/// their own connection with the same code, and kept from hurting anyone when they misbehave.
+@Suite("Apps outside the server")
+struct RemoteAppTests {
+    static let probe = Probe.id.rawValue
+
+    /// A server whose calls to apps give up after `deadline`.
+    static func server(deadline: Duration = .seconds(5)) throws -> TestServer {
+        try TestServer { $0.appCallDeadline = deadline }
+    }
+
+    /// Registers Probe's manifest as `parlor apps add` does; returns its credential.
+    static func register(_ store: any ParlorStore) async throws -> String {
+        try await AppRegistrations(store: store).add(Probe().manifest, builtIn: [])
+    }
+
+    /// Waits until `person`'s store lists the app (the server reads registrations every second).
+    static func waitUntilListed(_ api: API, as person: Person, app: String = probe, listed: Bool = true) async throws {
+        for _ in 0..<100 {
+            let apps = try await api.get("/api/apps", as: person).decode(Wire.Directory.self).apps
+            if apps.contains(where: { $0.id.rawValue == app }) == listed { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("\(app) was \(listed ? "never listed" : "still listed") after 5 s")
+    }
+
+    /// Runs Probe with `AppRunner` (the app's own code, unchanged) until `body` returns.
+    static func withRunner<T: Sendable>(port: Int, secret: String, _ body: () async throws -> T) async throws -> T {
+        let (connected, signal) = AsyncStream.makeStream(of: Void.self)
+        let runner = Task {
+            try await AppRunner(app: Probe(), server: URL(string: "http://127.0.0.1:\(port)"), secret: secret).run { signal.yield() }
+        }
+        defer { runner.cancel() }
+        var iterator = connected.makeAsyncIterator()
+        _ = await iterator.next()
+        return try await body()
+    }
+
+    @Test("An app added to a running server appears in the store at once; run out of process by AppRunner, it works as in process")
+    func addedAtRuntimeAndRunByRunner() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol])
+            try await Self.waitUntilListed(api, as: alice, listed: false)
+            let secret = try await Self.register(store)
+            #expect(secret.hasPrefix("parlor_app_"))
+            try await Self.waitUntilListed(api, as: alice)
+            let stored = try #require(try await store.registeredApps().first?.secretHash)
+            #expect(stored.count == 64 && !stored.contains(secret) && !secret.contains(stored), "only the credential's hash is stored")
+
+            try await Self.withRunner(port: port, secret: secret) {
+                let since = [group.id: Int64(0)]
+                let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+                let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+                let opened = try await aliceSocket.openApp(Self.probe, in: group.id)
+                #expect(opened.error == nil, "\(String(describing: opened.error))")
+                #expect(opened.view.visibleTexts.contains("Nothing selected"), "the app drew its view: \(opened.view.visibleTexts)")
+                // A live bubble: sent from an action, drawn by the app for each viewer.
+                try await aliceSocket.activate("Send live", in: opened, conversation: group.id)
+                for (socket, name) in [(aliceSocket, "Alice"), (bobSocket, "Bob")] {
+                    let message = try #require(try await socket.messages(1).first)
+                    let app = try #require(message.app)
+                    let viewer = try #require(app.participant(named: name))
+                    #expect(app.liveView?.text(id: "live") == "live seen by $\(viewer)", "\(name)'s bubble is drawn for \(name)")
+                }
+                // insertText reaches the compose field, as in process.
+                try await aliceSocket.activate("Compose", in: try await aliceSocket.appUpdate(), conversation: group.id)
+                #expect(try await aliceSocket.next("composeText").text == "typed by Probe")
+                for socket in [aliceSocket, bobSocket] { await socket.disconnect() }
+            }
+        }
+    }
+
+    @Test("A message the app could not check is refused with messageNotChecked and never committed")
+    func uncheckedMessagesAreRefused() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let secret = try await Self.register(store)
+            try await Self.waitUntilListed(api, as: alice)
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()  // welcome
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            try await socket.send("openApp", ["conversation": .string(direct.id.description), "app": .string(Self.probe)])
+            // The app stages a message with a session (so it will be checked), then goes away.
+            let staged = Message(session: Session(), url: URL(string: "https://example.org/probe?x=1"), layout: .template(TemplateLayout(caption: "staged")))
+            for _ in 0..<2 {
+                let call = try await fake.nextCall()
+                fake.answer(call, effects: call.hook == .didBecomeActive ? [.insert(staged)] : [])
+            }
+            _ = try await socket.next("staged")
+            await fake.disconnect()
+            try await socket.send("sendStaged", ["conversation": .string(direct.id.description)])
+            let refused = try await socket.next("error")
+            #expect(refused.error?.code == "messageNotChecked", "\(String(describing: refused.error))")
+            #expect(refused.error?.message.contains("could not check") == true)
+            #expect(try await api.messages(in: direct.id, as: bob).isEmpty, "nothing was committed")
+            await socket.disconnect()
+        }
+    }
+
+    /// How the scripted app treats the next call.
+    enum Misbehaviour: Sendable {
+        case silence, unreadable, oversizedState, disconnect
+    }
+
+    /// The misbehaviour for the next call, set by the test, taken by the answering task.
+    final class NextMisbehaviour: Sendable {
+        private let value = Mutex<Misbehaviour?>(nil)
+        func set(_ misbehaviour: Misbehaviour) { value.withLock { $0 = misbehaviour } }
+        func take() -> Misbehaviour? { value.withLock { value in defer { value = nil }; return value } }
+    }
+
+    @Test("An app that is not connected, late, unreadable, oversized or gone mid-call costs its users one sentence; the server and other apps carry on")
+    func misbehavingApps() async throws {
+        try await Self.server(deadline: .milliseconds(500)).run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let secret = try await Self.register(store)
+            try await Self.waitUntilListed(api, as: alice)
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            func close() async throws {
+                try await socket.send("closeApp", ["conversation": .string(direct.id.description)])
+                _ = try await socket.appUpdate()
+            }
+
+            // Not connected.
+            let notConnected = try await socket.openApp(Self.probe, in: direct.id)
+            #expect(notConnected.error?.code == "appUnavailable")
+            #expect(notConnected.error?.message == "Probe is not connected to this server right now; try again later.")
+            try await close()
+
+            // A copy that answers every call well, except the one a phase tells it to spoil.
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()
+            let next = NextMisbehaviour()
+            let answering = Task {
+                while let call = try? await fake.nextCall(timeout: .seconds(60)) {
+                    switch next.take() {
+                    case nil: fake.answer(call)
+                    case .silence?: break
+                    case .unreadable?: fake.sendRaw(#"{"type":"result","result":{"id":"\#(call.id)","view":{"type":"hologram"}}}"#)
+                    case .oversizedState?:
+                        fake.send(.result(AppWire.Result(id: call.id, state: .string(String(repeating: "x", count: AppWire.maxStateBytes + 1)))))
+                    case .disconnect?:
+                        await fake.disconnect()
+                        return
+                    }
+                }
+            }
+            defer {
+                answering.cancel()
+                Task { await fake.disconnect() }
+            }
+            func open(_ misbehaviour: Misbehaviour) async throws -> Wire.AppUpdate {
+                next.set(misbehaviour)
+                let update = try await socket.openApp(Self.probe, in: direct.id)
+                return update
+            }
+
+            let started = ContinuousClock.now
+            let late = try await open(.silence)
+            #expect(late.error?.code == "appUnavailable")
+            #expect(late.error?.message == "Probe is not responding; try again.")
+            #expect(ContinuousClock.now - started < .seconds(10))
+            try await close()
+
+            let unreadable = try await open(.unreadable)
+            #expect(unreadable.error?.message == "Probe answered something Parlor could not use; try again.")
+            try await close()
+
+            let oversized = try await open(.oversizedState)
+            #expect(oversized.error?.code == "appUnavailable")
+            #expect(oversized.error?.message.contains("bytes of state") == true, "\(String(describing: oversized.error))")
+            try await close()
+
+            // Gone mid-call: the call fails at once, not at its deadline; the next calls find no copy.
+            let gone = try await open(.disconnect)
+            #expect(["Probe disconnected; try again.", "Probe is not connected to this server right now; try again later."]
+                .contains(gone.error?.message ?? ""), "\(String(describing: gone.error))")
+
+            // Meanwhile everything else works: a plain message, and an app in the server.
+            let sent = try await api.post(
+                "/api/conversations/\(direct.id)/messages", as: alice, json: ["id": .string(UUID().uuidString), "text": "still here"])
+            #expect(sent.status == .created)
+            try await socket.send("openApp", ["conversation": .string(direct.id.description), "app": "org.parlor.hello"])
+            let hello = try await socket.next("app") { $0.update?.appID.rawValue == "org.parlor.hello" }
+            #expect(hello.update?.error == nil && hello.update?.isActive == true)
+            await socket.disconnect()
+        }
+    }
+
+    @Test("Removing an app closes its connection and its open surfaces with a sentence; its messages still show; a rotated credential ends the old connection")
+    func removedAndRotated() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let registrations = AppRegistrations(store: store)
+            let secret = try await Self.register(store)
+            try await Self.waitUntilListed(api, as: alice)
+
+            // Rotation: the old credential's connection ends, the old credential is refused, the new one works.
+            let old = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await old.nextFrame()
+            let rotated = try await registrations.rotateSecret(of: Probe.id)
+            #expect(rotated != secret)
+            let ended = try await old.closed()
+            #expect(ended.code == .policyViolation)
+            #expect(ended.reason == "This app's credential was replaced.")
+            await #expect(throws: (any Error).self) { try await FakeApp.connect(port: port, secret: secret) }
+
+            try await Self.withRunner(port: port, secret: rotated) {
+                let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+                let opened = try await socket.openApp(Self.probe, in: direct.id)
+                try await socket.activate("Send live", in: opened, conversation: direct.id)
+                let message = try #require(try await socket.messages(1).first)
+                _ = try await socket.appUpdate()
+
+                try await registrations.remove(Probe.id)
+                let closed = try await socket.appUpdate()
+                #expect(!closed.isActive)
+                #expect(closed.error?.message == "Probe was removed from this server.")
+                try await Self.waitUntilListed(api, as: alice, listed: false)
+                let history = try await api.messages(in: direct.id, as: bob)
+                #expect(history.map(\.id) == [message.id], "its messages stay")
+                #expect(history.first?.app?.layout.caption == "live", "drawn from the stored layout")
+                await socket.disconnect()
+            }
+        }
+    }
+
+    @Test("A credential that is not registered is refused before the upgrade; an app flooding frames is disconnected")
+    func credentialsAndFloods() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            await #expect(throws: (any Error).self) { try await FakeApp.connect(port: port, secret: "parlor_app_guess") }
+            let secret = try await Self.register(store)
+            let reply = try await api.request(.get, "/api/apps/connect", headers: [.authorization: "Bearer parlor_app_guess"])
+            #expect(reply.status == .unauthorized)
+            #expect(reply.errorCode == "unknownAppCredential")
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()
+            for index in 0..<(AppWire.maxFramesPerSecond + 50) {
+                fake.sendRaw(#"{"type":"result","result":{"id":"nothing-\#(index)"}}"#)
+            }
+            let ended = try await fake.closed()
+            #expect(ended.code == .policyViolation)
+            #expect(ended.reason?.contains("frames in a second") == true)
+        }
+    }
+
+    @Test("The app sees participant ids scoped to it, never account ids")
+    func scopedParticipants() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let secret = try await Self.register(store)
+            try await Self.waitUntilListed(api, as: alice)
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            try await socket.send("openApp", ["conversation": .string(direct.id.description), "app": .string(Self.probe)])
+            let call = try await fake.nextCall()
+            let context = try #require(call.context)
+            let accounts = [alice.id.description, bob.id.description]
+            #expect(!accounts.contains(context.localParticipant.description))
+            #expect(context.remoteParticipants?.count == 1)
+            #expect(!(context.remoteParticipants ?? []).contains { accounts.contains($0.description) })
+            await fake.disconnect()
+            await socket.disconnect()
+        }
+    }
+}
+
+extension AppWire.ServerFrame {
+    var isError: Bool {
+        if case .error = self { return true }
+        return false
+    }
+}

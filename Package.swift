@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", "ParlorKit", "ParlorServer", "ParlorStickers", "LinkShare"]),
         .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
-        .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost"] + apps.map { .target(name: $0) }),
+        .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost", "ParlorAppRunner"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
             "ParlorKit", "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
             "ParlorAppRunner",

@@ -38,14 +38,9 @@ public struct AppRunner<App: MessagesApp>: Sendable {
         self.logger = logger
     }
 
-    /// Why the runner stopped for good.
-    public struct Refused: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Connects and serves until cancelled, reconnecting after a dropped connection.
     /// - Parameter onConnected: called each time the server welcomes the app.
-    /// - Throws: `Refused` when the server refuses the credential.
+    /// - Throws: `ConnectionRefused` when the server refuses the credential.
     public func run(onConnected: @escaping @Sendable () async -> Void = {}) async throws {
         var pause: Duration = .milliseconds(250)
         while !Task.isCancelled {
@@ -70,7 +65,7 @@ public struct AppRunner<App: MessagesApp>: Sendable {
     private func connectOnce(onConnected: @escaping @Sendable () async -> Void) async throws -> Bool {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: 1 << 22, additionalHeaders: [.authorization: "Bearer \(secret)"])
-        let responder = AppResponder(app: app)
+        let responder = AppResponder(app: app, httpClient: URLSessionFetchClient())
         let reads = ContainerReads()
         let logger = logger
         let welcomed = Flag()
@@ -117,19 +112,24 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                 await reads.failAll()
             }
             if let close, !welcomed.isSet, close.closeCode == .policyViolation {
-                throw Refused(description: "Parlor closed the connection: \(close.reason ?? "no reason given").")
+                throw ConnectionRefused(description: "Parlor closed the connection: \(close.reason ?? "no reason given").")
             }
-        } catch let error as Refused {
+        } catch let error as ConnectionRefused {
             throw error
         } catch {
             let text = "\(error)"
             if !welcomed.isSet, text.contains("401") || text.contains("unauthorized") {
-                throw Refused(description: "Parlor refused this app's credential; check PARLOR_APP_SECRET (`parlor apps rotate-secret` makes a new one).")
+                throw ConnectionRefused(description: "Parlor refused this app's credential; check PARLOR_APP_SECRET (`parlor apps rotate-secret` makes a new one).")
             }
             logger.info("Could not stay connected to Parlor", metadata: ["error": "\(error)"])
         }
         return welcomed.isSet
     }
+}
+
+/// Why an `AppRunner` stopped for good: the server refused the app.
+public struct ConnectionRefused: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// Container reads waiting for Parlor's `containerValue`.

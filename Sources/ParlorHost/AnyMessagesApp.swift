@@ -20,9 +20,11 @@ public struct AnyMessagesApp: Sendable {
     }
 
     /// An app that runs in its own process, reached through `app`'s link.
-    public init(_ app: RemoteApp) {
+    /// - Parameter assetsDirectory: its `.asset` files, when the host has them (a seed app run
+    ///   out of process); apps elsewhere give images as URLs.
+    public init(_ app: RemoteApp, assetsDirectory: URL? = nil) {
         manifest = app.manifest
-        assetsDirectory = nil
+        self.assetsDirectory = assetsDirectory
         make = { AppInstance(app: app, configuration: $0) }
         validator = { _, _ in }
         remoteCheck = { message, head throws(MessagesError) in try await app.check(message, replacing: head) }

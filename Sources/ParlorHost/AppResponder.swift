@@ -13,9 +13,12 @@ import Synchronization
 /// leaves the state as it was, as a throwing hook does in the host.
 public struct AppResponder<App: MessagesApp>: Sendable {
     public let app: App
+    /// What `context.fetch` uses (the app's own process reaches the network itself).
+    public let httpClient: (any FetchClient)?
 
-    public init(app: App) {
+    public init(app: App, httpClient: (any FetchClient)? = nil) {
         self.app = app
+        self.httpClient = httpClient
     }
 
     /// The answer to `call`: a result, or a refusal when the app throws.
@@ -49,7 +52,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
             selectedMessage: callContext.selectedMessage, appID: app.manifest.id, host: RecordingHost(recorder: recorder), gate: gate)
         let context = AppContext(
             conversation: conversation, presentationStyle: callContext.style, surface: callContext.surface,
-            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: app.manifest, httpClient: nil, gate: gate)
+            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: app.manifest, httpClient: httpClient, gate: gate)
         try await run(call, state: &state, context: context)
         let presentation: [AppWire.Effect] = context.presentationRequests.map { request in
             switch request {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ParlorAppRunner
 import ParlorKit
 import ParlorSeedApps
 import ParlorServer
@@ -110,7 +111,7 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [Add.self, List.self, Remove.self, RotateSecret.self])
+        subcommands: [Add.self, List.self, Remove.self, RotateSecret.self, Run.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -176,6 +177,32 @@ struct AppsCommand: AsyncParsableCommand {
                 print(secret)
             } catch let error as MessagesError {
                 throw CommandFailure(error.message)
+            }
+        }
+    }
+
+    struct Run: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a seed app in this process, dialled in to a server that hosts it outside (parlor serve --out-of-process ID).")
+        @Argument(help: "The seed app's id, for example org.parlor.tictactoe.") var id: String
+        @Option(help: "The server's address (env PARLOR_URL; default http://127.0.0.1:8080).") var server: String?
+        @Option(help: "The feed LinkShare reads.") var feedURL: String?
+
+        func run() async throws {
+            guard ProcessInfo.processInfo.environment["PARLOR_APP_SECRET"].map({ !$0.isEmpty }) == true else {
+                throw CommandFailure("Set PARLOR_APP_SECRET to the app's credential (parlor serve prints it, or parlor apps rotate-secret \(id)).")
+            }
+            do {
+                try await SeedApps.runOutOfProcess(
+                    AppID(id), server: server.flatMap(URL.init(string:)), secret: nil, feedURL: feedURL.flatMap(URL.init(string:))
+                ) {
+                    // Unbuffered, so a script waiting for it sees it at once.
+                    FileHandle.standardOutput.write(Data("\(id) is connected.\n".utf8))
+                }
+            } catch let error as MessagesError {
+                throw CommandFailure(error.message)
+            } catch let error as ConnectionRefused {
+                throw CommandFailure(error.description)
             }
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ParlorKit
 import ParlorSeedApps
 import ParlorServer
 import ParlorStore
@@ -51,6 +52,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many conversations others may add one person to per minute; 0 for no limit (load tests).")
     var additionsPerMinute: Int = 20
 
+    @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
+    var outOfProcess: [String] = []
+
     @Flag(help: "Let the image proxy fetch images from hosts on private networks (apps on a local network).")
     var imageProxyPrivateHosts = false
 
@@ -63,6 +67,9 @@ struct Serve: AsyncParsableCommand {
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
         guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
         guard additionsPerMinute >= 0 else { throw ValidationError("--additions-per-minute is 0 (no limit) or more.") }
+        if let unknown = outOfProcess.first(where: { !SeedApps.ids.map(\.rawValue).contains($0) }) {
+            throw ValidationError("--out-of-process \(unknown): not a seed app; they are \(SeedApps.ids.map(\.rawValue).joined(separator: ", ")).")
+        }
         if let feedURL {
             guard let url = URL(string: feedURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw ValidationError("--feed-url must be an http(s) URL.")
@@ -74,7 +81,11 @@ struct Serve: AsyncParsableCommand {
         try data.prepare()
         var logger = Logger(label: "parlor")
         logger.logLevel = logLevel
-        let directory = try AppDirectory(apps: SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:))), stickerDirectory: data.stickerDirectory)
+        let seeds = SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:)))
+        let outside = seeds.filter { outOfProcess.contains($0.manifest.id.rawValue) }
+        let directory = try AppDirectory(
+            apps: seeds.filter { !outOfProcess.contains($0.manifest.id.rawValue) }, stickerDirectory: data.stickerDirectory,
+            assetFolders: Dictionary(outside.compactMap { app in app.assetsDirectory.map { (app.manifest.id, $0) } }, uniquingKeysWith: { first, _ in first }))
         let configuration = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
@@ -95,12 +106,22 @@ struct Serve: AsyncParsableCommand {
         } else {
             store = try openStore(logger: logger)
         }
+        // Seed apps hosted outside: registered as any outside app, with a credential made now.
+        var credentials: [(AppManifest, String)] = []
+        for app in outside {
+            credentials.append((app.manifest, try await AppRegistrations(store: store).register(seed: app.manifest)))
+        }
+        let outsideCredentials = credentials
         let host = self.host
         let demo = self.demo
         let app = ParlorServer.makeApplication(
             configuration: configuration, store: store, directory: directory, logger: logger, bus: bus, services: services
         ) { port in
-            var lines = ["Parlor is running. Open http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/ in your browser."]
+            let url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+            var lines = ["Parlor is running. Open \(url)/ in your browser."]
+            for (manifest, secret) in outsideCredentials {
+                lines.append("\(manifest.name) runs outside the server; start it with: PARLOR_URL=\(url) PARLOR_APP_SECRET=\(secret) parlor apps run \(manifest.id)")
+            }
             if demo {
                 do {
                     lines += try await DemoData.create(store: store, configuration: configuration)

@@ -168,28 +168,55 @@ def parlor_binary() -> Path:
 
 
 class ParlorServer:
-    """`parlor serve --demo` on a free port with a fresh data directory."""
+    """`parlor serve --demo` on a free port with a fresh data directory. With
+    PARLOR_E2E_OUT_OF_PROCESS (comma-separated seed app ids) those apps are hosted outside the
+    server and run by `parlor apps run`, each in its own process: the same flows must pass."""
 
     def __init__(self, feed_url: str, log_path: Path):
         self.data_dir = tempfile.mkdtemp(prefix="parlor-e2e-")
         self.log = open(log_path, "w")
-        self.process = subprocess.Popen(
-            [
-                str(parlor_binary()), "serve", "--demo", "--port", "0", "--data-dir", self.data_dir,
-                "--password-cost", "4", "--durability", "normal", "--feed-url", feed_url,
-            ],
-            stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT,
-        )
+        self.outside = [app for app in os.environ.get("PARLOR_E2E_OUT_OF_PROCESS", "").split(",") if app]
+        self.runners: list[subprocess.Popen] = []
+        arguments = [
+            str(parlor_binary()), "serve", "--demo", "--port", "0", "--data-dir", self.data_dir,
+            "--password-cost", "4", "--durability", "normal", "--feed-url", feed_url,
+        ]
+        for app in self.outside:
+            arguments += ["--out-of-process", app]
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
         self.url = self._wait_for_url()
+        self._start_runners(feed_url)
+
+    def _start_runners(self, feed_url: str):
+        """Starts `parlor apps run` for each app the server says runs outside it."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            commands = [line for line in list(self.lines) if "parlor apps run" in line]
+            if len(commands) >= len(self.outside):
+                break
+            time.sleep(0.05)
+        for line in commands:
+            secret = re.search(r"PARLOR_APP_SECRET=(\S+)", line).group(1)
+            app = line.rsplit(" ", 1)[-1].strip()
+            environment = dict(os.environ, PARLOR_URL=self.url, PARLOR_APP_SECRET=secret)
+            runner = subprocess.Popen(
+                [str(parlor_binary()), "apps", "run", app, "--feed-url", feed_url],
+                env=environment, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
+            self.runners.append(runner)
+            # It says so once the server has welcomed it: only then can people open the app.
+            line = runner.stdout.readline()
+            if "connected" not in line:
+                raise RuntimeError(f"parlor apps run {app} did not connect: {line!r}")
 
     def _wait_for_url(self) -> str:
         found: list[str] = []
-        lines: list[str] = []
+        lines = self.lines
 
         def read():
             for line in self.process.stdout:
                 lines.append(line)
-                self.log.write(line)
+                self.log.write(re.sub(r"PARLOR_APP_SECRET=\S+", "PARLOR_APP_SECRET=(not logged)", line))
                 self.log.flush()
                 match = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
                 if match and not found:
@@ -207,6 +234,9 @@ class ParlorServer:
         raise RuntimeError("parlor serve did not start: " + "".join(lines)[-2000:])
 
     def stop(self):
+        for runner in self.runners:
+            runner.kill()
+            runner.wait(timeout=5)
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:

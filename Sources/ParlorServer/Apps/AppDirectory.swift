@@ -40,15 +40,22 @@ public final class AppDirectory: Sendable {
     private let table: Mutex<Table>
     /// The ids of the apps given at start: an app outside the server cannot take one.
     public let builtInIDs: Set<AppID>
+    /// Asset folders this server has for apps that run outside it (a seed app run out of
+    /// process: `parlor serve --out-of-process`), served as if the app were in process.
+    private let assetFolders: [AppID: URL]
 
     public var apps: [AnyMessagesApp] { table.withLock { $0.apps } }
     public var packs: [StickerPackEntry] { table.withLock { $0.packs } }
 
-    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry]) {
+    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:]) {
         let table = Table(apps: apps, packs: packs)
         builtInIDs = Set(table.appsByID.keys)
         self.table = Mutex(table)
+        self.assetFolders = assetFolders
     }
+
+    /// The asset folder this server has for `app` when it runs outside the server.
+    public func assetFolder(of app: AppID) -> URL? { assetFolders[app] }
 
     /// Adds an app outside the server, or replaces it (a new manifest). An id of an app given at
     /// start is refused.
@@ -80,7 +87,7 @@ public final class AppDirectory: Sendable {
     /// The store of `apps`, the bundled sticker packs, and the packs imported into
     /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is skipped.
     /// - Throws: when a bundled pack cannot be read (a broken build).
-    public convenience init(apps: [AnyMessagesApp], stickerDirectory: URL?) throws {
+    public convenience init(apps: [AnyMessagesApp], stickerDirectory: URL?, assetFolders: [AppID: URL] = [:]) throws {
         var packs = try SamplePacks.all().map(StickerPackEntry.init)
         if let stickerDirectory, let folders = try? FileManager.default.contentsOfDirectory(
             at: stickerDirectory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
@@ -91,7 +98,7 @@ public final class AppDirectory: Sendable {
                 }
             }
         }
-        self.init(apps: apps, packs: packs)
+        self.init(apps: apps, packs: packs, assetFolders: assetFolders)
     }
 
     public func app(_ id: AppID) -> AnyMessagesApp? { table.withLock { $0.appsByID[id] } }

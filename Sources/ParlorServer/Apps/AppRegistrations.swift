@@ -32,6 +32,16 @@ public struct AppRegistrations: Sendable {
         return secret
     }
 
+    /// Registers (or re-registers with a new credential) a seed app the server hosts outside
+    /// itself (`parlor serve --out-of-process`); its manifest is trusted as it is.
+    /// - Returns: the credential for `parlor apps run`.
+    public func register(seed manifest: AppManifest) async throws -> String {
+        let secret = RemoteApps.makeSecret()
+        let added = try await store.registeredApps().first { $0.manifest.id == manifest.id }?.addedAt ?? Date()
+        try await store.saveRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: added))
+        return secret
+    }
+
     public func list() async throws -> [RegisteredApp] {
         try await store.registeredApps()
     }

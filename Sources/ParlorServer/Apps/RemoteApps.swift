@@ -57,7 +57,8 @@ actor RemoteApps {
             if directory.builtInIDs.contains(id) {
                 if registered[id] == nil { logger.warning("A registered app has the id of a built-in app and is ignored", metadata: ["app": "\(id)"]) }
             } else {
-                directory.register(AnyMessagesApp(RemoteApp(manifest: app.manifest, link: ServerAppLink(app: id, name: app.manifest.name, apps: self))))
+                let remote = RemoteApp(manifest: app.manifest, link: ServerAppLink(app: id, name: app.manifest.name, apps: self))
+                directory.register(AnyMessagesApp(remote, assetsDirectory: directory.assetFolder(of: id)))
                 if registered[id] == nil { logger.info("An app outside the server was added", metadata: ["app": "\(id)"]) }
             }
             if let old = registered[id], old.secretHash != app.secretHash {

@@ -1,6 +1,7 @@
 import Foundation
 import LinkShare
 import ParlorKit
+import ParlorHost
 import ParlorTesting
 
 extension ViewNode {

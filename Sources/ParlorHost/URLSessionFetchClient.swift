@@ -4,7 +4,8 @@ import ParlorKit
 import FoundationNetworking
 #endif
 
-/// An `FetchClient` on URLSession, for running apps against real (local) servers in tests.
+/// A `FetchClient` on URLSession: what apps run out of process (`AppRunner`) fetch with, and what
+/// tests use to run apps against real (local) servers.
 ///
 /// On Linux, URLSession rounds timeouts to whole seconds (so the timeout is at least one second,
 /// rounded up), and cancelling a request that is just completing can hang: this client does not

@@ -1,0 +1,159 @@
+import Dispatch
+import Foundation
+import ParlorHost
+import ParlorKit
+import Synchronization
+
+extension OutOfProcess {
+    /// An app in any language, started as a process that speaks the app connection protocol over
+    /// its standard input and output (one JSON frame per line; docs/APPS-PROTOCOL.md), hosted in
+    /// the simulator as a server would host it: every hook, view and check is a call to it.
+    ///
+    /// ```swift
+    /// let dice = try OutOfProcess.process(manifest: manifest, command: ["python3", "examples/dice/dice.py", "--stdio"])
+    /// let simulator = ConversationSimulator(hosting: [dice.app])
+    /// ```
+    /// - Throws: when the process cannot start.
+    public static func process(
+        manifest: AppManifest, command: [String], environment: [String: String]? = nil, deadline: Duration = AppWire.callDeadline
+    ) throws -> ProcessAppLink {
+        try ProcessAppLink(manifest: manifest, command: command, environment: environment, deadline: deadline)
+    }
+}
+
+/// A link to an app process over its standard input and output. The process ends with the link
+/// (`terminate()`, or when the link is released).
+public final class ProcessAppLink: AppLink, Sendable {
+    public let manifest: AppManifest
+    let deadline: Duration
+    private let process: Process
+    private let input: FileHandle
+    private let writes = DispatchQueue(label: "parlor.process-app-link")
+    private let state = Mutex(State())
+
+    private struct State {
+        var pending: [String: (continuation: CheckedContinuation<AppWire.Result, any Error>, container: (any AppContainer)?)] = [:]
+        var buffer = Data()
+        var ended = false
+    }
+
+    /// The app as the simulator hosts it.
+    public var app: AnyMessagesApp { AnyMessagesApp(RemoteApp(manifest: manifest, link: self)) }
+
+    init(manifest: AppManifest, command: [String], environment: [String: String]?, deadline: Duration) throws {
+        guard let executable = command.first else { throw MessagesError(.invalidValue, "The command is empty.") }
+        self.manifest = manifest
+        self.deadline = deadline
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + command.dropFirst()
+        var variables = environment ?? ProcessInfo.processInfo.environment
+        variables["PARLOR_STDIO"] = "1"
+        process.environment = variables
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        input = stdin.fileHandleForWriting
+        try process.run()
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                self.ended()
+            } else {
+                self.received(data)
+            }
+        }
+        write(AppWire.encode(AppWire.ServerFrame.welcome(app: manifest.id, protocolVersion: AppWire.version)))
+    }
+
+    deinit { terminate() }
+
+    /// Stops the process; open calls fail.
+    public func terminate() {
+        if process.isRunning { process.terminate() }
+        ended()
+    }
+
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
+        let deadline = Task { [weak self] in
+            guard let self else { return }
+            try await Task.sleep(for: self.deadline)
+            self.resolve(call.id) { $0.resume(throwing: MessagesError(.appUnavailable, "\(self.manifest.name) is not responding; try again.")) }
+        }
+        defer { deadline.cancel() }
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let open = state.withLock { state in
+                    guard !state.ended else { return false }
+                    state.pending[call.id] = (continuation, container)
+                    return true
+                }
+                guard open else {
+                    continuation.resume(throwing: MessagesError(.appUnavailable, "\(manifest.name) is not running."))
+                    return
+                }
+                write(AppWire.encode(AppWire.ServerFrame.call(call)))
+            }
+        } catch let error as MessagesError {
+            throw error
+        } catch {
+            throw MessagesError(.appUnavailable, "\(manifest.name) is not responding; try again.")
+        }
+    }
+
+    private func write(_ frame: Data) {
+        let input = input
+        writes.async { try? input.write(contentsOf: frame + Data("\n".utf8)) }
+    }
+
+    private func received(_ data: Data) {
+        let lines: [Data] = state.withLock { state in
+            state.buffer.append(data)
+            var lines: [Data] = []
+            while let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(state.buffer[state.buffer.startIndex..<newline])
+                state.buffer.removeSubrange(state.buffer.startIndex...newline)
+            }
+            return lines
+        }
+        for line in lines where !line.isEmpty {
+            handle(Data(line))
+        }
+    }
+
+    private func handle(_ line: Data) {
+        guard let frame = try? AppWire.decode(AppWire.AppFrame.self, from: line) else {
+            write(AppWire.encode(AppWire.ServerFrame.error(code: "malformedFrame", message: "That line is not an app frame.")))
+            return
+        }
+        switch frame {
+        case .result(let result): resolve(result.id) { $0.resume(returning: result) }
+        case .refuse(let refusal): resolve(refusal.id) { $0.resume(throwing: refusal.error) }
+        case .containerGet(let id, let call, let key):
+            let container = state.withLock { $0.pending[call]?.container }
+            Task {
+                let data = try? await container?.data(forKey: key)
+                self.write(AppWire.encode(AppWire.ServerFrame.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null)))
+            }
+        }
+    }
+
+    private func resolve(_ id: String, _ body: (CheckedContinuation<AppWire.Result, any Error>) -> Void) {
+        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
+        body(pending.continuation)
+    }
+
+    private func ended() {
+        let waiting = state.withLock { state in
+            state.ended = true
+            defer { state.pending = [:] }
+            return Array(state.pending.values)
+        }
+        for pending in waiting {
+            pending.continuation.resume(throwing: MessagesError(.appUnavailable, "\(manifest.name) stopped."))
+        }
+    }
+}

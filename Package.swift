@@ -108,7 +108,7 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
-        .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorKit", "ParlorTesting", "ParlorStickers", "Hello"]),
+        .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorKit", "ParlorHost", "ParlorTesting", "ParlorStickers", "Hello"]),
         .testTarget(name: "ParlorStickersTests", dependencies: ["ParlorKit", "ParlorStickers"]),
     ]
     + apps.map { name in

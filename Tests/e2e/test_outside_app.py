@@ -1,0 +1,155 @@
+"""An app outside the server: Dice (examples/dice), a Python process that dials in over the app
+connection protocol, is added to a running server, played by two people, stopped and started
+again; the scores survive because they live in the messages, not in the process."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, parlor_binary
+
+DICE = ROOT / "examples" / "dice"
+SCORE = re.compile(r"\b(Alice|Bob): (\d+)\b")
+
+
+class DiceApp:
+    """`python3 examples/dice/dice.py`, its stderr in artifacts/dice-<n>.log."""
+
+    def __init__(self, server_url: str, secret: str, log: Path):
+        self.log = log
+        env = {**os.environ, "PARLOR_URL": server_url, "PARLOR_APP_SECRET": secret, "PYTHONUNBUFFERED": "1"}
+        env.pop("PARLOR_STDIO", None)
+        with open(log, "w") as stderr:
+            self.process = subprocess.Popen([sys.executable, str(DICE / "dice.py")], env=env, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL, stderr=stderr, cwd=ROOT)
+
+    def wait_until_welcomed(self, timeout: float = 15):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if "Parlor welcomed org.example.dice" in self.log.read_text():
+                return
+            assert self.process.poll() is None, f"dice.py ended: {self.log.read_text()[-2000:]}"
+            time.sleep(0.05)
+        raise AssertionError(f"dice.py did not connect within {timeout:.0f} s: {self.log.read_text()[-2000:]}")
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+
+def server_log_count(server_log: Path, text: str) -> int:
+    return server_log.read_text().count(text)
+
+
+def scores(person, card) -> dict[str, int]:
+    return {name: int(total) for name, total in SCORE.findall(person.card_text(card))}
+
+
+def wait_for_scores(person, what: str, accept) -> dict[str, int]:
+    """Waits for the newest Dice bubble to show scores `accept` likes; returns them."""
+
+    def ready():
+        cards = person.app_cards()
+        if not cards:
+            return None
+        found = scores(person, cards[-1])
+        return found if accept(found) else None
+
+    return person.wait(ready, what)
+
+
+@pytest.mark.flow
+def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers, artifacts):
+    # The operator adds Dice to the running server; it prints the credential once.
+    added = subprocess.run(
+        [str(parlor_binary()), "apps", "add", str(DICE / "manifest.json"), "--data-dir", server.data_dir],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert added.returncode == 0, added.stderr
+    assert "Added Dice (org.example.dice)" in added.stdout, added.stdout
+    secret = next(line.strip() for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
+    server_log = artifacts / "server.log"
+
+    # A wrong credential is refused, and the app says so and ends instead of dialling forever.
+    wrong = subprocess.run(
+        [sys.executable, str(DICE / "dice.py")], capture_output=True, text=True, timeout=30, cwd=ROOT,
+        env={**os.environ, "PARLOR_URL": server.url, "PARLOR_APP_SECRET": "parlor_app_not-registered"})
+    assert wrong.returncode == 1 and "credential" in wrong.stderr, wrong.stderr
+    assert "parlor_app_not-registered" not in wrong.stderr
+
+    dice = DiceApp(server.url, secret, artifacts / "dice-1.log")
+    try:
+        dice.wait_until_welcomed()
+        alice = browsers("alice")
+        bob = browsers("bob")
+        alice.open_conversation("Bob")
+        bob.open_conversation("Alice")
+
+        # Alice finds Dice in her drawer without anyone restarting the server, and rolls.
+        alice.open_drawer()
+        alice.wait(lambda: "Dice" in alice.drawer_names(), "Dice in the drawer")
+        alice.open_app("Dice")
+        alice.wait_for_surface("Dice", style="compact")
+        alice.wait_for_node_text("score", "No rolls yet")
+        alice.shot("dice-opened")
+        alice.press_in_app("Roll a die")
+        first = wait_for_scores(alice, "Alice's roll in a bubble", lambda s: s.keys() == {"Alice"})
+        assert 1 <= first["Alice"] <= 6
+        card = bob.wait_for_card(f"Alice rolled {first['Alice']}")
+        assert scores(bob, card) == first
+        bob.shot("alice-rolled")
+
+        # Bob rolls from the bubble: the same bubble now keeps both scores.
+        bob.tap_card("rolled")
+        bob.wait_for_surface("Dice", style="expanded")
+        bob.wait_for_node_text("score", f"Alice: {first['Alice']}")
+        bob.press_in_app("Roll a die")
+        both = {}
+        for person in (alice, bob):
+            both = wait_for_scores(person, "both scores in the bubble", lambda s: s.keys() == {"Alice", "Bob"})
+            assert both["Alice"] == first["Alice"] and 1 <= both["Bob"] <= 6, both
+            person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the game")
+            assert f"Bob rolled {both['Bob']}" in person.card_text(person.app_cards()[0])
+            assert person.summary_lines() == [f"Alice rolled {first['Alice']}"], person.summary_lines()
+        alice.shot("both-rolled")
+
+        # The app's process goes away: Bob's roll fails with a sentence, and nothing else changes.
+        disconnects = server_log_count(server_log, "An app disconnected")
+        dice.kill()
+        bob.wait(lambda: server_log_count(server_log, "An app disconnected") > disconnects, "the server to notice Dice left", timeout=10)
+        bob.press_in_app("Roll a die")
+        bob.wait(lambda: "Dice is not" in bob.surface_text(), "a sentence saying Dice is away")
+        assert "Dice is not connected to this server right now" in bob.surface_text() or "Dice is not responding" in bob.surface_text()
+        bob.shot("dice-away")
+        for person in (alice, bob):
+            assert len(person.app_cards()) == 1
+            assert scores(person, person.app_cards()[0]) == both
+
+        # Started again, it carries on from the scores in the bubble.
+        dice = DiceApp(server.url, secret, artifacts / "dice-2.log")
+        dice.wait_until_welcomed()
+        bob.press_in_app("Roll a die")
+        for person in (alice, bob):
+            again = wait_for_scores(person, "Bob's roll after the restart", lambda s: s.get("Bob", 0) > both["Bob"])
+            assert again["Alice"] == both["Alice"] and 1 <= again["Bob"] - both["Bob"] <= 6, (both, again)
+            person.wait(lambda p=person: len(p.summary_lines()) == 2, "Bob's earlier roll to leave its summary line")
+            assert len(person.app_cards()) == 1
+            assert person.summary_lines() == [f"Alice rolled {first['Alice']}", f"Bob rolled {both['Bob']}"], person.summary_lines()
+        assert "Dice is not" not in bob.surface_text()
+        bob.shot("rolled-after-restart")
+        bob.press_in_app("Close Dice")
+        bob.wait_surface_closed()
+        bob.shot("final-scores")
+        # The credential is never written to the app's log.
+        for log in artifacts.glob("dice-*.log"):
+            assert secret not in log.read_text()
+    finally:
+        dice.kill()

@@ -94,6 +94,12 @@ public enum ParlorServer {
                 PeriodicWork(name: "App registrations", interval: .seconds(1), logger: logger) {
                     try await services.remoteApps.sync()
                 },
+                // Sticker packs imported with `parlor stickers import` while the server runs.
+                PeriodicWork(name: "Imported sticker packs", interval: .seconds(2), logger: logger) {
+                    for pack in directory.refreshImportedPacks() {
+                        logger.info("A sticker pack was imported", metadata: ["pack": "\(pack)"])
+                    }
+                },
                 HTTPClientService(client: httpClient), ClusterSync(services: services),
             ],
             onServerRunning: { channel in

@@ -90,7 +90,7 @@ struct StickersCommand: AsyncParsableCommand {
             do {
                 let imported = try StickerPackLoader.import(from: URL(fileURLWithPath: path), into: data.stickerDirectory)
                 for problem in imported.problems { print("Left out \(problem.file): \(problem.error.message)") }
-                print("Imported \(imported.stickers.count) sticker(s) as the pack '\(imported.pack.id)'. Restart the server to offer it.")
+                print("Imported \(imported.stickers.count) sticker(s) as the pack '\(imported.pack.id)'. A running server offers it within seconds.")
             } catch {
                 throw CommandFailure(error.message)
             }

@@ -4,6 +4,7 @@ import ParlorAppRunner
 import ParlorHost
 import ParlorKit
 import ParlorServer
+import ParlorStickers
 import ParlorStore
 import Synchronization
 import Testing
@@ -297,5 +298,47 @@ extension AppWire.ServerFrame {
     var isError: Bool {
         if case .error = self { return true }
         return false
+    }
+}
+
+/// Sticker packs, like apps, join a running server (issue: "Apps outside the server", point 4).
+@Suite("Sticker packs on a running server")
+struct ImportedPackTests {
+    @Test("A pack imported while the server runs is offered within seconds, with its stickers, and can be sent")
+    func importWhileRunning() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-packs-\(UUID().uuidString)", isDirectory: true)
+        let stickers = folder.appendingPathComponent("stickers", isDirectory: true)
+        try FileManager.default.createDirectory(at: stickers, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let base = try TestServer.builtIn()
+        let directory = try AppDirectory(apps: base.apps, stickerDirectory: stickers)
+        try await TestServer(directory: directory).run(.live) { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let before = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self)
+            #expect(!before.packs.contains { $0.id == "party" })
+
+            // `parlor stickers import` does this: a pack from a folder, copied into the data directory.
+            let source = folder.appendingPathComponent("party.stickerpack", isDirectory: true)
+            let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            try FileManager.default.copyItem(at: repository.appendingPathComponent("Sources/ParlorStickers/Packs/Everyday.stickerpack"), to: source)
+            let imported = try StickerPackLoader.import(from: source, into: stickers)
+            #expect(imported.pack.id == "party")
+
+            var offered: Wire.PackInfo?
+            for _ in 0..<100 where offered == nil {
+                offered = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).packs.first { $0.id == "party" }
+                if offered == nil { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let pack = try #require(offered, "the pack is offered without a restart")
+            #expect(pack.stickers.count == imported.stickers.count)
+            let sticker = try #require(pack.stickers.first)
+            let image = try await api.get(sticker.url, as: alice)
+            #expect(image.status == .ok)
+            let sent = try await api.post(
+                "/api/conversations/\(direct.id)/messages", as: alice, json: ["id": .string(UUID().uuidString), "sticker": .string(sticker.id)])
+            #expect(sent.status == .created)
+        }
     }
 }

@@ -143,8 +143,10 @@ async def paced(games, rate, seconds, one):
     return count, failures
 
 
-async def measure(data_dir, config, log):
-    server = ParlorServer(data_dir).start()
+async def measure(data_dir, config, log, outside=False):
+    """The move round trip beside plain messages; with `outside`, Tic-Tac-Toe runs in its own
+    process (`parlor apps run`, on the server's core) instead of in the server."""
+    server = ParlorServer(data_dir, outside=["org.parlor.tictactoe"] if outside else []).start()
     members = []
     try:
         names = [f"player{i}" for i in range(config.app_pairs * 2)]

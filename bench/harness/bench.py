@@ -21,6 +21,7 @@ import cluster
 import durable
 import fanout
 import idle
+import outside
 import report
 from servers import prioritize
 
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def options(argv):
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (shorter steps, 1,000 idle connections)")
-    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,cluster", help="comma-separated subset to run")
+    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,cluster,outside", help="comma-separated subset to run")
     parser.add_argument("--members", type=int, default=100, help="room size (default 100)")
     parser.add_argument("--p99-limit-ms", dest="p99_limit_ms", type=float, default=50.0)
     parser.add_argument("--ladder-start", type=float, default=1000.0, help="first rung, deliveries/s")
@@ -44,6 +45,7 @@ def options(argv):
     parser.add_argument("--app-seconds", type=float, help="scenario 4's duration per variant (default 30; quick 8)")
     parser.add_argument("--app-rate", type=float, default=20.0, help="moves (and plain messages) per second")
     parser.add_argument("--app-pairs", type=int, default=10, help="games played at once")
+    parser.add_argument("--outside-apps", type=int, default=100, help="scenario 7: app connections held open")
     parser.add_argument("--durable-seconds", type=float, help="default 15; quick 3")
     parser.add_argument("--writers", type=int, default=64, help="concurrent writers in scenario 5")
     parser.add_argument("--cluster-node-cpu", dest="cluster_node_cpu", type=float, default=0.25,
@@ -127,6 +129,9 @@ async def run(config):
             log(f"  disk: {results['durable']['fdatasync']:.0f} fdatasync/s")
             for level in ("full", "normal"):
                 results["durable"][level] = await durable.commit_rate(work / "durable", level, config.writers, config.durable_seconds, log)
+        if "outside" in config.scenarios:
+            log(f"[7] an app outside the server: a Tic-Tac-Toe move at {config.app_rate:g} moves/s, in the server and in its own process")
+            results["outside"] = await outside.measure(work, config, log)
         if "cluster" in config.scenarios:
             log(f"[6] two nodes on one PostgreSQL against one node, {config.members} members")
             results["cluster"] = await cluster.measure(work, config, log)

@@ -41,6 +41,10 @@ def checks(results):
         step = results.get("durable", {}).get(level)
         if step:
             out.append((f"durable {level}", step["exactly_once"]))
+    out_ = results.get("outside")
+    if out_:
+        out.append(("app in the server (scenario 7)", out_["inside"]["exactly_once"]))
+        out.append(("app in its own process (scenario 7)", out_["outside"]["exactly_once"]))
     clu = results.get("cluster")
     if clu:
         for key, label in (("one", "one node"), ("two", "two nodes")):
@@ -107,6 +111,16 @@ def rows(results):
         if a and b:
             table.append((f"6. Cross-node delivery at {clu['rate']:,.0f} deliveries/s, p99 (ms); every delivery of one node at that rate in the peer column",
                           _fmt(a["cross_p99"], 1), _fmt(b["p99"], 1) + " (1 node)", _x(_ratio(a["cross_p99"], b["p99"])), "reported", ""))
+    ext = results.get("outside")
+    if ext:
+        for q in ("p50", "p99"):
+            r = _ratio(ext["outside"]["move"][q], ext["inside"]["move"][q])
+            table.append((f"7. Tic-tac-toe move with the app in its own process, {q} (ms); the app in the server in the peer column",
+                          _fmt(ext["outside"]["move"][q], 1), _fmt(ext["inside"]["move"][q], 1) + " (in the server)", _x(r),
+                          "≤ 1.5× at p99" if q == "p99" else "", _met(r is not None and r <= 1.5) if q == "p99" else ""))
+        c = ext["connected"]
+        table.append((f"7. Server memory per connected app, {c['apps']} apps (KiB); idle CPU {c['idle_cpu'] * 100:.2f}% of a core",
+                      _fmt(c["per_app"] / 1024, 1), "—", "—", "reported", ""))
     return table
 
 
@@ -198,6 +212,20 @@ def write(results, directory, name=None):
                            ("plain", "plain message → other player")):
             h = app[key]
             lines.append(f"- {label}: p50 {h['p50']:.1f} ms, p99 {h['p99']:.1f} ms")
+        lines.append("")
+    ext = results.get("outside")
+    if ext:
+        lines += ["## Apps outside the server", "",
+                  "The same Tic-Tac-Toe moves, once with the app in the server and once run by `parlor apps run` "
+                  "in its own process on the server's core (the same CPU budget), one after the other in this run.", ""]
+        for label, key in (("in the server", "inside"), ("in its own process", "outside")):
+            h = ext[key]
+            lines.append(f"- {label}: whole move p50 {h['move']['p50']:.1f} ms, p99 {h['move']['p99']:.1f} ms "
+                         f"(tap → app frame p50 {h['tap_to_view']['p50']:.1f}, appEvent → staged {h['event_to_staged']['p50']:.1f}, "
+                         f"sendStaged → bubble {h['send_to_delivered']['p50']:.1f}); {h['moves']:,} moves")
+        c = ext["connected"]
+        lines.append(f"- {c['apps']} app connections held open: server RSS {c['baseline'] / 2**20:.1f} → {c['loaded'] / 2**20:.1f} MiB "
+                     f"({c['per_app'] / 1024:.1f} KiB each), idle CPU {c['idle_cpu'] * 100:.2f}% of a core")
         lines.append("")
     dur = results.get("durable")
     if dur:

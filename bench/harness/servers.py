@@ -1,5 +1,6 @@
 """Starting, measuring and stopping the two servers, each pinned to one core."""
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -70,6 +71,10 @@ class Server:
         return len(os.listdir(f"/proc/{self.process.pid}/task"))
 
     def stop(self):
+        for runner in getattr(self, "runners", []):
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait(timeout=10)
         if self.process is None or self.process.poll() is not None:
             return
         # The server leads its own session: signal the group, so that a wrapper (a profiler)
@@ -113,9 +118,14 @@ def unlimited_rates(binary):
 class ParlorServer(Server):
     name = "Parlor"
 
-    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=(), postgres=None, cpu_quota=None):
+    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=(), postgres=None, cpu_quota=None, outside=()):
         """`postgres`: a database URL (a node of several, instead of SQLite). `cpu_quota`: a
-        `CpuQuota` the process runs in from its first instruction."""
+        `CpuQuota` the process runs in from its first instruction. `outside`: seed app ids hosted
+        outside the server, each run by `parlor apps run` on the server's core (the same CPU
+        budget as in process)."""
+        self.outside = list(outside)
+        self.runners = []
+        self.credentials = {}
         self.data_dir = Path(data_dir)
         self.durability = durability
         self.core = core
@@ -130,7 +140,7 @@ class ParlorServer(Server):
         store = ["--postgres", self.postgres] if self.postgres else ["--durability", self.durability]
         command = ["taskset", "-c", self.core, *self.wrapper, str(self.binary), "serve", "--port", str(self.port),
                    "--data-dir", str(self.data_dir), "--password-cost", "4", *store, "--log-level", "warning",
-                   *unlimited_rates(self.binary)]
+                   *unlimited_rates(self.binary), *[part for app in self.outside for part in ("--out-of-process", app)]]
         if self.cpu_quota is not None:
             command = self.cpu_quota.wrap(command)
         self.log = open(self.data_dir / "parlor.log", "ab")
@@ -142,9 +152,34 @@ class ParlorServer(Server):
             if not line:
                 raise RuntimeError(f"parlor exited ({self.process.poll()}); see {self.data_dir / 'parlor.log'}")
             if b"Parlor is running" in line:
+                for _ in self.outside:
+                    found = re.search(rb"PARLOR_APP_SECRET=(\S+) parlor apps run (\S+)", self.process.stdout.readline())
+                    if found:
+                        self.credentials[found.group(2).decode()] = found.group(1).decode()
                 self.process.stdout.close()
+                for app, secret in self.credentials.items():
+                    self._run_outside(app, secret)
                 return self
         raise RuntimeError("parlor did not start in 120 s")
+
+    def _run_outside(self, app, secret):
+        """`parlor apps run app`, on the server's core; returns once the server welcomed it."""
+        environment = dict(os.environ, PARLOR_URL=self.base_url, PARLOR_APP_SECRET=secret, LOG_LEVEL="warning")
+        runner = subprocess.Popen(["taskset", "-c", self.core, str(self.binary), "apps", "run", app], env=environment,
+                                  stdout=subprocess.PIPE, stderr=self.log, start_new_session=True)
+        prioritize(runner.pid)
+        self.runners.append(runner)
+        line = runner.stdout.readline()
+        if b"connected" not in line:
+            raise RuntimeError(f"parlor apps run {app} did not connect: {line!r}")
+
+    def runner_cpu_seconds(self):
+        total = 0.0
+        for runner in self.runners:
+            with open(f"/proc/{runner.pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
 
     @property
     def base_url(self):

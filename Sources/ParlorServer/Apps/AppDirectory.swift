@@ -24,6 +24,8 @@ public final class AppDirectory: Sendable {
         var packs: [StickerPackEntry]
         var appsByID: [AppID: AnyMessagesApp]
         var packsByID: [String: StickerPackEntry]
+        /// Imported pack folders already read, with the modification date they had then.
+        var importedFolders: [String: Date] = [:]
 
         init(apps: [AnyMessagesApp], packs: [StickerPackEntry]) {
             self.apps = []
@@ -43,15 +45,21 @@ public final class AppDirectory: Sendable {
     /// Asset folders this server has for apps that run outside it (a seed app run out of
     /// process: `parlor serve --out-of-process`), served as if the app were in process.
     private let assetFolders: [AppID: URL]
+    /// Where `parlor stickers import` puts packs.
+    private let stickerDirectory: URL?
+    /// The packs given at start: an import cannot replace one.
+    private let bundledPackIDs: Set<String>
 
     public var apps: [AnyMessagesApp] { table.withLock { $0.apps } }
     public var packs: [StickerPackEntry] { table.withLock { $0.packs } }
 
-    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:]) {
+    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:], stickerDirectory: URL? = nil) {
         let table = Table(apps: apps, packs: packs)
         builtInIDs = Set(table.appsByID.keys)
+        bundledPackIDs = Set(table.packsByID.keys)
         self.table = Mutex(table)
         self.assetFolders = assetFolders
+        self.stickerDirectory = stickerDirectory
     }
 
     /// The asset folder this server has for `app` when it runs outside the server.
@@ -85,20 +93,43 @@ public final class AppDirectory: Sendable {
     }
 
     /// The store of `apps`, the bundled sticker packs, and the packs imported into
-    /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is skipped.
+    /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is
+    /// skipped. Packs imported later are offered by `refreshImportedPacks()`.
     /// - Throws: when a bundled pack cannot be read (a broken build).
     public convenience init(apps: [AnyMessagesApp], stickerDirectory: URL?, assetFolders: [AppID: URL] = [:]) throws {
-        var packs = try SamplePacks.all().map(StickerPackEntry.init)
-        if let stickerDirectory, let folders = try? FileManager.default.contentsOfDirectory(
-            at: stickerDirectory, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-        {
-            for folder in folders.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
-                if let loaded = try? StickerPackLoader.load(at: folder), !packs.contains(where: { $0.pack.id == loaded.pack.id }) {
-                    packs.append(StickerPackEntry(loaded))
+        self.init(apps: apps, packs: try SamplePacks.all().map(StickerPackEntry.init), assetFolders: assetFolders, stickerDirectory: stickerDirectory)
+        refreshImportedPacks()
+    }
+
+    /// Offers the packs imported into the sticker directory since the last look (a running server
+    /// calls this every few seconds, so `parlor stickers import` needs no restart).
+    /// - Returns: the ids of the packs added.
+    @discardableResult
+    public func refreshImportedPacks() -> [String] {
+        guard let stickerDirectory, let folders = try? FileManager.default.contentsOfDirectory(
+            at: stickerDirectory, includingPropertiesForKeys: [.contentModificationDateKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var added: [String] = []
+        for folder in folders.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) {
+            let stamp = (try? folder.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? .distantPast
+            guard table.withLock({ $0.importedFolders[folder.lastPathComponent] != stamp }) else { continue }
+            let loaded = try? StickerPackLoader.load(at: folder)
+            table.withLock { table in
+                table.importedFolders[folder.lastPathComponent] = stamp
+                guard let loaded else { return }
+                let entry = StickerPackEntry(loaded)
+                if let index = table.packs.firstIndex(where: { $0.pack.id == loaded.pack.id }) {
+                    // A pack imported again replaces the old one; a bundled pack keeps its id.
+                    guard !bundledPackIDs.contains(loaded.pack.id) else { return }
+                    table.packs[index] = entry
+                } else {
+                    table.packs.append(entry)
+                    added.append(loaded.pack.id)
                 }
+                table.packsByID[loaded.pack.id] = entry
             }
         }
-        self.init(apps: apps, packs: packs, assetFolders: assetFolders)
+        return added
     }
 
     public func app(_ id: AppID) -> AnyMessagesApp? { table.withLock { $0.appsByID[id] } }

@@ -163,9 +163,11 @@ class ParlorServer(Server):
         raise RuntimeError("parlor did not start in 120 s")
 
     def _run_outside(self, app, secret):
-        """`parlor apps run app`, on the server's core; returns once the server welcomed it."""
+        """`parlor apps run app`, on the server's core (BENCH_APP_CORE names another); returns once
+        the server welcomed it."""
         environment = dict(os.environ, PARLOR_URL=self.base_url, PARLOR_APP_SECRET=secret, LOG_LEVEL="warning")
-        runner = subprocess.Popen(["taskset", "-c", self.core, str(self.binary), "apps", "run", app], env=environment,
+        core = os.environ.get("BENCH_APP_CORE", self.core)
+        runner = subprocess.Popen(["taskset", "-c", core, str(self.binary), "apps", "run", app], env=environment,
                                   stdout=subprocess.PIPE, stderr=self.log, start_new_session=True)
         prioritize(runner.pid)
         self.runners.append(runner)

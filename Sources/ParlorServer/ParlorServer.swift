@@ -44,6 +44,7 @@ public enum ParlorServer {
         AuthRoutes(accounts: accounts, configuration: configuration).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
+        AdminRoutes(services: services, configuration: configuration).add(to: router)
         ImageProxy(allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute).add(to: router)
         let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var imageProxyFetchesPerMinute: Int
     /// How long the server waits for an app outside it to answer one call (tests shorten it).
     public var appCallDeadline: Duration
+    /// SHA-256 (lowercase hex) of the operator's admin token for `/api/admin/*`; nil turns that
+    /// API off (`adminToken(_:)` sets it from the token).
+    public var adminTokenHash: String?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
@@ -79,5 +82,11 @@ public struct ServerConfiguration: Sendable {
         self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
         self.imageProxyFetchesPerMinute = imageProxyFetchesPerMinute
         self.appCallDeadline = appCallDeadline
+        self.adminTokenHash = nil
+    }
+
+    /// Turns the admin API on with `token` (kept only as its hash); nil or empty turns it off.
+    public mutating func adminToken(_ token: String?) {
+        adminTokenHash = token.flatMap { $0.isEmpty ? nil : Digest.sha256Hex($0) }
     }
 }

@@ -86,10 +86,13 @@ struct Serve: AsyncParsableCommand {
         let directory = try AppDirectory(
             apps: seeds.filter { !outOfProcess.contains($0.manifest.id.rawValue) }, stickerDirectory: data.stickerDirectory,
             assetFolders: Dictionary(outside.compactMap { app in app.assetsDirectory.map { (app.manifest.id, $0) } }, uniquingKeysWith: { first, _ in first }))
-        let configuration = ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
             passwordAttemptsPerMinute: passwordAttemptsPerMinute, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
+        // The operator's token for /api/admin (apps over HTTP); off without it.
+        settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])
+        let configuration = settings
         let store: any ParlorStore
         var bus: any ClusterBus = SingleNodeBus()
         var services: [any Service] = []

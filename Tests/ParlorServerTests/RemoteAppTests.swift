@@ -7,6 +7,7 @@ import ParlorServer
 import ParlorStickers
 import ParlorStore
 import Synchronization
+import HTTPTypes
 import Testing
 
 /// Apps outside the server (issue: "Apps outside the server"): added to a running server, run in
@@ -339,6 +340,66 @@ struct ImportedPackTests {
             let sent = try await api.post(
                 "/api/conversations/\(direct.id)/messages", as: alice, json: ["id": .string(UUID().uuidString), "sticker": .string(sticker.id)])
             #expect(sent.status == .created)
+        }
+    }
+}
+
+/// `/api/admin/apps`: `parlor apps` over HTTP, for the operator only.
+@Suite("Managing apps over the admin API")
+struct AdminAPITests {
+    static let token = "operator-token-0123456789"
+    static let manifest: JSON = ["id": "org.example.dice", "name": "Dice", "icon": ["url": "https://example.org/dice.png"], "summary": "Roll"]
+
+    func admin(_ api: API, _ method: HTTPRequest.Method, _ path: String, token: String = AdminAPITests.token, json: JSON? = nil) async throws -> Reply {
+        try await api.request(method, path, json: json, headers: [.authorization: "Bearer \(token)"])
+    }
+
+    @Test("With the admin token: add (credential once), list, rotate, remove, each seen by the running server at once")
+    func manageApps() async throws {
+        try await TestServer { $0.adminToken(Self.token) }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let added = try await admin(api, .post, "/api/admin/apps", json: Self.manifest)
+            #expect(added.status == .created)
+            let credential = try added.decode(Wire.AppCredential.self).credential
+            #expect(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.contains { $0.name == "Dice" }, "offered at once")
+            #expect(try await admin(api, .post, "/api/admin/apps", json: Self.manifest).errorCode == "idInUse")
+            let builtIn = try await admin(api, .post, "/api/admin/apps", json: ["id": "org.parlor.tictactoe", "name": "Fake", "icon": ["url": "https://e.org/x.png"]])
+            #expect(builtIn.errorCode == "idInUse", "a built-in app's id cannot be taken")
+            let badName = try await admin(api, .post, "/api/admin/apps", json: ["id": "org.example.bad", "name": "Bad\u{202E}", "icon": ["url": "https://e.org/x.png"]])
+            #expect(badName.status == .badRequest)
+
+            let app = try await FakeApp.connect(port: port, secret: credential)
+            _ = try await app.nextFrame()
+            let listed = try await admin(api, .get, "/api/admin/apps").decode([Wire.RegisteredAppInfo].self)
+            #expect(listed.map(\.id.rawValue) == ["org.example.dice"])
+            #expect(listed.first?.connections == 1)
+
+            let rotated = try await admin(api, .post, "/api/admin/apps/org.example.dice/credential").decode(Wire.AppCredential.self)
+            #expect(rotated.credential != credential)
+            #expect(try await app.closed().code == .policyViolation, "the old credential's connection ends at once")
+
+            #expect(try await admin(api, .delete, "/api/admin/apps/org.example.dice").status == .noContent)
+            #expect(!(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.contains { $0.name == "Dice" }))
+            #expect(try await admin(api, .delete, "/api/admin/apps/org.example.dice").errorCode == "fileNotFound")
+        }
+    }
+
+    @Test("Without the token, with a wrong one, with a user's token or with none configured, nothing is done; guesses are limited")
+    func onlyTheOperator() async throws {
+        try await TestServer().run { api in
+            let alice = try await api.signUp("alice")
+            #expect(try await api.get("/api/admin/apps", as: alice).status == .notFound, "off without an admin token")
+        }
+        try await TestServer { $0.adminToken(Self.token) }.run { api in
+            let alice = try await api.signUp("alice")
+            #expect(try await api.get("/api/admin/apps", as: alice).errorCode == "adminOnly", "a user's token is not the admin's")
+            #expect(try await api.post("/api/admin/apps", json: Self.manifest).errorCode == "adminOnly")
+            var codes: [String?] = []
+            for index in 0..<40 { codes.append(try await admin(api, .get, "/api/admin/apps", token: "guess-\(index)").errorCode) }
+            #expect(codes.prefix(28).allSatisfy { $0 == "adminOnly" })
+            #expect(codes.suffix(5).allSatisfy { $0 == "tooManyAttempts" }, "\(codes)")
+            #expect(try await admin(api, .get, "/api/admin/apps").errorCode == "tooManyAttempts", "even the right token waits: guesses cannot go faster")
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import ParlorStore
 import ParlorKit
 
 /// The JSON bodies of the HTTP API (docs/openapi.yaml) that are not also WebSocket shapes.
@@ -70,5 +72,29 @@ extension Wire {
         }
 
         public var error: Inner
+    }
+
+    /// An app registered to dial in, as `GET /api/admin/apps` lists it.
+    public struct RegisteredAppInfo: Codable, Sendable {
+        public var id: AppID
+        public var name: String
+        public var summary: String
+        public var addedAt: Date
+        /// How many copies of it are connected to this node.
+        public var connections: Int
+
+        init(_ app: RegisteredApp, connections: Int) {
+            id = app.manifest.id
+            name = app.manifest.name
+            summary = app.manifest.summary
+            addedAt = app.addedAt
+            self.connections = connections
+        }
+    }
+
+    /// A new app credential, shown once.
+    public struct AppCredential: Codable, Sendable {
+        public var app: AppID
+        public var credential: String
     }
 }

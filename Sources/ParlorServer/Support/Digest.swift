@@ -9,4 +9,11 @@ enum Digest {
     }
 
     static func sha256Hex(_ text: String) -> String { sha256Hex(Data(text.utf8)) }
+
+    /// Whether two digests are equal, in a time that depends on their length only.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
 }

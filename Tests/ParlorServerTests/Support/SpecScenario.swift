@@ -100,6 +100,11 @@ struct SpecScenario {
         try await call(.get, "/ws")
         try await call(.get, "/api/apps/connect", as: alice)
         try await call(.get, "/api/apps/connect?protocol=2")
+        // The admin API is off on this server (no admin token): every route is 404.
+        try await call(.get, "/api/admin/apps", as: alice)
+        try await call(.post, "/api/admin/apps", as: alice, json: ["id": "org.example.x", "name": "X", "icon": ["url": "https://example.org/x.png"]])
+        try await call(.post, "/api/admin/apps/org.example.x/credential", as: alice)
+        try await call(.delete, "/api/admin/apps/org.example.x", as: alice)
         try await call(.post, "/api/auth/signout", as: alice)
         return await log.calls
     }

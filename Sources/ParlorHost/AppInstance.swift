@@ -340,7 +340,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             host: configuration.surface == .home ? NoConversationHost() : configuration.conversationHost, gate: gate)
         return AppContext(
             conversation: conversation, presentationStyle: style, surface: configuration.surface,
-            container: configuration.container, manifest: manifest, httpClient: configuration.httpClient, gate: gate)
+            container: manifest.keepsData ? configuration.container : RefusingContainer(appName: manifest.name), manifest: manifest,
+            httpClient: configuration.httpClient, gate: gate)
     }
 
     private func record(_ error: any Error, hook: String) {

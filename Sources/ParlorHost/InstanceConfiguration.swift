@@ -40,6 +40,20 @@ public struct NoConversationHost: ConversationHost {
 }
 
 /// A container kept in memory: for tests and the simulator.
+/// The container of an app whose manifest does not ask to keep data (`keepsData`).
+public struct RefusingContainer: AppContainer {
+    let appName: String
+
+    public init(appName: String) { self.appName = appName }
+
+    private var refusal: MessagesError {
+        MessagesError(.actionRefused, "\(appName) keeps no data: its manifest does not ask to (keepsData).")
+    }
+
+    public func data(forKey key: String) async throws -> Data? { throw refusal }
+    public func setData(_ data: Data?, forKey key: String) async throws { throw refusal }
+}
+
 public actor InMemoryContainer: AppContainer {
     private var values: [String: Data] = [:]
     public init() {}

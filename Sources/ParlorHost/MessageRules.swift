@@ -81,7 +81,19 @@ public enum MessageRules {
         if let head, head.appID != app.manifest.id {
             throw MessagesError(.actionRefused, "That session belongs to another app.")
         }
+        try checkPermissions(of: message, app: app.manifest)
         try app.validate(message, replacing: head)
+    }
+
+    /// What only an app whose manifest asks for it may send: live layouts, expiring messages.
+    /// - Throws: `actionRefused` naming the missing permission.
+    public static func checkPermissions(of message: Message, app manifest: AppManifest) throws(MessagesError) {
+        if case .live? = message.layout, !manifest.drawsLiveMessages {
+            throw MessagesError(.actionRefused, "\(manifest.name) may not send live messages: its manifest does not ask to (drawsLiveMessages).")
+        }
+        if message.shouldExpire, !manifest.sendsExpiringMessages {
+            throw MessagesError(.actionRefused, "\(manifest.name) may not send expiring messages: its manifest does not ask to (sendsExpiringMessages).")
+        }
     }
 
     /// Whether reading `content` starts an expiring message's countdown for `reader`: it is an

@@ -60,7 +60,7 @@ struct RecordingApp: MessagesApp {
     var script: @Sendable (String, inout State, AppContext) async throws -> Void = { _, _, _ in }
 
     var manifest: AppManifest {
-        AppManifest(id: "org.parlor.test.recording", name: "Recorder", icon: .asset("icon.png"), allowedHosts: ["api.example.org"])
+        AppManifest(id: "org.parlor.test.recording", name: "Recorder", icon: .asset("icon.png"), allowedHosts: ["api.example.org"], keepsData: true)
     }
 
     struct State: Codable, Sendable, Equatable {

@@ -270,6 +270,54 @@ struct RemoteAppTests {
         }
     }
 
+    @Test("The store lists what an app may do; what its manifest does not ask for is refused: keeping data, live or expiring messages")
+    func manifestPermissions() async throws {
+        try await Self.server().run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            var manifest = Probe().manifest
+            manifest.keepsData = false
+            manifest.drawsLiveMessages = false
+            manifest.allowedHosts = ["api.example.org"]
+            let secret = try await AppRegistrations(store: store).add(manifest, builtIn: [])
+            try await Self.waitUntilListed(api, as: alice)
+            let listed = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.first { $0.id == Probe.id })
+            #expect(listed.permissions == ["Reach api.example.org on the internet", "Send messages that disappear after they are read"])
+            let todo = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.first { $0.name == "Todo" })
+            #expect(todo.permissions.contains("Keep data for you, such as your notes or purchases"))
+
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let live = Message(session: Session(), url: URL(string: "https://example.org/probe?live=1"),
+                               layout: .live(LiveLayout(alternateLayout: TemplateLayout(caption: "live"))))
+            // Opening from the drawer: keep data (refused), then stage a live message. Every
+            // other call (drawing the staged bubble, the send's check) is answered plainly.
+            let answering = Task {
+                while let call = try? await fake.nextCall(timeout: .seconds(30)) {
+                    switch (call.hook, call.context?.style) {
+                    case (.willBecomeActive, .compact?): fake.answer(call, effects: [.containerSet(key: "secret", value: .string("kept"))])
+                    case (.didBecomeActive, .compact?): fake.answer(call, effects: [.insert(live)])
+                    default: fake.answer(call)
+                    }
+                }
+            }
+            defer { answering.cancel() }
+            try await socket.send("openApp", ["conversation": .string(direct.id.description), "app": .string(Self.probe)])
+            let opened = try await socket.appUpdate()
+            #expect(opened.error?.message == "Probe keeps no data: its manifest does not ask to (keepsData).", "\(String(describing: opened.error))")
+            _ = try await socket.next("staged")
+            try await socket.send("sendStaged", ["conversation": .string(direct.id.description)])
+            let refused = try await socket.next("error")
+            #expect(refused.error?.message == "Probe may not send live messages: its manifest does not ask to (drawsLiveMessages).")
+            #expect(try await api.messages(in: direct.id, as: bob).isEmpty)
+            await fake.disconnect()
+            await socket.disconnect()
+        }
+    }
+
     @Test("The app sees participant ids scoped to it, never account ids")
     func scopedParticipants() async throws {
         try await Self.server().run(.live) { api, store in

@@ -215,7 +215,7 @@ struct Tally: MessagesApp {
     static let id: AppID = "org.parlor.test.tally"
 
     var manifest: AppManifest {
-        AppManifest(id: Self.id, name: "Tally", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+        AppManifest(id: Self.id, name: "Tally", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#), sendsExpiringMessages: true)
     }
 
     struct State: Codable, Sendable {}

@@ -31,7 +31,7 @@ final class EventLog: Sendable {
 struct CounterApp: MessagesApp {
     let log: EventLog
 
-    var manifest: AppManifest { AppManifest(id: "org.parlor.test.counter", name: "Counter", icon: .asset("counter.png")) }
+    var manifest: AppManifest { AppManifest(id: "org.parlor.test.counter", name: "Counter", icon: .asset("counter.png"), sendsExpiringMessages: true) }
 
     struct State: Codable, Sendable {
         var count = 0
@@ -126,7 +126,7 @@ struct CounterApp: MessagesApp {
 
 /// An app whose messages use a live layout: it draws the bubble itself.
 struct LiveApp: MessagesApp {
-    var manifest: AppManifest { AppManifest(id: "org.parlor.test.live", name: "Live", icon: .asset("live.png")) }
+    var manifest: AppManifest { AppManifest(id: "org.parlor.test.live", name: "Live", icon: .asset("live.png"), drawsLiveMessages: true) }
 
     struct State: Codable, Sendable { var shown: String? }
     enum Action: Codable, Sendable { case post }

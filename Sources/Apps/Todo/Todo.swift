@@ -19,7 +19,7 @@ public struct Todo: MessagesApp {
         AppManifest(
             id: "org.parlor.todo", name: "Todo",
             icon: .svg(Self.icon),
-            summary: "Keep a to-do list and send a note from it into a conversation.", hasHomeSurface: true)
+            summary: "Keep a to-do list and send a note from it into a conversation.", hasHomeSurface: true, keepsData: true)
     }
 
     public var assetsDirectory: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }

@@ -12,10 +12,18 @@ public struct AppManifest: Sendable, Hashable, Codable {
     public var allowedHosts: [String]
     /// Whether the app has a full-screen home surface besides its message extension.
     public var hasHomeSurface: Bool
+    /// Whether the app keeps data for each person (`context.container`); without it the
+    /// container refuses reads and writes.
+    public var keepsData: Bool
+    /// Whether the app's messages may have live layouts (drawn by the app for each viewer).
+    public var drawsLiveMessages: Bool
+    /// Whether the app's messages may expire once read (`shouldExpire`).
+    public var sendsExpiringMessages: Bool
 
     public init(
         id: AppID, name: String, icon: ImageSource, summary: String = "",
-        allowedHosts: [String] = [], hasHomeSurface: Bool = false
+        allowedHosts: [String] = [], hasHomeSurface: Bool = false, keepsData: Bool = false,
+        drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false
     ) {
         self.id = id
         self.name = name
@@ -23,13 +31,18 @@ public struct AppManifest: Sendable, Hashable, Codable {
         self.summary = summary
         self.allowedHosts = allowedHosts
         self.hasHomeSurface = hasHomeSurface
+        self.keepsData = keepsData
+        self.drawsLiveMessages = drawsLiveMessages
+        self.sendsExpiringMessages = sendsExpiringMessages
     }
 
     /// Whether `host` is one of `allowedHosts` (case-insensitive; `*.` matches subdomains).
-    private enum CodingKeys: String, CodingKey { case id, name, icon, summary, allowedHosts, hasHomeSurface }
+    private enum CodingKeys: String, CodingKey {
+        case id, name, icon, summary, allowedHosts, hasHomeSurface, keepsData, drawsLiveMessages, sendsExpiringMessages
+    }
 
-    /// Decodes a manifest; `summary`, `allowedHosts` and `hasHomeSurface` may be left out (a
-    /// manifest file of an app outside the server names only what it needs).
+    /// Decodes a manifest; everything but `id`, `name` and `icon` may be left out (a manifest file
+    /// of an app outside the server names only what it needs).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(AppID.self, forKey: .id)
@@ -38,6 +51,20 @@ public struct AppManifest: Sendable, Hashable, Codable {
         summary = try container.decodeIfPresent(String.self, forKey: .summary) ?? ""
         allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
         hasHomeSurface = try container.decodeIfPresent(Bool.self, forKey: .hasHomeSurface) ?? false
+        keepsData = try container.decodeIfPresent(Bool.self, forKey: .keepsData) ?? false
+        drawsLiveMessages = try container.decodeIfPresent(Bool.self, forKey: .drawsLiveMessages) ?? false
+        sendsExpiringMessages = try container.decodeIfPresent(Bool.self, forKey: .sendsExpiringMessages) ?? false
+    }
+
+    /// What the app may do, in plain words, as a store shows it before someone adds the app.
+    public var permissions: [String] {
+        var lines: [String] = []
+        if !allowedHosts.isEmpty { lines.append("Reach \(allowedHosts.joined(separator: ", ")) on the internet") }
+        if keepsData { lines.append("Keep data for you, such as your notes or purchases") }
+        if hasHomeSurface { lines.append("Have its own screen in the sidebar") }
+        if drawsLiveMessages { lines.append("Draw its messages live, for each person who sees them") }
+        if sendsExpiringMessages { lines.append("Send messages that disappear after they are read") }
+        return lines
     }
 
     public func allows(host: String) -> Bool {

@@ -99,7 +99,7 @@ struct AppRoutes {
             Wire.AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
                 iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
-                installed: drawer.contains(app.manifest.id.rawValue))
+                permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue))
         }
         let packs = services.directory.packs.map { entry in
             Wire.PackInfo(

@@ -28,6 +28,8 @@ extension Wire {
         public var summary: String
         public var iconURL: String?
         public var hasHomeSurface: Bool
+        /// What the app may do, in plain words (`AppManifest.permissions`), shown before it is added.
+        public var permissions: [String]
         public var installed: Bool
     }
 

@@ -11,7 +11,9 @@ struct Probe: MessagesApp {
     static let id: AppID = "org.parlor.test.probe"
 
     var manifest: AppManifest {
-        AppManifest(id: Self.id, name: "Probe", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+        AppManifest(
+            id: Self.id, name: "Probe", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#), keepsData: true,
+            drawsLiveMessages: true, sendsExpiringMessages: true)
     }
 
     struct State: Codable, Sendable { var shown: String? }

@@ -135,10 +135,14 @@ export class StoreDialog {
   render() {
     const dir = state.directory;
     if (!dir) return;
-    const row = (item, name, summary, icon, installed, detail) => h('li', { class: 'store-row' },
+    const row = (item, name, summary, icon, installed, detail, permissions = []) => h('li', { class: 'store-row' },
       iconImage(icon, 'store-icon'),
       h('div', { class: 'store-text' }, h('h3', { class: 'store-name', text: name }), summary ? h('p', { class: 'store-summary', text: summary }) : null,
-        detail ? h('p', { class: 'store-detail', text: detail }) : null),
+        detail ? h('p', { class: 'store-detail', text: detail }) : null,
+        // What the app may do, read before it is added (as Slack's install screen shows).
+        permissions.length ? h('div', { class: 'store-permissions' },
+          h('p', { class: 'store-detail', text: `${name} can:` }),
+          h('ul', { attrs: { 'aria-label': `What ${name} can do` } }, permissions.map((line) => h('li', { class: 'store-detail', text: line })))) : null),
       h('button', {
         type: 'button',
         class: ['button', installed ? 'button-secondary' : 'button-primary'],
@@ -149,7 +153,7 @@ export class StoreDialog {
       }));
     replaceChildren(this.content,
       h('h3', { class: 'store-section', text: 'Apps' }),
-      h('ul', { class: 'store-list' }, dir.apps.map((a) => row(a.id, a.name, a.summary, a.iconURL, a.installed, a.hasHomeSurface ? 'Has its own screen in the sidebar.' : null))),
+      h('ul', { class: 'store-list' }, dir.apps.map((a) => row(a.id, a.name, a.summary, a.iconURL, a.installed, null, a.permissions || []))),
       h('h3', { class: 'store-section', text: 'Sticker packs' }),
       h('ul', { class: 'store-list' }, dir.packs.map((p) => row(p.drawerID, p.name, p.author ? `by ${p.author}` : null, packIcon(p), p.installed, `${p.stickers.length} stickers`))));
   }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorHost
 import HTTPTypes
 import Testing
 

@@ -36,6 +36,32 @@ struct RemoteAppTests {
         Issue.record("\(app) was \(listed ? "never listed" : "still listed") after 5 s")
     }
 
+    /// Where most tests here start: Alice and Bob in a 1:1 conversation on a running server where
+    /// Probe is registered (as `manifest`) and already in the store.
+    struct Registered: Sendable {
+        let api: API
+        let store: any ParlorStore
+        let port: Int
+        let alice: Person
+        let bob: Person
+        let direct: Wire.Conversation
+        let secret: String
+    }
+
+    static func withRegisteredProbe(
+        deadline: Duration = .seconds(5), manifest: AppManifest = Probe().manifest, _ body: @Sendable (Registered) async throws -> Void
+    ) async throws {
+        try await server(deadline: deadline).run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let secret = try await AppRegistrations(store: store).add(manifest, builtIn: [])
+            try await waitUntilListed(api, as: alice)
+            try await body(Registered(api: api, store: store, port: port, alice: alice, bob: bob, direct: direct, secret: secret))
+        }
+    }
+
     /// Runs Probe with `AppRunner` (the app's own code, unchanged) until `body` returns.
     static func withRunner<T: Sendable>(port: Int, secret: String, _ body: () async throws -> T) async throws -> T {
         let (connected, signal) = AsyncStream.makeStream(of: Void.self)
@@ -88,13 +114,8 @@ struct RemoteAppTests {
 
     @Test("A message the app could not check is refused with messageNotChecked and never committed")
     func uncheckedMessagesAreRefused() async throws {
-        try await Self.server().run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            let secret = try await Self.register(store)
-            try await Self.waitUntilListed(api, as: alice)
+        try await Self.withRegisteredProbe { setting in
+            let (api, port, alice, bob, direct, secret) = (setting.api, setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
             let fake = try await FakeApp.connect(port: port, secret: secret)
             _ = try await fake.nextFrame()  // welcome
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
@@ -130,13 +151,8 @@ struct RemoteAppTests {
 
     @Test("An app that is not connected, late, unreadable, oversized or gone mid-call costs its users one sentence; the server and other apps carry on")
     func misbehavingApps() async throws {
-        try await Self.server(deadline: .milliseconds(500)).run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            let secret = try await Self.register(store)
-            try await Self.waitUntilListed(api, as: alice)
+        try await Self.withRegisteredProbe(deadline: .milliseconds(500)) { setting in
+            let (api, port, alice, direct, secret) = (setting.api, setting.port, setting.alice, setting.direct, setting.secret)
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             func close() async throws {
                 try await socket.send("closeApp", ["conversation": .string(direct.id.description)])
@@ -211,14 +227,9 @@ struct RemoteAppTests {
 
     @Test("Removing an app closes its connection and its open surfaces with a sentence; its messages still show; a rotated credential ends the old connection")
     func removedAndRotated() async throws {
-        try await Self.server().run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            let registrations = AppRegistrations(store: store)
-            let secret = try await Self.register(store)
-            try await Self.waitUntilListed(api, as: alice)
+        try await Self.withRegisteredProbe { setting in
+            let (api, port, alice, bob, direct, secret) = (setting.api, setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
+            let registrations = AppRegistrations(store: setting.store)
 
             // Rotation: the old credential's connection ends, the old credential is refused, the new one works.
             let old = try await FakeApp.connect(port: port, secret: secret)
@@ -272,17 +283,12 @@ struct RemoteAppTests {
 
     @Test("The store lists what an app may do; what its manifest does not ask for is refused: keeping data, live or expiring messages")
     func manifestPermissions() async throws {
-        try await Self.server().run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            var manifest = Probe().manifest
-            manifest.keepsData = false
-            manifest.drawsLiveMessages = false
-            manifest.allowedHosts = ["api.example.org"]
-            let secret = try await AppRegistrations(store: store).add(manifest, builtIn: [])
-            try await Self.waitUntilListed(api, as: alice)
+        var manifest = Probe().manifest
+        manifest.keepsData = false
+        manifest.drawsLiveMessages = false
+        manifest.allowedHosts = ["api.example.org"]
+        try await Self.withRegisteredProbe(manifest: manifest) { setting in
+            let (api, port, alice, bob, direct, secret) = (setting.api, setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
             let listed = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.first { $0.id == Probe.id })
             #expect(listed.permissions == ["Reach api.example.org on the internet", "Send messages that disappear after they are read"])
             let todo = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps.first { $0.name == "Todo" })
@@ -320,13 +326,8 @@ struct RemoteAppTests {
 
     @Test("The app sees participant ids scoped to it, never account ids")
     func scopedParticipants() async throws {
-        try await Self.server().run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            let secret = try await Self.register(store)
-            try await Self.waitUntilListed(api, as: alice)
+        try await Self.withRegisteredProbe { setting in
+            let (port, alice, bob, direct, secret) = (setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
             let fake = try await FakeApp.connect(port: port, secret: secret)
             _ = try await fake.nextFrame()
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])

@@ -6,7 +6,8 @@ import ParlorStore
 /// `/api/admin/apps`: what `parlor apps` does, over HTTP, for the operator only. Off unless the
 /// server has an admin token (`PARLOR_ADMIN_TOKEN`); the token goes as `Authorization: Bearer`
 /// (never a cookie, so no page can send it for someone). One address makes at most 30 admin
-/// requests a minute, counted before the token is compared, so the token cannot be guessed fast.
+/// requests with a token a minute, counted before the token is compared, so it cannot be
+/// guessed fast.
 struct AdminRoutes {
     let services: ParlorServices
     let configuration: ServerConfiguration
@@ -53,13 +54,13 @@ struct AdminRoutes {
     ///   allowance; 401 `adminOnly` for a missing or wrong token.
     private func requireAdmin(_ request: Request, _ context: ParlorRequestContext) async throws {
         guard let expected = configuration.adminTokenHash else { throw APIError.notFound }
+        let refusal = APIError(.unauthorized, code: "adminOnly", "This needs the server's admin token (PARLOR_ADMIN_TOKEN) as Authorization: Bearer.")
+        // No token is no guess: refused without counting.
+        guard let token = SessionAuthenticator.bearerToken(in: request) else { throw refusal }
         let address = RateLimiter.networkKey(of: context.clientAddress(of: request, trustedProxies: configuration.trustedProxies))
         if let wait = await attempts.take(address) {
             throw APIError.tooMany("tooManyAttempts", "Too many admin requests from here; try again in \(wait) seconds.", retryAfter: wait)
         }
-        let given = SessionAuthenticator.bearerToken(in: request).map(Digest.sha256Hex) ?? ""
-        guard Digest.constantTimeEqual(given, expected) else {
-            throw APIError(.unauthorized, code: "adminOnly", "This needs the server's admin token (PARLOR_ADMIN_TOKEN) as Authorization: Bearer.")
-        }
+        guard Digest.constantTimeEqual(Digest.sha256Hex(token), expected) else { throw refusal }
     }
 }

@@ -1,34 +1,5 @@
 import Foundation
-
-/// A JSON value as read from a response, for checking it against a schema.
-indirect enum JSONValue: Decodable, Sendable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-}
+import ParlorHost
 
 /// docs/openapi.yaml: its operations, and a checker for response bodies against its schemas.
 ///
@@ -138,7 +109,7 @@ struct OpenAPISpec {
 
     private static func value(_ value: JSONValue, hasType type: String) -> Bool {
         switch (type, value) {
-        case ("null", .null), ("boolean", .bool), ("integer", .integer), ("number", .integer), ("number", .number),
+        case ("null", .null), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
             ("string", .string), ("array", .array), ("object", .object):
             true
         default:
@@ -150,8 +121,8 @@ struct OpenAPISpec {
         switch value {
         case .null: "null"
         case .bool: "boolean"
-        case .integer: "integer"
-        case .number: "number"
+        case .int: "integer"
+        case .double: "number"
         case .string: "string"
         case .array: "array"
         case .object: "object"

@@ -77,6 +77,9 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                         for await text in frames { try await outbound.write(.text(text)) }
                     }
                     defer {
+                        // Reads waiting for an answer that will not come end first, so the calls
+                        // waiting on them end and the group can finish.
+                        Task { await reads.failAll() }
                         sender.finish()
                         group.cancelAll()
                     }
@@ -104,12 +107,15 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                             }
                         case .containerValue(let id, let value):
                             await reads.deliver(value, to: id)
-                        case .error(let code, let message):
-                            logger.warning("Parlor refused a frame", metadata: ["code": "\(code)", "message": "\(message)"])
+                        case .error(let code, let message, let id):
+                            if let id {
+                                await reads.refuse(id, MessagesError(MessagesError.Code(name: code) ?? .unknown, message))
+                            } else {
+                                logger.warning("Parlor refused a frame", metadata: ["code": "\(code)", "message": "\(message)"])
+                            }
                         }
                     }
                 }
-                await reads.failAll()
             }
             if let close, !welcomed.isSet, close.closeCode == .policyViolation {
                 throw ConnectionRefused(description: "Parlor closed the connection: \(close.reason ?? "no reason given").")
@@ -136,10 +142,12 @@ public struct ConnectionRefused: Error, CustomStringConvertible {
 private actor ContainerReads {
     private var waiting: [String: CheckedContinuation<JSONValue, any Error>] = [:]
     private var next = 0
+    private var ended = false
 
     func read(_ key: String, call: String, send: @Sendable (String) -> Void) async throws -> JSONValue {
         next += 1
         let id = "r\(next)"
+        guard !ended else { throw MessagesError(.appUnavailable, "The connection to Parlor ended.") }
         return try await withCheckedThrowingContinuation { continuation in
             waiting[id] = continuation
             send(String(decoding: AppWire.encode(AppWire.AppFrame.containerGet(id: id, call: call, key: key)), as: UTF8.self))
@@ -150,7 +158,13 @@ private actor ContainerReads {
         waiting.removeValue(forKey: id)?.resume(returning: value)
     }
 
+    /// Parlor refused the read `id` (no `keepsData`, too many reads, a store failure).
+    func refuse(_ id: String, _ error: MessagesError) {
+        waiting.removeValue(forKey: id)?.resume(throwing: error)
+    }
+
     func failAll() {
+        ended = true
         for continuation in waiting.values {
             continuation.resume(throwing: MessagesError(.appUnavailable, "The connection to Parlor ended."))
         }

@@ -18,6 +18,10 @@ public enum AppWire {
     public static let callDeadline: Duration = .seconds(5)
     /// The most frames an app may send in one second; past it, its connection is closed.
     public static let maxFramesPerSecond = 500
+    /// The most copies of one app connected to one server node at once.
+    public static let maxConnectionsPerApp = 16
+    /// The most effects one answer may carry.
+    public static let maxEffectsPerAnswer = 32
     /// The most container reads one call may make.
     public static let maxContainerReadsPerCall = 32
 
@@ -216,8 +220,9 @@ public enum AppWire {
         case call(Call)
         /// The answer to the app's `containerGet`: null when the key is not set.
         case containerValue(id: String, value: JSONValue)
-        /// A refused frame of the app's: the connection stays open.
-        case error(code: String, message: String)
+        /// A refused frame of the app's: the connection stays open. `id` names the refused
+        /// `containerGet`, whose read then fails.
+        case error(code: String, message: String, id: String?)
 
         private enum CodingKeys: String, CodingKey { case type, app, `protocol`, call, id, value, code, message }
 
@@ -231,7 +236,9 @@ public enum AppWire {
                 self = .containerValue(
                     id: try container.decode(String.self, forKey: .id), value: try container.decodeIfPresent(JSONValue.self, forKey: .value) ?? .null)
             case "error":
-                self = .error(code: try container.decode(String.self, forKey: .code), message: try container.decode(String.self, forKey: .message))
+                self = .error(
+                    code: try container.decode(String.self, forKey: .code), message: try container.decode(String.self, forKey: .message),
+                    id: try container.decodeIfPresent(String.self, forKey: .id))
             case let other:
                 throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "Unknown frame type '\(other.prefix(40))'")
             }
@@ -251,10 +258,11 @@ public enum AppWire {
                 try container.encode("containerValue", forKey: .type)
                 try container.encode(id, forKey: .id)
                 try container.encode(value, forKey: .value)
-            case .error(let code, let message):
+            case .error(let code, let message, let id):
                 try container.encode("error", forKey: .type)
                 try container.encode(code, forKey: .code)
                 try container.encode(message, forKey: .message)
+                try container.encodeIfPresent(id, forKey: .id)
             }
         }
     }

@@ -121,12 +121,16 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
             remoteParticipants: context.conversation.remoteParticipantIdentifiers, selectedMessage: context.conversation.selectedMessage)
         let call = AppWire.Call(id: Self.callID(), hook: hook, state: state, context: callContext, action: action, message: message, style: style)
         let result = try await link.call(call, container: context.container)
+        let effects = result.effects ?? []
+        guard effects.count <= AppWire.maxEffectsPerAnswer else {
+            throw MessagesError(.appUnavailable, "\(manifest.name) asked for \(effects.count) things at once; the limit is \(AppWire.maxEffectsPerAnswer).")
+        }
         let newState = result.state ?? state
         let size = newState.json.count
         guard size <= AppWire.maxStateBytes else {
             throw MessagesError(.appUnavailable, "\(manifest.name) tried to keep \(size) bytes of state; the limit is \(AppWire.maxStateBytes).")
         }
-        for effect in result.effects ?? [] {
+        for effect in effects {
             try await apply(effect, context: context)
         }
         state = newState
@@ -156,23 +160,24 @@ package protocol RendersAsynchronously: MessagesApp {
 }
 
 /// The views an outside app drew lately, by state and environment (a view is a pure function of
-/// the two, so a drawn view is reused until either changes). Bounded.
+/// the two, so a drawn view is reused until either changes). Bounded: 64 entries, each at most
+/// a 64 KiB state and a 256 KiB answer's view.
 private final class ViewCache: Sendable {
     private struct Key: Hashable {
-        let state: Data
+        let state: JSONValue
         let environment: ViewEnvironment
     }
 
-    private static let capacity = 256
+    private static let capacity = 64
     private let views = Mutex<[Key: ViewNode]>([:])
 
     func view(for state: JSONValue, _ environment: ViewEnvironment) -> ViewNode? {
-        let key = Key(state: state.json, environment: environment)
+        let key = Key(state: state, environment: environment)
         return views.withLock { $0[key] }
     }
 
     func keep(_ view: ViewNode, for state: JSONValue, _ environment: ViewEnvironment) {
-        let key = Key(state: state.json, environment: environment)
+        let key = Key(state: state, environment: environment)
         views.withLock { views in
             if views.count >= Self.capacity { views.removeAll(keepingCapacity: true) }
             views[key] = view

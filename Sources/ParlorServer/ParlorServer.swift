@@ -58,10 +58,11 @@ public enum ParlorServer {
             guard let user = context.requestContext.user else { return }
             await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
         }
-        router.ws("/api/apps/connect") { request, _ in
+        router.ws("/api/apps/connect") { request, context in
             // An app outside the server dials in with its credential (docs/APPS-PROTOCOL.md).
+            let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
             guard let secret = SessionAuthenticator.bearerToken(in: request),
-                  try await services.remoteApps.app(forSecret: secret) != nil
+                  try await services.remoteApps.app(forSecret: secret, from: address) != nil
             else {
                 throw APIError(.unauthorized, code: "unknownAppCredential", "That app credential is not registered here; run `parlor apps add` for one.")
             }
@@ -70,8 +71,9 @@ public enum ParlorServer {
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
+            let address = context.requestContext.clientAddress(of: context.request, trustedProxies: configuration.trustedProxies)
             guard let secret = SessionAuthenticator.bearerToken(in: context.request),
-                  let app = try? await services.remoteApps.app(forSecret: secret)
+                  let app = try? await services.remoteApps.app(forSecret: secret, from: address)
             else { return }
             await services.remoteApps.run(app, inbound: inbound, outbound: outbound, logger: context.logger)
         }

@@ -3,6 +3,9 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension OutOfProcess {
     /// An app in any language, started as a process that speaks the app connection protocol over
@@ -55,6 +58,8 @@ public final class ProcessAppLink: AppLink, Sendable {
         process.standardInput = stdin
         process.standardOutput = stdout
         input = stdin.fileHandleForWriting
+        // Writing to a process that has ended must fail the write, not end this process.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
@@ -126,7 +131,7 @@ public final class ProcessAppLink: AppLink, Sendable {
 
     private func handle(_ line: Data) {
         guard let frame = try? AppWire.decode(AppWire.AppFrame.self, from: line) else {
-            write(AppWire.encode(AppWire.ServerFrame.error(code: "malformedFrame", message: "That line is not an app frame.")))
+            write(AppWire.encode(AppWire.ServerFrame.error(code: "malformedFrame", message: "That line is not an app frame.", id: nil)))
             return
         }
         switch frame {
@@ -135,8 +140,13 @@ public final class ProcessAppLink: AppLink, Sendable {
         case .containerGet(let id, let call, let key):
             let container = state.withLock { $0.pending[call]?.container }
             Task {
-                let data = try? await container?.data(forKey: key)
-                self.write(AppWire.encode(AppWire.ServerFrame.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null)))
+                do {
+                    let data = try await container?.data(forKey: key)
+                    self.write(AppWire.encode(AppWire.ServerFrame.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null)))
+                } catch {
+                    let refusal = error as? MessagesError ?? MessagesError(.unknown, "The container could not be read.")
+                    self.write(AppWire.encode(AppWire.ServerFrame.error(code: refusal.code.name, message: refusal.message, id: id)))
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParlorKit
 
 /// `parlor`: run the server and administer it.
 @main
@@ -18,6 +19,21 @@ struct DataOptions: ParsableArguments {
     var dataURL: URL { URL(fileURLWithPath: dataDirectory, isDirectory: true) }
     var databasePath: String { dataURL.appendingPathComponent("parlor.sqlite").path }
     var stickerDirectory: URL { dataURL.appendingPathComponent("stickers", isDirectory: true) }
+
+    /// Writes an app's credential to `<data>/apps/<id>.credential`, readable by its owner only.
+    /// - Returns: the file's path.
+    func writeCredential(_ secret: String, of app: AppID) throws -> String {
+        let folder = dataURL.appendingPathComponent("apps", isDirectory: true)
+        let file = folder.appendingPathComponent("\(app.rawValue).credential")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            try Data(secret.utf8).write(to: file)
+        } catch {
+            throw CommandFailure("Cannot write \(file.path): \(error.localizedDescription).")
+        }
+        return file.path
+    }
 
     /// Creates the data directory when missing.
     /// - Throws: a `CommandFailure` that says what to do.

@@ -109,10 +109,12 @@ struct Serve: AsyncParsableCommand {
         } else {
             store = try openStore(logger: logger)
         }
-        // Seed apps hosted outside: registered as any outside app, with a credential made now.
+        // Seed apps hosted outside: registered as any outside app, with a credential made now and
+        // written to a file only its owner reads (never printed: output often ends up in logs).
         var credentials: [(AppManifest, String)] = []
         for app in outside {
-            credentials.append((app.manifest, try await AppRegistrations(store: store).register(seed: app.manifest)))
+            let secret = try await AppRegistrations(store: store).register(seed: app.manifest)
+            credentials.append((app.manifest, try data.writeCredential(secret, of: app.manifest.id)))
         }
         let outsideCredentials = credentials
         let host = self.host
@@ -122,8 +124,8 @@ struct Serve: AsyncParsableCommand {
         ) { port in
             let url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
             var lines = ["Parlor is running. Open \(url)/ in your browser."]
-            for (manifest, secret) in outsideCredentials {
-                lines.append("\(manifest.name) runs outside the server; start it with: PARLOR_URL=\(url) PARLOR_APP_SECRET=\(secret) parlor apps run \(manifest.id)")
+            for (manifest, file) in outsideCredentials {
+                lines.append("\(manifest.name) runs outside the server; start it with: PARLOR_URL=\(url) PARLOR_APP_SECRET=$(cat \(file)) parlor apps run \(manifest.id)")
             }
             if demo {
                 do {

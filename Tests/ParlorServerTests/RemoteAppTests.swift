@@ -324,6 +324,40 @@ struct RemoteAppTests {
         }
     }
 
+    @Test("A container read the manifest does not allow is refused by its id; a 17th copy of an app is not let in")
+    func readsAndCopies() async throws {
+        var manifest = Probe().manifest
+        manifest.keepsData = false
+        try await Self.withRegisteredProbe(manifest: manifest) { setting in
+            let fake = try await FakeApp.connect(port: setting.port, secret: setting.secret)
+            _ = try await fake.nextFrame()
+            let socket = try await TestSocket.session(port: setting.port, as: setting.alice, since: [setting.direct.id: 0])
+            try await socket.send("openApp", ["conversation": .string(setting.direct.id.description), "app": .string(Self.probe)])
+            let call = try await fake.nextCall()
+            fake.send(.containerGet(id: "r1", call: call.id, key: "notes"))
+            guard case .error(_, let message, let id) = try await fake.nextFrame() else {
+                Issue.record("the read was not refused")
+                return
+            }
+            #expect(id == "r1", "the app can tell which read failed")
+            #expect(message == "Probe keeps no data: its manifest does not ask to (keepsData).")
+            fake.answer(call)
+
+            var copies = [fake]
+            for _ in 1..<AppWire.maxConnectionsPerApp {
+                let copy = try await FakeApp.connect(port: setting.port, secret: setting.secret)
+                _ = try await copy.nextFrame()
+                copies.append(copy)
+            }
+            let extra = try await FakeApp.connect(port: setting.port, secret: setting.secret)
+            let refused = try await extra.closed()
+            #expect(refused.code == .policyViolation)
+            #expect(refused.reason?.contains("copies of this app are connected") == true)
+            for copy in copies { await copy.disconnect() }
+            await socket.disconnect()
+        }
+    }
+
     @Test("The app sees participant ids scoped to it, never account ids")
     func scopedParticipants() async throws {
         try await Self.withRegisteredProbe { setting in

@@ -197,7 +197,7 @@ class ParlorServer:
                 break
             time.sleep(0.05)
         for line in commands:
-            secret = re.search(r"PARLOR_APP_SECRET=(\S+)", line).group(1)
+            secret = Path(re.search(r"PARLOR_APP_SECRET=\$\(cat (\S+)\)", line).group(1)).read_text().strip()
             app = line.rsplit(" ", 1)[-1].strip()
             environment = dict(os.environ, PARLOR_URL=self.url, PARLOR_APP_SECRET=secret)
             runner = subprocess.Popen(
@@ -216,7 +216,7 @@ class ParlorServer:
         def read():
             for line in self.process.stdout:
                 lines.append(line)
-                self.log.write(re.sub(r"PARLOR_APP_SECRET=\S+", "PARLOR_APP_SECRET=(not logged)", line))
+                self.log.write(line)
                 self.log.flush()
                 match = re.search(r"Open (http://127\.0\.0\.1:\d+)/", line)
                 if match and not found:

@@ -153,9 +153,9 @@ class ParlorServer(Server):
                 raise RuntimeError(f"parlor exited ({self.process.poll()}); see {self.data_dir / 'parlor.log'}")
             if b"Parlor is running" in line:
                 for _ in self.outside:
-                    found = re.search(rb"PARLOR_APP_SECRET=(\S+) parlor apps run (\S+)", self.process.stdout.readline())
+                    found = re.search(rb"PARLOR_APP_SECRET=\$\(cat (\S+)\) parlor apps run (\S+)", self.process.stdout.readline())
                     if found:
-                        self.credentials[found.group(2).decode()] = found.group(1).decode()
+                        self.credentials[found.group(2).decode()] = Path(found.group(1).decode()).read_text().strip()
                 self.process.stdout.close()
                 for app, secret in self.credentials.items():
                     self._run_outside(app, secret)

@@ -26,6 +26,11 @@ actor RemoteApps {
     private var registered: [AppID: RegisteredApp] = [:]
     private var connections: [AppID: [AppConnection]] = [:]
     private var turn: [AppID: Int] = [:]
+    /// The sync running now: a second caller waits for it rather than running one beside it
+    /// (two syncs interleaving could apply an older read after a newer one).
+    private var syncing: Task<Void, any Error>?
+    /// Unknown credentials per client address (each may cost a read of the registrations).
+    private let unknownCredentials = RateLimiter(limit: 20, window: .seconds(60))
 
     init(
         store: any ParlorStore, directory: AppDirectory, deadline: Duration, logger: Logger,
@@ -50,8 +55,20 @@ actor RemoteApps {
     static func hash(secret: String) -> String { Digest.sha256Hex(secret) }
 
     /// Reads the registered apps: adds the new ones to the directory, replaces changed manifests,
-    /// removes the ones gone, and ends connections whose credential is no longer the app's.
+    /// removes the ones gone, and ends connections whose credential is no longer the app's. One
+    /// sync at a time: a caller during a sync waits for it.
     func sync() async throws {
+        if let syncing {
+            try await syncing.value
+            return
+        }
+        let task = Task { try await self.syncOnce() }
+        syncing = task
+        defer { syncing = nil }
+        try await task.value
+    }
+
+    private func syncOnce() async throws {
         let current = Dictionary(try await store.registeredApps().map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, app) in current where registered[id] != app {
             if directory.builtInIDs.contains(id) {
@@ -74,15 +91,36 @@ actor RemoteApps {
         registered = current
     }
 
-    /// The registered app a credential belongs to.
-    func app(forSecret secret: String) async throws -> RegisteredApp? {
+    /// The registered app a credential belongs to. Known credentials are answered from memory;
+    /// an unknown one reads the registrations again (it may have been added this second), at most
+    /// 20 times a minute per client address.
+    /// - Throws: `tooManyAttempts` (429) past that allowance.
+    func app(forSecret secret: String, from address: String) async throws -> RegisteredApp? {
         let hash = Self.hash(secret: secret)
+        if let known = registeredApp(withHash: hash) { return known }
+        if let wait = await unknownCredentials.take(RateLimiter.networkKey(of: address)) {
+            throw APIError.tooMany("tooManyAttempts", "Too many unknown app credentials from here; try again in \(wait) seconds.", retryAfter: wait)
+        }
         try await sync()
-        return registered.values.first { $0.secretHash == hash && !directory.builtInIDs.contains($0.manifest.id) }
+        return registeredApp(withHash: hash)
     }
 
-    func add(_ connection: AppConnection) {
+    private func registeredApp(withHash hash: String) -> RegisteredApp? {
+        registered.values.first { $0.secretHash == hash && !directory.builtInIDs.contains($0.manifest.id) }
+    }
+
+    /// Counts a new connection of an app in, unless its credential was replaced or removed since
+    /// it was checked, or the app has `AppWire.maxConnectionsPerApp` copies connected.
+    /// - Returns: why it was refused, or nil.
+    func add(_ connection: AppConnection) -> String? {
+        guard registered[connection.app]?.secretHash == connection.secretHash else {
+            return "This app's credential is no longer valid."
+        }
+        guard connectionCount(of: connection.app) < AppWire.maxConnectionsPerApp else {
+            return "\(AppWire.maxConnectionsPerApp) copies of this app are connected, the most allowed; close one first."
+        }
         connections[connection.app, default: []].append(connection)
+        return nil
     }
 
     func remove(_ connection: AppConnection) {
@@ -121,170 +159,15 @@ struct ServerAppLink: AppLink {
     }
 }
 
-/// One connected copy of an app: its WebSocket, and the calls waiting for an answer.
-final class AppConnection: Sendable {
-    let app: AppID
-    let name: String
-    let secretHash: String
-    let deadline: Duration
-    private let outbound: AsyncStream<Outgoing>.Continuation
-    let frames: AsyncStream<Outgoing>
-    private let state = Mutex(State())
-
-    enum Outgoing: Sendable {
-        case frame(String)
-        case close(String)
-    }
-
-    private struct State {
-        var pending: [String: Pending] = [:]
-        var closed = false
-        /// Frames received in the current second, for the flood limit.
-        var window: (start: ContinuousClock.Instant, count: Int)?
-    }
-
-    private struct Pending {
-        let continuation: CheckedContinuation<AppWire.Result, any Error>
-        let container: (any AppContainer)?
-        var reads = 0
-    }
-
-    init(app: AppID, name: String, secretHash: String, deadline: Duration) {
-        self.deadline = deadline
-        self.app = app
-        self.name = name
-        self.secretHash = secretHash
-        (frames, outbound) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
-    }
-
-    /// Sends `call` and waits for its answer, at most `deadline`.
-    func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        let text = String(decoding: AppWire.encode(AppWire.ServerFrame.call(call)), as: UTF8.self)
-        let deadline = Task {
-            try await Task.sleep(for: self.deadline)
-            self.fail(call.id, MessagesError(.appUnavailable, "\(self.name) is not responding; try again."))
-        }
-        defer { deadline.cancel() }
-        do {
-            return try await withCheckedThrowingContinuation { continuation in
-                let accepted = state.withLock { state in
-                    guard !state.closed else { return false }
-                    state.pending[call.id] = Pending(continuation: continuation, container: container)
-                    return true
-                }
-                guard accepted else {
-                    continuation.resume(throwing: MessagesError(.appUnavailable, "\(name) disconnected; try again."))
-                    return
-                }
-                outbound.yield(.frame(text))
-            }
-        } catch let error as MessagesError {
-            throw error
-        } catch {
-            throw MessagesError(.appUnavailable, "\(name) is not responding; try again.")
-        }
-    }
-
-    /// Handles one frame from the app.
-    /// - Returns: false when the connection must close (a flood).
-    func receive(_ text: String, logger: Logger) async -> Bool {
-        let now = ContinuousClock.now
-        let flooding = state.withLock { state -> Bool in
-            if let window = state.window, now - window.start < .seconds(1) {
-                state.window = (window.start, window.count + 1)
-            } else {
-                state.window = (now, 1)
-            }
-            return (state.window?.count ?? 0) > AppWire.maxFramesPerSecond
-        }
-        guard !flooding else { return false }
-        let frame: AppWire.AppFrame
-        do {
-            frame = try AppWire.decode(AppWire.AppFrame.self, from: Data(text.utf8))
-        } catch {
-            // An answer the server cannot use fails its call at once, when it names one.
-            if let id = Self.callID(in: text) {
-                fail(id, MessagesError(.appUnavailable, "\(name) answered something Parlor could not use; try again."))
-            }
-            logger.warning("An app sent a frame the server could not read", metadata: ["app": "\(app)", "error": "\(error.message)"])
-            send(.error(code: "malformedFrame", message: error.message))
-            return true
-        }
-        switch frame {
-        case .result(let result):
-            resolve(result.id) { $0.resume(returning: result) }
-        case .refuse(let refusal):
-            resolve(refusal.id) { $0.resume(throwing: refusal.error) }
-        case .containerGet(let id, let call, let key):
-            await read(key, for: call, answering: id)
-        }
-        return true
-    }
-
-    /// The connection ended: every waiting call fails now, not at its deadline.
-    func disconnected() {
-        let waiting = state.withLock { state in
-            state.closed = true
-            defer { state.pending = [:] }
-            return Array(state.pending.values)
-        }
-        for pending in waiting {
-            pending.continuation.resume(throwing: MessagesError(.appUnavailable, "\(name) disconnected; try again."))
-        }
-        outbound.finish()
-    }
-
-    /// Closes the connection with `reason` (a removed app, a replaced credential).
-    func end(reason: String) {
-        outbound.yield(.close(reason))
-    }
-
-    func send(_ frame: AppWire.ServerFrame) {
-        outbound.yield(.frame(String(decoding: AppWire.encode(frame), as: UTF8.self)))
-    }
-
-    private func read(_ key: String, for call: String, answering id: String) async {
-        let container = state.withLock { state -> (any AppContainer)?? in
-            guard var pending = state.pending[call], pending.reads < AppWire.maxContainerReadsPerCall else { return .none }
-            pending.reads += 1
-            state.pending[call] = pending
-            return .some(pending.container)
-        }
-        guard case .some(let container?) = container else {
-            send(.error(code: "invalidValue", message: "containerGet names no open call of this app's with a container, or reads too often."))
-            return
-        }
-        let data = try? await container.data(forKey: String(key.prefix(200)))
-        send(.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null))
-    }
-
-    private func resolve(_ id: String, _ body: (CheckedContinuation<AppWire.Result, any Error>) -> Void) {
-        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-        body(pending.continuation)
-    }
-
-    private func fail(_ id: String, _ error: MessagesError) {
-        resolve(id) { $0.resume(throwing: error) }
-    }
-
-    /// The call id an unreadable answer names, if any (`result.id` or `refusal.id`).
-    private static func callID(in text: String) -> String? {
-        guard text.utf8.count <= AppWire.maxFrameBytes * 4,
-              let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        else { return nil }
-        for key in ["result", "refusal"] {
-            if let inner = object[key] as? [String: Any], let id = inner["id"] as? String { return id }
-        }
-        return nil
-    }
-}
-
 extension RemoteApps {
     /// Runs one app connection until it ends: the welcome, the writer of calls, the reader of
     /// answers. When it ends, its waiting calls fail at once.
     nonisolated func run(_ app: RegisteredApp, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
         let connection = AppConnection(app: app.manifest.id, name: app.manifest.name, secretHash: app.secretHash, deadline: deadline)
-        await add(connection)
+        if let refusal = await add(connection) {
+            try? await outbound.close(.policyViolation, reason: refusal)
+            return
+        }
         logger.info("An app connected", metadata: ["app": "\(app.manifest.id)"])
         connection.send(.welcome(app: app.manifest.id, protocolVersion: AppWire.version))
         await withTaskGroup(of: Void.self) { group in
@@ -293,6 +176,7 @@ extension RemoteApps {
                     switch outgoing {
                     case .frame(let text):
                         do { try await outbound.write(.text(text)) } catch { return }
+                        connection.wrote(text)
                     case .close(let reason):
                         try? await outbound.close(.policyViolation, reason: reason)
                         return
@@ -302,16 +186,18 @@ extension RemoteApps {
             group.addTask {
                 do {
                     for try await message in inbound.messages(maxSize: AppWire.maxFrameBytes * 4) {
-                        guard case .text(let text) = message else {
-                            connection.send(.error(code: "malformedFrame", message: "Send JSON text frames."))
-                            continue
-                        }
-                        guard await connection.receive(text, logger: logger) else {
+                        // Every frame counts towards the flood limit, binary ones too.
+                        guard connection.admit() else {
                             logger.warning("An app sent too many frames and was disconnected", metadata: ["app": "\(app.manifest.id)"])
                             try? await outbound.close(
                                 .policyViolation, reason: "More than \(AppWire.maxFramesPerSecond) frames in a second; reconnect and send less.")
                             return
                         }
+                        guard case .text(let text) = message else {
+                            connection.send(.error(code: "malformedFrame", message: "Send JSON text frames.", id: nil))
+                            continue
+                        }
+                        await connection.receive(text, logger: logger)
                     }
                 } catch {
                     logger.debug("An app connection ended", metadata: ["app": "\(app.manifest.id)", "error": "\(error)"])

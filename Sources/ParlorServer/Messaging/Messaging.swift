@@ -67,26 +67,56 @@ final class Messaging: Sendable {
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
         let checked = try MessageRules.prepare(message, sender: sender)
-        if app.isRemote, let session = checked.session {
-            // An app outside the server is asked before the commit (a call cannot run inside it),
-            // against the head the commit then requires: a message it did not check never commits.
-            let head = try await store.sessionHead(session.id, in: conversation)
-            guard MessageRules.isCurrent(head: head?.id, replacing: replacing) else {
-                throw MessageRules.sessionConflict(head: head?.content.appMessage)
-            }
-            try await app.checkBeforeCommit(checked, replacing: head?.content.appMessage)
-        } else if app.isRemote {
-            try await app.checkBeforeCommit(checked, replacing: nil)
+        // An app outside the server is asked before the commit (a call cannot run inside it); the
+        // commit then requires exactly the head it checked against, so nothing unchecked commits.
+        let checkedHead = app.isRemote ? try await checkOutside(checked, replacing: replacing, app: app, in: conversation) : nil
+        // A conflict names the new head only when it is this app's: no app sees another's messages.
+        @Sendable func ownHead(_ head: StoredMessage?) -> Message? {
+            head?.content.appMessage.flatMap { $0.appID == app.manifest.id ? $0 : nil }
         }
         do {
             return try await commit(
                 NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing)
             ) { _, head in
+                if let checkedHead, head?.id != checkedHead.id {
+                    throw MessageRules.sessionConflict(head: ownHead(head))
+                }
                 try MessageRules.checkAppMessage(checked, replacing: head?.content.appMessage, app: app)
             }
         } catch let conflict as SessionConflict {
-            throw MessageRules.sessionConflict(head: conflict.head.content.appMessage)
+            throw MessageRules.sessionConflict(head: ownHead(conflict.head))
         }
+    }
+
+    /// The head an outside app checked a message against (`id` nil: it starts a session, or has none).
+    private struct CheckedHead {
+        let id: MessageID?
+    }
+
+    /// Asks an app outside the server to check `message` against its session's head now.
+    /// - Returns: the head checked against, which the commit must still find; nil for a retry of
+    ///   a message already committed (the commit returns the original, as for any app).
+    /// - Throws: `actionRefused` for another app's session (that app is never asked, and its
+    ///   message never shown); `sessionConflict` for a stale head; the app's refusal;
+    ///   `messageNotChecked` when the app cannot be asked.
+    private func checkOutside(
+        _ message: Message, replacing: MessageID?, app: AnyMessagesApp, in conversation: ConversationID
+    ) async throws -> CheckedHead? {
+        if try await store.message(id: message.id, in: conversation) != nil { return nil }
+        guard let session = message.session else {
+            try await app.checkBeforeCommit(message, replacing: nil)
+            return CheckedHead(id: nil)
+        }
+        let stored = try await store.sessionHead(session.id, in: conversation)
+        let head = stored?.content.appMessage
+        if stored != nil, head?.appID != app.manifest.id {
+            throw MessagesError(.actionRefused, "That session belongs to another app.")
+        }
+        guard MessageRules.isCurrent(head: stored?.id, replacing: replacing) else {
+            throw MessageRules.sessionConflict(head: head)
+        }
+        try await app.checkBeforeCommit(message, replacing: head)
+        return CheckedHead(id: stored?.id)
     }
 
     /// Appends durably, then fans the new message out. A retry is returned, not fanned out again.

@@ -109,8 +109,15 @@ public protocol ParlorStore: Sendable {
     // MARK: Apps outside the server (`parlor apps add`)
     /// Every app registered to dial in, oldest first.
     func registeredApps() async throws -> [RegisteredApp]
-    /// Registers an app, or replaces its manifest and credential hash when its id is registered.
+    /// Registers an app, or replaces its manifest and credential hash when its id is registered
+    /// (a seed app hosted outside, registered again at each start).
     func saveRegisteredApp(_ app: RegisteredApp) async throws
+    /// Registers an app whose id is not registered.
+    /// - Returns: false, changing nothing, when the id is taken (two adds at once: one wins).
+    func addRegisteredApp(_ app: RegisteredApp) async throws -> Bool
+    /// Replaces a registered app's credential hash.
+    /// - Returns: false when the app is not registered (a rotation never brings back a removed app).
+    func setRegisteredAppSecret(_ secretHash: String, of id: AppID) async throws -> Bool
     /// Forgets a registered app.
     /// - Returns: whether it was registered.
     func deleteRegisteredApp(_ id: AppID) async throws -> Bool

@@ -135,6 +135,18 @@ extension PostgresStore {
             """)
     }
 
+    public func addRegisteredApp(_ app: RegisteredApp) async throws -> Bool {
+        try await !query("""
+            INSERT INTO registered_apps (id, manifest, secret_hash, added_at)
+            VALUES (\(app.manifest.id.rawValue), \(try Self.encode(app.manifest)), \(app.secretHash), \(Timestamp(app.addedAt)))
+            ON CONFLICT (id) DO NOTHING RETURNING 1
+            """).isEmpty
+    }
+
+    public func setRegisteredAppSecret(_ secretHash: String, of id: AppID) async throws -> Bool {
+        try await !query("UPDATE registered_apps SET secret_hash = \(secretHash) WHERE id = \(id.rawValue) RETURNING 1").isEmpty
+    }
+
     public func deleteRegisteredApp(_ id: AppID) async throws -> Bool {
         try await !query("DELETE FROM registered_apps WHERE id = \(id.rawValue) RETURNING 1").isEmpty
     }

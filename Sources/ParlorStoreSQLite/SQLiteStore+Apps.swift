@@ -167,6 +167,23 @@ extension SQLiteStore {
         }
     }
 
+    public func addRegisteredApp(_ app: RegisteredApp) async throws -> Bool {
+        let manifest = try Self.encode(app.manifest)
+        return try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO registered_apps (id, manifest, secret_hash, added_at) VALUES (?, ?, ?, ?)",
+                arguments: [app.manifest.id.rawValue, manifest, app.secretHash, app.addedAt.timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+
+    public func setRegisteredAppSecret(_ secretHash: String, of id: AppID) async throws -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE registered_apps SET secret_hash = ? WHERE id = ?", arguments: [secretHash, id.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
     public func deleteRegisteredApp(_ id: AppID) async throws -> Bool {
         try await write { db in
             try db.execute(sql: "DELETE FROM registered_apps WHERE id = ?", arguments: [id.rawValue])

@@ -175,4 +175,29 @@ struct AppDataTests {
                     "alice's quota is free again")
         }
     }
+
+    @Test("Registered apps: an add never overwrites (one of two concurrent adds wins), a new credential never brings back a removed app", arguments: StoreBackend.all)
+    func registeredApps(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let manifest = AppManifest(id: "org.example.dice", name: "Dice", icon: .url(URL(string: "https://example.org/d.png")!), keepsData: true)
+            let added = Date(timeIntervalSince1970: 1_700_000_000)
+            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for hash in ["a", "b", "c"] {
+                    group.addTask { try await store.addRegisteredApp(RegisteredApp(manifest: manifest, secretHash: String(repeating: hash, count: 64), addedAt: added)) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { $0 }.count == 1, "exactly one add wins: \(results)")
+            let stored = try #require(try await store.registeredApps().first)
+            #expect(stored.manifest == manifest, "the manifest reads back whole, permissions included")
+            #expect(stored.addedAt == added)
+
+            #expect(try await store.setRegisteredAppSecret(String(repeating: "d", count: 64), of: manifest.id))
+            #expect(try await store.registeredApps().first?.secretHash == String(repeating: "d", count: 64))
+            #expect(try await store.deleteRegisteredApp(manifest.id))
+            #expect(try await !store.setRegisteredAppSecret(String(repeating: "e", count: 64), of: manifest.id))
+            #expect(try await store.registeredApps().isEmpty, "a rotation after a removal brings nothing back")
+            #expect(try await !store.deleteRegisteredApp(manifest.id))
+        }
+    }
 }

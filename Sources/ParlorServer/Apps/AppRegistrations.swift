@@ -23,12 +23,12 @@ public struct AppRegistrations: Sendable {
     ///   `idInUse` when the id is registered or belongs to an app in the server.
     public func add(_ manifest: AppManifest, builtIn: Set<AppID>) async throws -> String {
         let manifest = try Self.checked(manifest)
-        let taken = try await store.registeredApps().contains { $0.manifest.id == manifest.id }
-        guard !taken, !builtIn.contains(manifest.id) else {
-            throw MessagesError(.idInUse, "An app with the id \(manifest.id) is already on this server; remove it first or choose another id.")
-        }
+        let taken = MessagesError(.idInUse, "An app with the id \(manifest.id) is already on this server; remove it first or choose another id.")
+        guard !builtIn.contains(manifest.id) else { throw taken }
         let secret = RemoteApps.makeSecret()
-        try await store.saveRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
+        // Insert only: of two adds of one id at once, the second is refused, not an overwrite.
+        guard try await store.addRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
+        else { throw taken }
         return secret
     }
 
@@ -55,10 +55,9 @@ public struct AppRegistrations: Sendable {
     /// Gives an app a new credential; the old one stops working (its connections end) at once.
     /// - Returns: the new credential, shown once.
     public func rotateSecret(of id: AppID) async throws -> String {
-        guard var app = try await store.registeredApps().first(where: { $0.manifest.id == id }) else { throw Self.notRegistered(id) }
         let secret = RemoteApps.makeSecret()
-        app.secretHash = RemoteApps.hash(secret: secret)
-        try await store.saveRegisteredApp(app)
+        // Update only: a rotation racing a removal never brings the app back.
+        guard try await store.setRegisteredAppSecret(RemoteApps.hash(secret: secret), of: id) else { throw Self.notRegistered(id) }
         return secret
     }
 

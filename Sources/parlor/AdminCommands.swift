@@ -7,6 +7,7 @@ import ParlorSeedApps
 import ParlorServer
 import ParlorStickers
 import ParlorStore
+import ParlorStorePostgres
 import ParlorStoreSQLite
 
 /// `parlor user add|list|remove`.
@@ -98,6 +99,40 @@ struct StickersCommand: AsyncParsableCommand {
     }
 }
 
+/// The store a command works on: the data directory's SQLite, or PostgreSQL with `--postgres`
+/// (where several nodes share one database).
+struct StoreOptions: ParsableArguments {
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "Use PostgreSQL at this URL instead of the data directory's SQLite (env PARLOR_POSTGRES_URL).")
+    var postgres: String?
+
+    /// Runs `body` with the store open; a PostgreSQL connection pool runs only as long as it.
+    func withStore<T: Sendable>(_ body: @escaping @Sendable (any ParlorStore) async throws -> T) async throws -> T {
+        guard let url = postgres ?? ProcessInfo.processInfo.environment["PARLOR_POSTGRES_URL"] else {
+            return try await body(try openStore(data))
+        }
+        let store: PostgresStore
+        do {
+            store = try PostgresStore(url: url, logger: Logger(label: "parlor"))
+        } catch let error as StoreError {
+            throw CommandFailure(error.message)
+        }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await store.run()
+                return nil
+            }
+            group.addTask { try await body(store) }
+            defer { group.cancelAll() }
+            while let result = try await group.next() {
+                if let result { return result }
+            }
+            throw CommandFailure("The connection to PostgreSQL ended before the command was done.")
+        }
+    }
+}
+
 func openStore(_ data: DataOptions) throws -> SQLiteStore {
     do {
         return try SQLiteStore(path: data.databasePath, logger: Logger(label: "parlor"))
@@ -116,20 +151,21 @@ struct AppsCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register an app from its manifest (JSON); prints the app's credential once.")
-        @OptionGroup var data: DataOptions
+        @OptionGroup var data: StoreOptions
         @Argument(help: "The manifest file: {\"id\", \"name\", \"icon\": {\"url\"}, \"summary\"?}.") var manifest: String
 
         func run() async throws {
-            try data.prepare()
+            try data.data.prepare()
             let manifest: AppManifest
             do {
                 manifest = try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: self.manifest)))
             } catch {
                 throw CommandFailure("\(self.manifest) is not an app manifest: \(error.localizedDescription). docs/APPS.md shows one.")
             }
-            let registrations = AppRegistrations(store: try openStore(data))
             do {
-                let secret = try await registrations.add(manifest, builtIn: Set(SeedApps.ids))
+                let secret = try await data.withStore { store in
+                    try await AppRegistrations(store: store).add(manifest, builtIn: Set(SeedApps.ids))
+                }
                 print("Added \(manifest.name) (\(manifest.id)). Its credential, shown only now:")
                 print(secret)
             } catch let error as MessagesError {
@@ -140,10 +176,10 @@ struct AppsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the apps registered to dial in.")
-        @OptionGroup var data: DataOptions
+        @OptionGroup var data: StoreOptions
 
         func run() async throws {
-            for app in try await AppRegistrations(store: try openStore(data)).list() {
+            for app in try await data.withStore({ try await AppRegistrations(store: $0).list() }) {
                 print("\(app.manifest.id)\t\(app.manifest.name)\tadded \(app.addedAt.formatted(.iso8601))")
             }
         }
@@ -151,12 +187,12 @@ struct AppsCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an app: its connections and open surfaces close.")
-        @OptionGroup var data: DataOptions
+        @OptionGroup var data: StoreOptions
         @Argument(help: "The app's id.") var id: String
 
         func run() async throws {
             do {
-                try await AppRegistrations(store: try openStore(data)).remove(AppID(id))
+                try await data.withStore { try await AppRegistrations(store: $0).remove(AppID(id)) }
                 print("Removed \(id).")
             } catch let error as MessagesError {
                 throw CommandFailure(error.message)
@@ -167,12 +203,12 @@ struct AppsCommand: AsyncParsableCommand {
     struct RotateSecret: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate-secret", abstract: "Give an app a new credential; the old one stops working at once.")
-        @OptionGroup var data: DataOptions
+        @OptionGroup var data: StoreOptions
         @Argument(help: "The app's id.") var id: String
 
         func run() async throws {
             do {
-                let secret = try await AppRegistrations(store: try openStore(data)).rotateSecret(of: AppID(id))
+                let secret = try await data.withStore { try await AppRegistrations(store: $0).rotateSecret(of: AppID(id)) }
                 print("New credential for \(id), shown only now:")
                 print(secret)
             } catch let error as MessagesError {

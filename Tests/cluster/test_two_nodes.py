@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import tempfile
+import time
 import urllib.request
 import uuid
 
@@ -264,3 +265,48 @@ def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_th
     finally:
         node_a.stop()
         node_b.stop()
+
+
+def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_every_connection(database):
+    """`parlor apps add --postgres`: both nodes offer the app within seconds and let it dial in
+    with its credential (one copy per node, as docs/APPS-PROTOCOL.md §9 says); `parlor apps remove`
+    closes the copies on both."""
+    nodes = [Node(database).start(), Node(database).start()]
+    try:
+        manifest = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dice", "manifest.json")
+        added = subprocess.run([BINARY, "apps", "add", manifest, "--postgres", database, "--data-dir", nodes[0].data_dir],
+                               capture_output=True, text=True, check=True)
+        secret = next(line for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
+        alice = nodes[0].http("POST", "/api/auth/signup", {"username": "alice", "displayName": "Alice", "password": "purple-otter-47"})["token"]
+
+        def offered(node):
+            return any(app["id"] == "org.example.dice" for app in node.http("GET", "/api/apps", token=alice)["apps"])
+
+        for node in nodes:
+            for _ in range(100):
+                if offered(node):
+                    break
+                time.sleep(0.05)
+            assert offered(node), f"node on port {node.port} does not offer the app"
+
+        async def copies():
+            sockets = []
+            for node in nodes:
+                socket = await websockets.connect(
+                    f"ws://127.0.0.1:{node.port}/api/apps/connect?protocol=1", additional_headers={"Authorization": f"Bearer {secret}"})
+                welcome = json.loads(await asyncio.wait_for(socket.recv(), 10))
+                assert welcome == {"type": "welcome", "app": "org.example.dice", "protocol": 1}
+                sockets.append(socket)
+            subprocess.run([BINARY, "apps", "remove", "org.example.dice", "--postgres", database, "--data-dir", nodes[0].data_dir],
+                           capture_output=True, check=True)
+            for socket in sockets:
+                with pytest.raises(websockets.ConnectionClosed) as closed:
+                    await asyncio.wait_for(socket.recv(), 10)
+                assert closed.value.rcvd.code == 1008
+                assert closed.value.rcvd.reason == "This app was removed from the server."
+
+        asyncio.run(copies())
+        assert not offered(nodes[1])
+    finally:
+        for node in nodes:
+            node.stop()

@@ -5,7 +5,7 @@ import ParlorKit
 public struct Hello: MessagesApp {
     public init() {}
     public var manifest: AppManifest {
-        AppManifest(id: "org.parlor.hello", name: "Hello", icon: .svg(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#f9ab00"/><path d="M14 18h36v22H30l-10 8v-8h-6z" fill="#fff"/></svg>"##))
+        AppManifest(id: "org.parlor.hello", name: "Hello", icon: .svg(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#f9ab00"/><path d="M14 18h36v22H30l-10 8v-8h-6z" fill="#fff"/></svg>"##), summary: "Say hello with a message that carries who sent it.")
     }
 
     public struct State: Codable, Sendable { var received: String?; var from: ParticipantID? }

@@ -16,7 +16,7 @@ struct HomeSurfaceTests {
         let view = try await alice.openHome(named: "Icon Store")
         #expect(view.gridCellTitles == [
             "Cat icon", "Owl icon", "Coffee icon",
-            "Candle icon", "dribbble", "Ghost icon", "Hat icon", "Pot icon", "Pumkin icon", "RIP icon", "Skull icon",
+            "Candle icon", "Dribbble icon", "Ghost icon", "Hat icon", "Pot icon", "Pumpkin icon", "RIP icon", "Skull icon",
             "Sky icon", "Toxic icon", "Book icon", "Backpack icon", "Camera icon", "Glasses icon", "Icecream icon",
             "Smoking pipe icon", "Vespa icon",
         ])

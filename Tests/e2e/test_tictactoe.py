@@ -59,10 +59,10 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
         person.wait(lambda p=person: len(p.app_cards()) == 1, "the game to be one bubble")
         lines = person.summary_lines()
         assert lines == [
-            "X played the top-left square",
-            "O played the middle-left square",
-            "X played the top-middle square",
-            "O played the center",
+            "Alice played the top-left square",
+            "Bob played the middle-left square",
+            "Alice played the top-middle square",
+            "Bob played the center",
         ], lines
         person.shot("game-won")
 

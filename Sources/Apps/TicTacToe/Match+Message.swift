@@ -33,7 +33,8 @@ extension Match {
     public func message(afterPlaying square: Int, in session: Session) throws(MessagesError) -> Message {
         let mover = game.turn.opponent
         let squareName = Self.squareNames.indices.contains(square) ? Self.squareNames[square] : "square \(square)"
-        var summary = "\(mover) played \(squareName)"
+        // The player by name ($<participant id>, which every viewer sees as the name), not the mark.
+        var summary = "\(player(of: mover)?.mention ?? mover.rawValue) played \(squareName)"
         if case .won = game.outcome { summary += " and won" }
         return Message(
             session: session, url: try url(),

@@ -47,7 +47,9 @@ struct TicTacToeTests {
 
         let transcript = try await bob.transcript()
         #expect(transcript.map(\.kind) == [.summary, .summary, .bubble], "one session: one bubble, older moves leave their summary")
-        #expect(transcript.map(\.text).prefix(2) == ["X played the center", "O played the top-left square"])
+        let bobID = try await bob.participantID(in: appName)
+        #expect(transcript.map(\.text).prefix(2) == ["\(aliceID.mention) played the center", "\(bobID.mention) played the top-left square"],
+                "the players by name, not by mark")
         #expect(try positions(of: transcript.last?.message) == ["O", "-", "-", "-", "X", "-", "-", "-", "X"])
     }
 
@@ -62,7 +64,7 @@ struct TicTacToeTests {
         try await alice.move(2)
         let final = try #require(try await bob.latestGameMessage())
         #expect(final.template?.caption == "\(aliceID.mention) won!")
-        #expect(final.summaryText == "X played the top-right square and won")
+        #expect(final.summaryText == "\(aliceID.mention) played the top-right square and won")
         #expect(drawing(of: final).contains(#"<line class="winning-line" x1="50" y1="50" x2="250" y2="50""#))
 
         let view = try await bob.tapMessage(containing: "won!")
@@ -233,7 +235,7 @@ struct TicTacToeTests {
         try await alice.tap("square4")
         let message = try #require(await alice.staged()?.message)
         #expect(message.accessibilityLabel == "Want to play Tic-Tac-Toe? Tic-Tac-Toe board. Top row: empty, empty, empty. Middle row: empty, X, empty. Bottom row: empty, empty, empty. O to move.")
-        #expect(message.summaryText == "X played the center")
+        #expect(message.summaryText == "\(try await alice.participantID(in: appName).mention) played the center")
         try await alice.sendStagedMove()
         let board = try await bob.tapLatestMessage()
         #expect(board.interactiveNodes(matching: "Row 2, column 2, X").count == 1)

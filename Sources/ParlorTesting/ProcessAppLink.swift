@@ -28,17 +28,13 @@ extension OutOfProcess {
 /// (`terminate()`, or when the link is released).
 public final class ProcessAppLink: AppLink, Sendable {
     public let manifest: AppManifest
-    let deadline: Duration
     private let process: Process
     private let input: FileHandle
     private let writes = DispatchQueue(label: "parlor.process-app-link")
-    private let state = Mutex(State())
 
-    private struct State {
-        var pending: [String: (continuation: CheckedContinuation<AppWire.Result, any Error>, container: (any AppContainer)?)] = [:]
-        var buffer = Data()
-        var ended = false
-    }
+    private let calls: PendingCalls
+    /// Output not yet split into lines.
+    private let buffer = Mutex(Data())
 
     /// The app as the simulator hosts it.
     public var app: AnyMessagesApp { AnyMessagesApp(RemoteApp(manifest: manifest, link: self)) }
@@ -46,7 +42,7 @@ public final class ProcessAppLink: AppLink, Sendable {
     init(manifest: AppManifest, command: [String], environment: [String: String]?, deadline: Duration) throws {
         guard let executable = command.first else { throw MessagesError(.invalidValue, "The command is empty.") }
         self.manifest = manifest
-        self.deadline = deadline
+        calls = PendingCalls(appName: manifest.name, deadline: deadline)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + command.dropFirst()
@@ -83,30 +79,7 @@ public final class ProcessAppLink: AppLink, Sendable {
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        let deadline = Task { [weak self] in
-            guard let self else { return }
-            try await Task.sleep(for: self.deadline)
-            self.resolve(call.id) { $0.resume(throwing: MessagesError(.appUnavailable, "\(self.manifest.name) is not responding; try again.")) }
-        }
-        defer { deadline.cancel() }
-        do {
-            return try await withCheckedThrowingContinuation { continuation in
-                let open = state.withLock { state in
-                    guard !state.ended else { return false }
-                    state.pending[call.id] = (continuation, container)
-                    return true
-                }
-                guard open else {
-                    continuation.resume(throwing: MessagesError(.appUnavailable, "\(manifest.name) is not running."))
-                    return
-                }
-                write(AppWire.encode(AppWire.ServerFrame.call(call)))
-            }
-        } catch let error as MessagesError {
-            throw error
-        } catch {
-            throw MessagesError(.appUnavailable, "\(manifest.name) is not responding; try again.")
-        }
+        try await calls.call(call, container: container) { self.write(AppWire.encode(AppWire.ServerFrame.call($0))) }
     }
 
     private func write(_ frame: Data) {
@@ -115,12 +88,12 @@ public final class ProcessAppLink: AppLink, Sendable {
     }
 
     private func received(_ data: Data) {
-        let lines: [Data] = state.withLock { state in
-            state.buffer.append(data)
+        let lines: [Data] = buffer.withLock { buffer in
+            buffer.append(data)
             var lines: [Data] = []
-            while let newline = state.buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(state.buffer[state.buffer.startIndex..<newline])
-                state.buffer.removeSubrange(state.buffer.startIndex...newline)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(buffer[buffer.startIndex..<newline])
+                buffer.removeSubrange(buffer.startIndex...newline)
             }
             return lines
         }
@@ -135,35 +108,14 @@ public final class ProcessAppLink: AppLink, Sendable {
             return
         }
         switch frame {
-        case .result(let result): resolve(result.id) { $0.resume(returning: result) }
-        case .refuse(let refusal): resolve(refusal.id) { $0.resume(throwing: refusal.error) }
+        case .result(let result): calls.answer(result)
+        case .refuse(let refusal): calls.refuse(refusal)
         case .containerGet(let id, let call, let key):
-            let container = state.withLock { $0.pending[call]?.container }
-            Task {
-                do {
-                    let data = try await container?.data(forKey: key)
-                    self.write(AppWire.encode(AppWire.ServerFrame.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null)))
-                } catch {
-                    let refusal = error as? MessagesError ?? MessagesError(.unknown, "The container could not be read.")
-                    self.write(AppWire.encode(AppWire.ServerFrame.error(code: refusal.code.name, message: refusal.message, id: id)))
-                }
-            }
+            Task { self.write(AppWire.encode(await self.calls.read(key, for: call, answering: id))) }
         }
-    }
-
-    private func resolve(_ id: String, _ body: (CheckedContinuation<AppWire.Result, any Error>) -> Void) {
-        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-        body(pending.continuation)
     }
 
     private func ended() {
-        let waiting = state.withLock { state in
-            state.ended = true
-            defer { state.pending = [:] }
-            return Array(state.pending.values)
-        }
-        for pending in waiting {
-            pending.continuation.resume(throwing: MessagesError(.appUnavailable, "\(manifest.name) stopped."))
-        }
+        calls.endAll(MessagesError(.appUnavailable, "\(manifest.name) stopped."))
     }
 }

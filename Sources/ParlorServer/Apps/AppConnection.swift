@@ -5,16 +5,16 @@ import ParlorKit
 import Synchronization
 
 /// One connected copy of an app outside the server: the frames waiting to be written to it, and
-/// the calls waiting for its answer. Everything an app can make the server hold is bounded: calls
-/// by their deadline, frames by the flood limit, queued bytes by `maxQueuedBytes` (an app that
-/// stops reading is disconnected), container reads per call.
+/// the calls waiting for its answer (`PendingCalls`). Everything an app can make the server hold
+/// is bounded: calls by their deadline, frames by the flood limit, queued bytes by
+/// `maxQueuedBytes` (an app that stops reading is disconnected), container reads per call.
 final class AppConnection: Sendable {
     let app: AppID
     let name: String
     let secretHash: String
-    let deadline: Duration
     let frames: AsyncStream<Outgoing>
     private let outbound: AsyncStream<Outgoing>.Continuation
+    private let calls: PendingCalls
     private let state = Mutex(State())
 
     /// What the writer sends next.
@@ -27,57 +27,22 @@ final class AppConnection: Sendable {
     static let maxQueuedBytes = 8 * 1024 * 1024
 
     private struct State {
-        var pending: [String: Pending] = [:]
-        var closed = false
         var queuedBytes = 0
         /// Frames received in the current second, for the flood limit.
         var window: (start: ContinuousClock.Instant, count: Int)?
-    }
-
-    private struct Pending {
-        let continuation: CheckedContinuation<AppWire.Result, any Error>
-        let container: (any AppContainer)?
-        var reads = 0
     }
 
     init(app: AppID, name: String, secretHash: String, deadline: Duration) {
         self.app = app
         self.name = name
         self.secretHash = secretHash
-        self.deadline = deadline
+        calls = PendingCalls(appName: name, deadline: deadline)
         (frames, outbound) = AsyncStream.makeStream(of: Outgoing.self)
     }
 
     /// Sends `call` and waits for its answer, at most `deadline`.
     func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        let text = String(decoding: AppWire.encode(AppWire.ServerFrame.call(call)), as: UTF8.self)
-        let expiry = Mutex<Task<Void, Never>?>(nil)
-        defer { expiry.withLock { $0?.cancel() } }
-        do {
-            return try await withCheckedThrowingContinuation { continuation in
-                let accepted = state.withLock { state in
-                    guard !state.closed else { return false }
-                    state.pending[call.id] = Pending(continuation: continuation, container: container)
-                    return true
-                }
-                guard accepted else {
-                    continuation.resume(throwing: MessagesError(.appUnavailable, "\(name) disconnected; try again."))
-                    return
-                }
-                // The deadline starts once the call is registered, so it always has one to fail.
-                expiry.withLock {
-                    $0 = Task {
-                        guard (try? await Task.sleep(for: self.deadline)) != nil else { return }
-                        self.fail(call.id, MessagesError(.appUnavailable, "\(self.name) is not responding; try again."))
-                    }
-                }
-                enqueue(.frame(text))
-            }
-        } catch let error as MessagesError {
-            throw error
-        } catch {
-            throw MessagesError(.appUnavailable, "\(name) is not responding; try again.")
-        }
+        try await calls.call(call, container: container) { self.send(.call($0)) }
     }
 
     /// Counts one frame from the app against the flood limit.
@@ -102,32 +67,22 @@ final class AppConnection: Sendable {
         } catch {
             // An answer the server cannot use fails its call at once, when it names one.
             if let id = Self.callID(in: text) {
-                fail(id, MessagesError(.appUnavailable, "\(name) answered something Parlor could not use; try again."))
+                calls.fail(id, MessagesError(.appUnavailable, "\(name) answered something Parlor could not use; try again."))
             }
             logger.warning("An app sent a frame the server could not read", metadata: ["app": "\(app)", "error": "\(error.message)"])
             send(.error(code: "malformedFrame", message: error.message, id: nil))
             return
         }
         switch frame {
-        case .result(let result):
-            resolve(result.id) { $0.resume(returning: result) }
-        case .refuse(let refusal):
-            resolve(refusal.id) { $0.resume(throwing: refusal.error) }
-        case .containerGet(let id, let call, let key):
-            await read(key, for: call, answering: id)
+        case .result(let result): calls.answer(result)
+        case .refuse(let refusal): calls.refuse(refusal)
+        case .containerGet(let id, let call, let key): send(await calls.read(key, for: call, answering: id))
         }
     }
 
     /// The connection ended: every waiting call fails now, not at its deadline.
     func disconnected() {
-        let waiting = state.withLock { state in
-            state.closed = true
-            defer { state.pending = [:] }
-            return Array(state.pending.values)
-        }
-        for pending in waiting {
-            pending.continuation.resume(throwing: MessagesError(.appUnavailable, "\(name) disconnected; try again."))
-        }
+        calls.endAll(MessagesError(.appUnavailable, "\(name) disconnected; try again."))
         outbound.finish()
     }
 
@@ -157,36 +112,6 @@ final class AppConnection: Sendable {
         } else {
             outbound.yield(outgoing)
         }
-    }
-
-    private func read(_ key: String, for call: String, answering id: String) async {
-        let allowed = state.withLock { state -> (container: (any AppContainer)?, found: Bool) in
-            guard var pending = state.pending[call], pending.reads < AppWire.maxContainerReadsPerCall else { return (nil, false) }
-            pending.reads += 1
-            state.pending[call] = pending
-            return (pending.container, true)
-        }
-        guard allowed.found, let container = allowed.container else {
-            send(.error(code: "invalidValue", message: "containerGet names no open call of this app's that reads a container, or reads too often.", id: id))
-            return
-        }
-        do {
-            let data = try await container.data(forKey: String(key.prefix(200)))
-            send(.containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null))
-        } catch {
-            // A refusal (no keepsData) or a store failure is said, never passed off as an unset key.
-            let message = (error as? MessagesError)?.message ?? "The container could not be read; try again."
-            send(.error(code: (error as? MessagesError)?.code.name ?? "unavailable", message: message, id: id))
-        }
-    }
-
-    private func resolve(_ id: String, _ body: (CheckedContinuation<AppWire.Result, any Error>) -> Void) {
-        guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return }
-        body(pending.continuation)
-    }
-
-    private func fail(_ id: String, _ error: MessagesError) {
-        resolve(id) { $0.resume(throwing: error) }
     }
 
     /// The call id an unreadable answer names, if its first bytes say (`"id":"…"`); only the

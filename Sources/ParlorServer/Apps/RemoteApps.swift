@@ -45,11 +45,7 @@ actor RemoteApps {
 
     /// A new credential: shown once, stored only as its hash.
     static func makeSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let text = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "parlor_app_" + text
+        "parlor_app_" + Digest.randomToken()
     }
 
     static func hash(secret: String) -> String { Digest.sha256Hex(secret) }

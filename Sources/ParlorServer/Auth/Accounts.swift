@@ -118,10 +118,7 @@ public struct Accounts: Sendable {
 
     /// A new token for `user`, valid for the configured lifetime.
     public func issueToken(for user: UserID) async throws -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let token = Digest.randomToken()
         let lifetime = Double(configuration.sessionLifetime.components.seconds)
         try await store.createToken(hash: Self.hash(token: token), user: user, expiresAt: Date().addingTimeInterval(lifetime))
         return token

@@ -111,7 +111,7 @@ public enum ParlorServer {
                 // It says it is ready once it also hears the other nodes: a message another node
                 // commits before then would reach this node's connections only with the next one.
                 Task {
-                    await warmUp(port: port, host: configuration.host, client: httpClient, logger: logger)
+                    await warmUp(port: port, host: configuration.host, logger: logger)
                     await bus.ready()
                     await onServerRunning(port)
                 }
@@ -124,7 +124,11 @@ public enum ParlorServer {
     /// generic metadata of the connection pipeline at once, which happens when the very first
     /// connections arrive together (seen in the browser tests); after one connection has been set
     /// up, that metadata exists and the race is gone.
-    static func warmUp(port: Int, host: String, client: HTTPClient, logger: Logger) async {
+    ///
+    /// It uses a client of its own, shut down afterwards: a connection left idle in the shared
+    /// client's pool would hold the server's graceful shutdown for the pool's idle timeout (60 s).
+    static func warmUp(port: Int, host: String, logger: Logger) async {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let address = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         for upgrade in [false, true] {
             var request = HTTPClientRequest(url: "http://\(address):\(port)/healthz")
@@ -141,6 +145,7 @@ public enum ParlorServer {
                 logger.debug("Warm-up request failed", metadata: ["error": "\(error)"])
             }
         }
+        try? await client.shutdown()
     }
 
     /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).

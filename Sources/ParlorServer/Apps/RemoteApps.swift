@@ -26,9 +26,10 @@ actor RemoteApps {
     private var registered: [AppID: RegisteredApp] = [:]
     private var connections: [AppID: [AppConnection]] = [:]
     private var turn: [AppID: Int] = [:]
-    /// The sync running now: a second caller waits for it rather than running one beside it
-    /// (two syncs interleaving could apply an older read after a newer one).
-    private var syncing: Task<Void, any Error>?
+    /// The sync running now, numbered: a second caller waits for it rather than running one beside
+    /// it (two syncs interleaving could apply an older read after a newer one).
+    private var syncing: (number: Int, task: Task<Void, any Error>)?
+    private var syncsStarted = 0
     /// Unknown credentials per client address (each may cost a read of the registrations).
     private let unknownCredentials = RateLimiter(limit: 20, window: .seconds(60))
 
@@ -51,17 +52,28 @@ actor RemoteApps {
     static func hash(secret: String) -> String { Digest.sha256Hex(secret) }
 
     /// Reads the registered apps: adds the new ones to the directory, replaces changed manifests,
-    /// removes the ones gone, and ends connections whose credential is no longer the app's. One
-    /// sync at a time: a caller during a sync waits for it.
+    /// removes the ones gone, and ends connections whose credential is no longer the app's.
+    ///
+    /// One sync at a time. When this returns, a sync that *started* after the call has finished, so
+    /// a change the caller made just before is applied: a sync already running may have read the
+    /// store before that change, so the caller waits for it and then for a newer one.
     func sync() async throws {
-        if let syncing {
-            try await syncing.value
-            return
+        let requested = syncsStarted
+        while true {
+            if let running = syncing {
+                let result = await running.task.result
+                if syncing?.number == running.number { syncing = nil }
+                if running.number > requested { return try result.get() }
+                continue
+            }
+            syncsStarted += 1
+            let number = syncsStarted
+            let task = Task { try await self.syncOnce() }
+            syncing = (number, task)
+            let result = await task.result
+            if syncing?.number == number { syncing = nil }
+            return try result.get()
         }
-        let task = Task { try await self.syncOnce() }
-        syncing = task
-        defer { syncing = nil }
-        try await task.value
     }
 
     private func syncOnce() async throws {

@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable {
     /// How many sign-ins and sign-ups together one client address may try per minute (each costs a
     /// password hash); 0 for no limit (benchmarks).
     public var passwordAttemptsPerMinute: Int
+    /// How long one address waits for an account after five wrong passwords; each further failure
+    /// doubles it, up to 15 minutes.
+    public var signInLockout: Duration = .seconds(30)
     /// Let the image proxy fetch from hosts on private addresses (tests; apps on a local network).
     public var imageProxyAllowsPrivateHosts: Bool
     /// How many remote images one person may have the image proxy fetch per minute (cached ones

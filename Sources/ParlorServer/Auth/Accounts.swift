@@ -26,7 +26,7 @@ public struct Accounts: Sendable {
     public init(store: any ParlorStore, configuration: ServerConfiguration) {
         self.store = store
         self.configuration = configuration
-        self.throttle = SignInThrottle()
+        self.throttle = SignInThrottle(policy: .init(firstLockout: configuration.signInLockout))
         signUps = RateLimiter(limit: configuration.signUpsPerHour, window: .seconds(3600))
         passwordAttempts = RateLimiter(limit: configuration.passwordAttemptsPerMinute, window: .seconds(60))
         standInHash = Bcrypt.hash("parlor-stand-in-password", cost: configuration.passwordCost)

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Every attempt takes a slot *before* its password is checked, so a burst sent at once cannot
 /// pass the allowance. Attempts are counted per (account, client address): after `freeAttempts`
-/// failures from one address, that address waits for the account, a wait that doubles with each
-/// new failure up to 15 minutes; the owner signing in from elsewhere is not affected. Each address
+/// failures from one address, that address waits for the account (`firstLockout`), a wait that doubles with
+/// each new failure up to 15 minutes; the owner signing in from elsewhere is not affected. Each address
 /// also has a budget of failures across all accounts (`addressBudget` per `window`), so spraying
 /// names from one address stops too. A success resets the (account, address) record.
 ///
@@ -17,6 +17,8 @@ actor SignInThrottle {
         var addressBudget = 50
         var window: Duration = .seconds(15 * 60)
         var capacity = 100_000
+        /// The wait after `freeAttempts` failures; it doubles with each further one.
+        var firstLockout: Duration = .seconds(30)
         var maxLockout: Duration = .seconds(15 * 60)
     }
 
@@ -105,7 +107,7 @@ actor SignInThrottle {
             record.failures += 1
             record.lastFailure = now
             if record.failures >= policy.freeAttempts {
-                let doubling = Duration.seconds(1 << min(20, record.failures - policy.freeAttempts))
+                let doubling = policy.firstLockout * (1 << min(20, record.failures - policy.freeAttempts))
                 record.lockedUntil = now + min(policy.maxLockout, doubling)
             }
         }

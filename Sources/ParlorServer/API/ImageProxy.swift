@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import NIOPosix
 import ParlorKit
@@ -60,7 +61,8 @@ public struct ImageProxy: Sendable {
                   let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   let host = url.host, !host.isEmpty
             else { throw APIError.invalid("'url' is an http or https address of at most \(Self.maxURLLength) characters.") }
-            let (data, type) = try await image(at: url, host: host, port: url.port ?? (scheme == "https" ? 443 : 80), for: viewer.id)
+            let (data, type) = try await image(
+                at: url, host: host, port: url.port ?? (scheme == "https" ? 443 : 80), for: viewer.id, logger: context.logger)
             return Response(
                 status: .ok,
                 headers: [.contentType: type, .cacheControl: "private, max-age=86400", .contentDisposition: "inline"],
@@ -69,7 +71,7 @@ public struct ImageProxy: Sendable {
     }
 
     /// From the cache, else fetched (counted against `viewer`'s allowance).
-    private func image(at url: URL, host: String, port: Int, for viewer: UserID) async throws -> (data: Data, type: String) {
+    private func image(at url: URL, host: String, port: Int, for viewer: UserID, logger: Logger) async throws -> (data: Data, type: String) {
         let key = url.absoluteString
         if let cached = await cache.image(for: key) { return cached }
         if let wait = await fetches.take(viewer.description) {
@@ -77,12 +79,12 @@ public struct ImageProxy: Sendable {
                 "tooManyImages", "You loaded \(fetches.limit) remote images in the last minute, the most allowed; try again in \(wait) seconds.",
                 retryAfter: wait)
         }
-        let image = try await fetch(url, host: host, port: port)
+        let image = try await fetch(url, host: host, port: port, logger: logger)
         await cache.keep(image, for: key)
         return image
     }
 
-    private func fetch(_ url: URL, host: String, port: Int) async throws -> (data: Data, type: String) {
+    private func fetch(_ url: URL, host: String, port: Int, logger: Logger) async throws -> (data: Data, type: String) {
         let address = try await Self.publicAddress(of: host, port: port, allowPrivate: allowPrivateHosts)
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
@@ -104,6 +106,7 @@ public struct ImageProxy: Sendable {
         } catch is NIOTooManyBytesError {
             throw MessagesError(.mediaExceedsMaxSize, "The image is over \(Self.maxBytes / 1024 / 1024) MiB.")
         } catch {
+            logger.notice("A remote image could not be fetched", metadata: ["host": "\(host.prefix(100))", "error": "\(error)"])
             throw APIError(.notFound, code: "imageUnavailable", "The image could not be fetched from \(host).")
         }
         let data = Data(buffer: body)

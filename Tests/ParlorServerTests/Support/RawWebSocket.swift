@@ -21,19 +21,19 @@ final class RawWebSocket: Sendable {
         return socket
     }
 
-    /// Sends an upgrade request to `/ws` with `headers` (and a Host of localhost:port) and reads the
-    /// answer's head, on a thread of its own: the blocking reads must not hold one of the few
-    /// threads the server under test runs on.
-    static func open(port: Int, headers: KeyValuePairs<String, String>) async throws -> RawWebSocket {
+    /// Sends an upgrade request to `path` (`/ws` unless told) with `headers` (and a Host of
+    /// localhost:port) and reads the answer's head, on a thread of its own: the blocking reads must
+    /// not hold one of the few threads the server under test runs on.
+    static func open(port: Int, path: String = "/ws", headers: KeyValuePairs<String, String>) async throws -> RawWebSocket {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try RawWebSocket(port: port, headers: headers) }) }.start()
+            Thread { continuation.resume(with: Result { try RawWebSocket(port: port, path: path, headers: headers) }) }.start()
         }
     }
 
     /// The upgrade's HTTP status (101 when it switched to the WebSocket protocol).
     let status: Int
 
-    private init(port: Int, headers: KeyValuePairs<String, String>) throws {
+    private init(port: Int, path: String, headers: KeyValuePairs<String, String>) throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -55,7 +55,7 @@ final class RawWebSocket: Sendable {
             close(descriptor)
             throw SocketError(description: "connect() failed: \(errno)")
         }
-        var request = "GET /ws HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var request = "GET \(path) HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         guard Self.send(Array((request + "\r\n").utf8), on: descriptor) else {
@@ -106,9 +106,14 @@ final class RawWebSocket: Sendable {
 
     /// The close code of the server's first frame, or nil when that frame is not a close.
     func closeCode() async throws -> Int? {
+        try await closing()?.code
+    }
+
+    /// The code and reason of the server's first frame, or nil when that frame is not a close.
+    func closing() async throws -> (code: Int, reason: String)? {
         let frame = try await firstFrame()
         guard frame.opcode == 8, frame.payload.count >= 2 else { return nil }
-        return Int(frame.payload[0]) << 8 | Int(frame.payload[1])
+        return (Int(frame.payload[0]) << 8 | Int(frame.payload[1]), String(decoding: frame.payload.dropFirst(2), as: UTF8.self))
     }
 
     private func readFrame() throws -> (opcode: UInt8, payload: [UInt8]) {

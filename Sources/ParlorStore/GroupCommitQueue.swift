@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One pending append: the message and the check to run against its session head.
 public struct AppendRequest: Sendable {
@@ -10,6 +11,9 @@ public struct AppendRequest: Sendable {
         self.validate = validate
     }
 }
+
+/// Told about each group commit: how many requests it wrote, and how long the commit took.
+public typealias CommitObserver = @Sendable (_ batch: Int, _ duration: Duration) -> Void
 
 /// Group commit, for every backend: requests that arrive while a batch is being written wait and
 /// go into the next batch, which `commit` writes in one transaction. Each caller resumes with its
@@ -25,10 +29,16 @@ public actor GroupCommitQueue<Request: Sendable, Output: Sendable> {
 
     private let commit: Commit
     private var machine: GroupCommitStateMachine<Pending>
+    private let observer = Mutex<CommitObserver?>(nil)
 
     public init(maxBatch: Int, commit: @escaping Commit) {
         self.commit = commit
         machine = GroupCommitStateMachine(maxBatch: maxBatch)
+    }
+
+    /// Calls `observer` after each batch from now on (metrics).
+    public nonisolated func observe(_ observer: @escaping CommitObserver) {
+        self.observer.withLock { $0 = observer }
     }
 
     /// Queues `request` and returns its outcome once its batch is committed.
@@ -44,7 +54,9 @@ public actor GroupCommitQueue<Request: Sendable, Output: Sendable> {
     private func write(_ first: [Pending]) async {
         var batch = first
         while true {
+            let start = ContinuousClock.now
             let outcomes = await commit(batch.map(\.request))
+            observer.withLock { $0 }?(batch.count, .now - start)
             for (index, pending) in batch.enumerated() {
                 pending.continuation.resume(with: index < outcomes.count
                     ? outcomes[index] : .failure(StoreError(.unavailable, "The message could not be saved; try again.")))

@@ -43,6 +43,14 @@ public protocol ParlorStore: Sendable {
     func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange
     func setTitle(_ title: String?, of conversation: ConversationID) async throws
 
+    // MARK: Operations
+    /// Why the store cannot serve requests now, in one line (unreachable, not migrated, and for a
+    /// shared database, this node not hearing the others); nil when it can. Answers within a few
+    /// seconds whatever the database does.
+    func unreadiness() async -> String?
+    /// Calls `observer` after each group commit with the batch's size and the commit's duration.
+    func observeCommits(_ observer: @escaping CommitObserver)
+
     // MARK: Messages
     /// Commits a message durably and gives it the conversation's next sequence number.
     ///

@@ -71,6 +71,9 @@ final class ClusterListener: Sendable {
         }
     }
 
+    /// Whether `LISTEN` is in place now.
+    var isListening: Bool { state.withLock { $0.listening } }
+
     private func setListening(_ listening: Bool, stopped: Bool = false) {
         let waiters = state.withLock { state in
             state.listening = listening

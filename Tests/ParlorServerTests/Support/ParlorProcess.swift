@@ -36,10 +36,11 @@ final class ParlorProcess: Sendable {
     }
 
     /// Starts the server and waits for its "Parlor is running. Open http://127.0.0.1:PORT/" line.
-    static func start(dataDirectory: URL, log: URL) async throws -> ParlorProcess {
+    /// `options` come last, so they override the defaults (`--log-level warning`).
+    static func start(dataDirectory: URL, log: URL, options: [String] = []) async throws -> ParlorProcess {
         let process = Process()
         process.executableURL = try binary()
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--password-cost", "4", "--log-level", "warning"]
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--password-cost", "4", "--log-level", "warning"] + options
         let output = Pipe()
         process.standardOutput = output
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
@@ -67,8 +68,10 @@ final class ParlorProcess: Sendable {
 
     /// Runs `body` with a started server, and stops the server afterwards (SIGTERM, if it still
     /// runs) whether `body` returned or threw.
-    static func running<T>(dataDirectory: URL, log: URL, _ body: (ParlorProcess) async throws -> T) async throws -> T {
-        let server = try await start(dataDirectory: dataDirectory, log: log)
+    static func running<T>(
+        dataDirectory: URL, log: URL, options: [String] = [], _ body: (ParlorProcess) async throws -> T
+    ) async throws -> T {
+        let server = try await start(dataDirectory: dataDirectory, log: log, options: options)
         do {
             let result = try await body(server)
             await server.stop()
@@ -77,6 +80,47 @@ final class ParlorProcess: Sendable {
             await server.stop()
             throw error
         }
+    }
+
+    /// Runs `parlor ARGUMENTS…` to its end: its exit status and what it printed (both streams).
+    static func command(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let printed = Printed()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            printed.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        let command = ParlorProcess(process: process, port: 0)
+        let status = await command.exited()
+        output.fileHandleForReading.readabilityHandler = nil
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        return (status, printed.text.withLock { $0 } + String(decoding: rest, as: UTF8.self))
+    }
+
+    /// A port of 127.0.0.1 nothing listens on now (for a server option that takes a port).
+    static func freePort() throws -> Int {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw SocketError(description: "socket() failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw SocketError(description: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// What the server printed so far.

@@ -22,7 +22,7 @@ public enum ParlorServer {
 
     public static func makeApplication(
         configuration: ServerConfiguration, store: any ParlorStore, directory: AppDirectory, logger: Logger,
-        bus: any ClusterBus = SingleNodeBus(), services extraServices: [any Service] = [],
+        bus: any ClusterBus = SingleNodeBus(), metrics: ServerMetrics = ServerMetrics(), services extraServices: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         var clientConfiguration = HTTPClient.Configuration()
@@ -30,27 +30,31 @@ public enum ParlorServer {
         clientConfiguration.timeout = .init(connect: .seconds(5), read: .seconds(10))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let services = ParlorServices(
-            store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, logger: logger)
-        let accounts = Accounts(store: store, configuration: configuration)
+            store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, metrics: metrics,
+            logger: logger)
+        let accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
+        let gate = AdminGate(configuration: configuration)
+        store.observeCommits { batch, duration in metrics.commit(batch: batch, took: duration) }
 
         let router = Router(context: ParlorRequestContext.self)
         router.middlewares.add(SecurityHeaders())
         router.middlewares.add(SessionAuthenticator(accounts: accounts))
-        router.middlewares.add(CrossSiteGuard())
+        router.middlewares.add(RequestMetrics(metrics: metrics))
+        router.middlewares.add(CrossSiteGuard(publicOrigin: configuration.publicOrigin))
         if let webRoot {
             router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
         }
-        router.get("/healthz") { _, _ in "ok" }
+        OperatorRoutes(services: services, gate: gate).add(to: router)
         AuthRoutes(accounts: accounts, configuration: configuration).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
-        AdminRoutes(services: services, configuration: configuration).add(to: router)
+        AdminRoutes(services: services, gate: gate).add(to: router)
         ImageProxy(allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute).add(to: router)
         let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
             guard context.user != nil else { throw APIError.unauthorized }
-            guard Self.isSameOrigin(request) else {
+            guard Self.isSameOrigin(request, publicOrigin: configuration.publicOrigin) else {
                 throw APIError(.forbidden, code: "crossSiteRequest", "The WebSocket opens from Parlor's own pages only.")
             }
             return .upgrade([:])
@@ -79,12 +83,16 @@ public enum ParlorServer {
         }
         router.answerOtherMethodsWith405(staticPaths: ["/"])
 
+        var operatorServices: [any Service] = []
+        if let metricsPort = configuration.metricsPort {
+            operatorServices.append(metricsApplication(port: metricsPort, services: services, logger: logger))
+        }
         let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
-            services: extraServices + [
+            services: extraServices + operatorServices + [
                 PeriodicWork(name: "Expiry sweep", interval: configuration.expirySweepInterval, logger: logger) {
                     try await services.messaging.sweepExpired()
                 },
@@ -119,6 +127,14 @@ public enum ParlorServer {
             logger: logger)
     }
 
+    /// `/metrics` alone, without a token, on 127.0.0.1:`port` (`--metrics-port`): for a
+    /// Prometheus on the same machine, never on the public listener.
+    static func metricsApplication(port: Int, services: ParlorServices, logger: Logger) -> some Service {
+        let router = Router()
+        router.get("/metrics") { _, _ in await OperatorRoutes.metrics(of: services) }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "Parlor metrics"), logger: logger)
+    }
+
     /// Makes the server's first connections to itself, one after another, before it says it is
     /// ready. Swift 6.3's runtime can crash when two event-loop threads instantiate the same
     /// generic metadata of the connection pipeline at once, which happens when the very first
@@ -148,10 +164,12 @@ public enum ParlorServer {
         try? await client.shutdown()
     }
 
-    /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking).
-    /// Browsers send the page's http(s) origin; a ws(s) origin is a non-browser client naming its own URL.
-    static func isSameOrigin(_ request: Request) -> Bool {
+    /// A browser's WebSocket must come from the page's own origin (no cross-site hijacking): the
+    /// server's own host, or `publicOrigin` behind a proxy. Browsers send the page's http(s)
+    /// origin; a ws(s) origin is a non-browser client naming its own URL.
+    static func isSameOrigin(_ request: Request, publicOrigin: String?) -> Bool {
         guard let origin = request.headers[.origin] else { return true }  // not a browser
+        if let publicOrigin, origin.lowercased() == publicOrigin { return true }
         guard let host = request.head.authority, let originURL = URL(string: origin) else { return false }
         if let scheme = originURL.scheme?.lowercased(), scheme == "ws" || scheme == "wss" { return true }
         let originHost = originURL.host.map { host in originURL.port.map { "\(host):\($0)" } ?? host }

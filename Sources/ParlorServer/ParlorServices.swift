@@ -37,18 +37,20 @@ final class ParlorServices: Sendable {
     let apps: AppHost
     let conversations: Conversations
     let remoteApps: RemoteApps
+    let metrics: ServerMetrics
 
     init(
         store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
-        bus: any ClusterBus, logger: Logger
+        bus: any ClusterBus, metrics: ServerMetrics, logger: Logger
     ) {
         self.store = store
         self.directory = directory
         self.configuration = configuration
         self.bus = bus
         self.logger = logger
+        self.metrics = metrics
         let caches = ViewerCaches()
-        hub = Hub()
+        hub = Hub(metrics: metrics)
         fanOutTracker = FanOutTracker()
         deliveries = AppDeliveries()
         membership = Membership(store: store, caches: caches)
@@ -57,7 +59,8 @@ final class ParlorServices: Sendable {
         notices = ConversationNotices(store: store, caches: caches, renderer: renderer, hub: hub, bus: bus, logger: logger)
         messaging = Messaging(
             store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,
-            fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration)
+            fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration,
+            metrics: metrics)
         apps = AppHost(
             store: store, membership: membership, drawers: drawers, renderer: renderer, messaging: messaging, hub: hub, bus: bus,
             instances: InstanceRegistry(), caches: caches, directory: directory, httpClient: ServerFetchClient(client: httpClient),
@@ -66,7 +69,9 @@ final class ParlorServices: Sendable {
             store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
             configuration: configuration)
         let apps = apps
-        remoteApps = RemoteApps(store: store, directory: directory, deadline: configuration.appCallDeadline, logger: logger) { app, reason in
+        remoteApps = RemoteApps(
+            store: store, directory: directory, deadline: configuration.appCallDeadline, metrics: metrics, logger: logger
+        ) { app, reason in
             await apps.appRemoved(app, reason: reason)
         }
     }

@@ -21,10 +21,18 @@ public struct ServerConfiguration: Sendable {
     public var expirySweepInterval: Duration
     /// The largest uploaded blob.
     public var maxBlobBytes: Int
-    /// Set the cookie's Secure flag (behind HTTPS).
+    /// Set the cookie's Secure flag (behind HTTPS); an https `publicURL` sets it too.
     public var secureCookies: Bool
-    /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (sign-in throttling).
-    public var trustedProxies: Set<String>
+    /// Reverse proxies (addresses or CIDR networks) whose `X-Forwarded-For` names the client, for
+    /// sign-in throttling, limits and logs.
+    public var trustedProxies: [AddressRange]
+    /// The address people open (`https://chat.example.org`), when it is not the one the server
+    /// listens on: behind a reverse proxy. Its origin is accepted as the pages' own, it is the link
+    /// the server prints, and https makes cookies `Secure`.
+    public var publicURL: URL?
+    /// A loopback port serving `/metrics` without a token (nil: only the public listener's
+    /// `/metrics`, with the admin token).
+    public var metricsPort: Int?
     /// The most WebSocket connections one account may have open; the next one is closed with 1008.
     public var maxConnectionsPerUser: Int
     /// The bytes one account's uploads may take together.
@@ -59,7 +67,7 @@ public struct ServerConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
         sessionLifetime: Duration = .seconds(30 * 24 * 3600), passwordCost: UInt8 = 11, expiryDelay: Duration = .seconds(120),
         expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
-        trustedProxies: Set<String> = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
+        trustedProxies: [AddressRange] = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
         signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false,
         imageProxyFetchesPerMinute: Int = 120, appCallDeadline: Duration = AppWire.callDeadline
@@ -86,6 +94,15 @@ public struct ServerConfiguration: Sendable {
         self.imageProxyFetchesPerMinute = imageProxyFetchesPerMinute
         self.appCallDeadline = appCallDeadline
         self.adminTokenHash = nil
+    }
+
+    /// Whether the session cookie gets `Secure`.
+    public var cookiesAreSecure: Bool { secureCookies || publicURL?.scheme?.lowercased() == "https" }
+
+    /// `scheme://host[:port]` of `publicURL`, as browsers send it in `Origin`.
+    public var publicOrigin: String? {
+        guard let url = publicURL, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Turns the admin API on with `token` (kept only as its hash); nil or empty turns it off.

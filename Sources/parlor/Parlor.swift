@@ -8,7 +8,7 @@ struct Parlor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parlor",
         abstract: "Parlor: message apps inside conversations.",
-        subcommands: [Serve.self, UserCommand.self, StickersCommand.self, AppsCommand.self])
+        subcommands: [Serve.self, UserCommand.self, StickersCommand.self, AppsCommand.self, Backup.self, Restore.self])
 }
 
 /// Where Parlor keeps its data, shared by the commands that open the store.

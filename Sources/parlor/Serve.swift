@@ -40,8 +40,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The bcrypt cost of new passwords (4 to 16).")
     var passwordCost: Int = 11
 
-    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address whose X-Forwarded-For names the client (repeat for several).")
+    @Option(name: .customLong("trusted-proxy"), help: "A reverse proxy's address or network (CIDR, such as 10.0.0.0/8) whose X-Forwarded-For names the client (repeat for several).")
     var trustedProxies: [String] = []
+
+    @Option(help: "The address people open when a reverse proxy stands in front, such as https://chat.example.org (env PARLOR_PUBLIC_URL): https makes cookies Secure.")
+    var publicURL: String? = ProcessInfo.processInfo.environment["PARLOR_PUBLIC_URL"]
+
+    @Option(help: "Serve /metrics without a token on this port of 127.0.0.1 (for a local Prometheus).")
+    var metricsPort: Int?
+
+    @Option(help: "How log lines look: text (for people) or json (one object per line, for collectors).")
+    var logFormat: LogFormat = .text
 
     @Option(help: "How many accounts one client address may create per hour; 0 for no limit (load tests).")
     var signUpsPerHour: Int = 10
@@ -63,6 +72,15 @@ struct Serve: AsyncParsableCommand {
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
             throw ValidationError("LOG_LEVEL is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        if let bad = trustedProxies.first(where: { AddressRange($0) == nil }) {
+            throw ValidationError("--trusted-proxy \(bad): not an IP address or a network such as 10.0.0.0/8.")
+        }
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw ValidationError("--public-url must be an http(s) address, such as https://chat.example.org.")
+            }
+        }
+        if let metricsPort { guard (1...65535).contains(metricsPort) else { throw ValidationError("--metrics-port is between 1 and 65535.") } }
         guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
         guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
@@ -79,6 +97,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try data.prepare()
+        if logFormat == .json { LoggingSystem.bootstrap { JSONLogHandler(label: $0) } }
         var logger = Logger(label: "parlor")
         logger.logLevel = logLevel
         let seeds = SeedApps.all(feedURL: feedURL.flatMap(URL.init(string:)))
@@ -87,10 +106,12 @@ struct Serve: AsyncParsableCommand {
             apps: seeds.filter { !outOfProcess.contains($0.manifest.id.rawValue) }, stickerDirectory: data.stickerDirectory,
             assetFolders: Dictionary(outside.compactMap { app in app.assetsDirectory.map { (app.manifest.id, $0) } }, uniquingKeysWith: { first, _ in first }))
         var settings = ServerConfiguration(
-            host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: Set(trustedProxies),
+            host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: trustedProxies.compactMap(AddressRange.init),
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
             passwordAttemptsPerMinute: passwordAttemptsPerMinute, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
-        // The operator's token for /api/admin (apps over HTTP); off without it.
+        settings.publicURL = publicURL.flatMap(URL.init(string:))
+        settings.metricsPort = metricsPort
+        // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.
         settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])
         let configuration = settings
         let store: any ParlorStore
@@ -124,6 +145,8 @@ struct Serve: AsyncParsableCommand {
         ) { port in
             let url = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
             var lines = ["Parlor is running. Open \(url)/ in your browser."]
+            if let origin = configuration.publicOrigin { lines.append("People open it at \(origin)/ (through the proxy).") }
+            if let metricsPort = configuration.metricsPort { lines.append("Metrics: http://127.0.0.1:\(metricsPort)/metrics") }
             for (manifest, file) in outsideCredentials {
                 lines.append("\(manifest.name) runs outside the server; start it with: PARLOR_URL=\(url) PARLOR_APP_SECRET=$(cat \(file)) parlor apps run \(manifest.id)")
             }
@@ -151,3 +174,8 @@ struct Serve: AsyncParsableCommand {
 
 extension SQLiteStore.Durability: ExpressibleByArgument {}
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// How `parlor serve` writes its log.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}

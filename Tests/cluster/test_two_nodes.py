@@ -11,6 +11,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 import uuid
 
@@ -310,3 +311,110 @@ def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_e
     finally:
         for node in nodes:
             node.stop()
+
+
+class TCPRelay:
+    """A TCP relay between a node and PostgreSQL, so a test can take the database away from one
+    node (every connection dropped, new ones refused) and give it back, on the same port."""
+
+    def __init__(self, upstream_host, upstream_port):
+        import socket
+        import threading
+        self.socket_module, self.threading = socket, threading
+        self.upstream = (upstream_host, upstream_port)
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self.listener = None
+        self.connections = []
+        self.lock = threading.Lock()
+
+    def start(self):
+        listener = self.socket_module.socket()
+        listener.setsockopt(self.socket_module.SOL_SOCKET, self.socket_module.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self.listener = listener
+        self.threading.Thread(target=self.accept, args=(listener,), daemon=True).start()
+        return self
+
+    def accept(self, listener):
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                server = self.socket_module.create_connection(self.upstream)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.connections += [client, server]
+            for source, target in ((client, server), (server, client)):
+                self.threading.Thread(target=self.pump, args=(source, target), daemon=True).start()
+
+    def pump(self, source, target):
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            try:
+                end.shutdown(self.socket_module.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def stop(self):
+        """Refuses new connections and drops the open ones."""
+        self.listener.close()
+        with self.lock:
+            connections, self.connections = self.connections, []
+        for connection in connections:
+            try:
+                connection.shutdown(self.socket_module.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
+
+
+def readiness(node):
+    """`/readyz`: its status and its one line."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/readyz", timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def wait_for_readiness(node, status, timeout=30):
+    deadline = time.monotonic() + timeout
+    seen = readiness(node)
+    while seen[0] != status and time.monotonic() < deadline:
+        time.sleep(0.2)
+        seen = readiness(node)
+    return seen
+
+
+def test_readyz_turns_503_when_a_nodes_database_goes_away_and_200_when_it_is_back(database):
+    """A node whose PostgreSQL is gone says so on /readyz (503 with the reason, within seconds)
+    while the other node stays ready; once the database is back, it is ready again."""
+    address = re.search(r"@([^:/]+):(\d+)/", database)
+    relay = TCPRelay(address.group(1), int(address.group(2))).start()
+    relayed = database.replace(f"@{address.group(1)}:{address.group(2)}/", f"@127.0.0.1:{relay.port}/")
+    nodes = [Node(relayed).start(), Node(database).start()]
+    try:
+        assert wait_for_readiness(nodes[0], 200) == (200, "ready\n")
+        relay.stop()
+        status, reason = wait_for_readiness(nodes[0], 503)
+        assert status == 503, f"still {status} {reason!r} after the database went away"
+        assert "PostgreSQL" in reason, reason
+        assert readiness(nodes[1]) == (200, "ready\n"), "the other node still has its database"
+        relay.start()
+        assert wait_for_readiness(nodes[0], 200) == (200, "ready\n"), "ready again once the database is back"
+    finally:
+        for node in nodes:
+            node.stop()
+        relay.stop()

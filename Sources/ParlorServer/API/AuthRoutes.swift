@@ -46,7 +46,7 @@ struct AuthRoutes {
     func cookie(_ token: String?) -> HTTPFields {
         let lifetime = token == nil ? 0 : configuration.sessionLifetime.components.seconds
         var value = "\(Accounts.cookieName)=\(token ?? ""); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(lifetime)"
-        if configuration.secureCookies { value += "; Secure" }
+        if configuration.cookiesAreSecure { value += "; Secure" }
         return [.setCookie: value]
     }
 }

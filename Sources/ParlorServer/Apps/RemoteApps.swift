@@ -21,6 +21,7 @@ actor RemoteApps {
     let logger: Logger
     /// How long a call waits for its answer.
     let deadline: Duration
+    nonisolated let metrics: ServerMetrics
     /// Told when an app goes away, to close its open surfaces.
     private let onRemoved: @Sendable (AppID, String) async -> Void
     private var registered: [AppID: RegisteredApp] = [:]
@@ -34,10 +35,11 @@ actor RemoteApps {
     private let unknownCredentials = RateLimiter(limit: 20, window: .seconds(60))
 
     init(
-        store: any ParlorStore, directory: AppDirectory, deadline: Duration, logger: Logger,
+        store: any ParlorStore, directory: AppDirectory, deadline: Duration, metrics: ServerMetrics, logger: Logger,
         onRemoved: @escaping @Sendable (AppID, String) async -> Void
     ) {
         self.store = store
+        self.metrics = metrics
         self.deadline = deadline
         self.directory = directory
         self.logger = logger
@@ -137,6 +139,9 @@ actor RemoteApps {
 
     func connectionCount(of app: AppID) -> Int { connections[app]?.count ?? 0 }
 
+    /// Connected copies of every app.
+    var totalConnections: Int { connections.values.reduce(0) { $0 + $1.count } }
+
     /// The next connected copy of `app`, in turn.
     func connection(for app: AppID) -> AppConnection? {
         guard let copies = connections[app], !copies.isEmpty else { return nil }
@@ -160,10 +165,18 @@ struct ServerAppLink: AppLink {
     let apps: RemoteApps
 
     func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        guard let connection = await apps.connection(for: app) else {
-            throw MessagesError(.appUnavailable, "\(name) is not connected to this server right now; try again later.")
+        let start = ContinuousClock.now
+        do throws(MessagesError) {
+            guard let connection = await apps.connection(for: app) else {
+                throw MessagesError(.appUnavailable, "\(name) is not connected to this server right now; try again later.")
+            }
+            let result = try await connection.call(call, container: container)
+            apps.metrics.appCall(app: app.rawValue, outcome: "ok", took: .now - start)
+            return result
+        } catch {
+            apps.metrics.appCall(app: app.rawValue, outcome: "\(error.code)", took: .now - start)
+            throw error
         }
-        return try await connection.call(call, container: container)
     }
 }
 

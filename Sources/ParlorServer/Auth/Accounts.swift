@@ -19,12 +19,16 @@ public struct Accounts: Sendable {
     /// What an unknown username's password is checked against: a hash of the same cost as real
     /// ones, so an unknown name takes as long to refuse as a wrong password.
     private let standInHash: String
+    let metrics: ServerMetrics
 
     /// The cookie that carries the browser's token.
     public static let cookieName = "parlor_session"
 
-    public init(store: any ParlorStore, configuration: ServerConfiguration) {
+    /// - Parameter metrics: where sign-in failures and lockouts are counted (a server's; a command
+    ///   that signs nobody in can leave the default).
+    public init(store: any ParlorStore, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
+        self.metrics = metrics
         self.configuration = configuration
         self.throttle = SignInThrottle(policy: .init(firstLockout: configuration.signInLockout))
         signUps = RateLimiter(limit: configuration.signUpsPerHour, window: .seconds(3600))
@@ -77,6 +81,7 @@ public struct Accounts: Sendable {
         let address = RateLimiter.networkKey(of: address)
         try await takePasswordAttempt(address)
         if let wait = await throttle.begin(account: username, address: address) {
+            metrics.signInLockouts.increment()
             throw APIError.tooMany("tooManyAttempts", "Too many failed sign-ins from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         let user: User
@@ -84,6 +89,7 @@ public struct Accounts: Sendable {
             user = try await check(username: username, password: password)
         } catch let error as APIError where error.code == "wrongCredentials" {
             await throttle.finish(account: username, address: address, outcome: .failed)
+            metrics.signInFailures.increment()
             throw error
         } catch {
             // The store could not answer: not a guess, so not counted.

@@ -23,6 +23,8 @@ struct SessionAuthenticator: RouterMiddleware {
             if agree {
                 context.user = user
                 context.tokenHash = Accounts.hash(token: first)
+                // Who asked, in every line this request logs (the id, never the token).
+                context.logger[metadataKey: "user"] = "\(user.id)"
             }
         }
         return try await next(request, context)

@@ -17,8 +17,13 @@ final class Messaging: Sendable {
     let deliveries: AppDeliveries
     let directory: AppDirectory
     let configuration: ServerConfiguration
+    let metrics: ServerMetrics
 
-    init(store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches, fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration) {
+    init(
+        store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
+        fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration,
+        metrics: ServerMetrics
+    ) {
         self.store = store
         self.membership = membership
         self.renderer = renderer
@@ -29,6 +34,7 @@ final class Messaging: Sendable {
         self.deliveries = deliveries
         self.directory = directory
         self.configuration = configuration
+        self.metrics = metrics
     }
 
     /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
@@ -128,6 +134,7 @@ final class Messaging: Sendable {
             try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
             return Sent(stored: stored, sameForEveryone: nil)
         }
+        metrics.messageCommitted(kind: stored.content.kind)
         return Sent(stored: stored, sameForEveryone: await fanOut(stored))
     }
 

@@ -57,6 +57,7 @@ struct Gateway: Sendable {
             await group.next()
             group.cancelAll()
         }
+        if connection.hasFallenBehind { services.metrics.slowConsumerDisconnects.increment() }
         await services.hub.unregister(connection)
     }
 

@@ -64,6 +64,9 @@ final class ClientConnection: Sendable {
         cutOffContinuation.finish()
     }
 
+    /// How many items wait to be written.
+    var waiting: Int { pending.withLock { $0 } }
+
     /// Called by the writer after each item.
     func didWrite() { pending.withLock { $0 -= 1 } }
 
@@ -74,6 +77,11 @@ final class ClientConnection: Sendable {
 /// Every open connection, by user.
 actor Hub {
     private var connections: [UserID: [UUID: ClientConnection]] = [:]
+    let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
 
     /// Registers a connection unless its user already has `limit` open.
     /// - Returns: false (and nothing registered) when the user is at the limit.
@@ -90,9 +98,11 @@ actor Hub {
 
     /// Queues `item` for every connection of every user in `users`.
     func send(_ item: Outgoing, to users: some Sequence<UserID>) {
+        var queued = 0
         for user in users {
-            for connection in connections[user]?.values ?? [:].values { connection.enqueue(item) }
+            for connection in connections[user]?.values ?? [:].values where connection.enqueue(item) { queued += 1 }
         }
+        if case .message = item { metrics.deliveries.increment(by: queued) }
     }
 
     func send(_ frame: Wire.ServerFrame, to user: UserID) {
@@ -106,4 +116,14 @@ actor Hub {
     var onlineUsers: [UserID] { connections.filter { !$0.value.isEmpty }.map(\.key) }
 
     var connectionCount: Int { connections.values.reduce(0) { $0 + $1.count } }
+
+    /// Open connections, the items waiting in all their queues, and the longest queue.
+    var queues: (connections: Int, items: Int, longest: Int) {
+        var result = (connections: 0, items: 0, longest: 0)
+        for connection in connections.values.lazy.flatMap(\.values) {
+            let waiting = connection.waiting
+            result = (result.connections + 1, result.items + waiting, max(result.longest, waiting))
+        }
+        return result
+    }
 }

@@ -24,9 +24,9 @@ public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
     /// The client's address: the socket's peer, or, when that peer is one of `trustedProxies`,
     /// the address the proxy appended last to `X-Forwarded-For` (anything before it is the
     /// client's own say, and not believed).
-    public func clientAddress(of request: Request, trustedProxies: Set<String>) -> String {
+    public func clientAddress(of request: Request, trustedProxies: [AddressRange]) -> String {
         let peer = channel.remoteAddress?.ipAddress ?? "unknown"
-        guard trustedProxies.contains(peer), let forwarded = request.headers[.xForwardedFor] else { return peer }
+        guard trustedProxies.contains(where: { $0.contains(peer) }), let forwarded = request.headers[.xForwardedFor] else { return peer }
         let last = forwarded.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return last.isEmpty ? peer : last
     }

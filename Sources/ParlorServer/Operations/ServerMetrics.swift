@@ -1,0 +1,84 @@
+import CoreMetrics
+import Metrics
+import Foundation
+import Prometheus
+
+/// What an operator watches, served as Prometheus text at `GET /metrics` (docs/OPERATING.md).
+///
+/// The instruments are swift-metrics' (`Counter`, `Timer`, `Recorder`), made by a
+/// `PrometheusMetricsFactory` on a registry of this server's own, so several servers in one
+/// process (the tests) count apart and nothing depends on a process-wide bootstrap. Labels take
+/// only bounded values: route patterns (never raw paths), status codes, message kinds, app ids of
+/// registered apps.
+///
+/// ```swift
+/// let metrics = ServerMetrics()
+/// metrics.messageCommitted(kind: "text")
+/// print(metrics.render())  // parlor_messages_committed_total{kind="text"} 1 …
+/// ```
+public final class ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    let deliveries: CoreMetrics.Counter
+    let slowConsumerDisconnects: CoreMetrics.Counter
+    let signInFailures: CoreMetrics.Counter
+    let signInLockouts: CoreMetrics.Counter
+    let commitBatchSize: CoreMetrics.Recorder
+    let commitDuration: CoreMetrics.Timer
+    let connections: CoreMetrics.Gauge
+    let appConnections: CoreMetrics.Gauge
+    let queuedItems: CoreMetrics.Gauge
+    let longestQueue: CoreMetrics.Gauge
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.valueHistogramBuckets["parlor_commit_batch_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+        let fast: [Duration] = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
+        factory.durationHistogramBuckets["parlor_commit_duration_seconds"] = fast
+        factory.durationHistogramBuckets["parlor_http_request_duration_seconds"] = fast
+        factory.durationHistogramBuckets["parlor_app_call_duration_seconds"] = fast + [.milliseconds(2500), .seconds(5)]
+        self.factory = factory
+        deliveries = CoreMetrics.Counter(label: "parlor_deliveries_total", factory: factory)
+        slowConsumerDisconnects = CoreMetrics.Counter(label: "parlor_slow_consumer_disconnects_total", factory: factory)
+        signInFailures = CoreMetrics.Counter(label: "parlor_sign_in_failures_total", factory: factory)
+        signInLockouts = CoreMetrics.Counter(label: "parlor_sign_in_lockouts_total", factory: factory)
+        commitBatchSize = CoreMetrics.Recorder(label: "parlor_commit_batch_size", factory: factory)
+        commitDuration = CoreMetrics.Timer(label: "parlor_commit_duration_seconds", factory: factory)
+        connections = CoreMetrics.Gauge(label: "parlor_connections", factory: factory)
+        appConnections = CoreMetrics.Gauge(label: "parlor_app_connections", factory: factory)
+        queuedItems = CoreMetrics.Gauge(label: "parlor_delivery_queue_items", factory: factory)
+        longestQueue = CoreMetrics.Gauge(label: "parlor_delivery_queue_longest", factory: factory)
+    }
+
+    /// One message written to the store (not a retry of one already there).
+    func messageCommitted(kind: String) {
+        CoreMetrics.Counter(label: "parlor_messages_committed_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
+    /// One group commit: how many messages it wrote and how long it took.
+    func commit(batch: Int, took duration: Duration) {
+        commitBatchSize.record(batch)
+        commitDuration.record(duration: duration)
+    }
+
+    /// One call to an app outside the server, and how it ended (`ok`, or the error's code).
+    func appCall(app: String, outcome: String, took duration: Duration) {
+        CoreMetrics.Counter(label: "parlor_app_calls_total", dimensions: [("app", app), ("outcome", outcome)], factory: factory).increment()
+        CoreMetrics.Timer(label: "parlor_app_call_duration_seconds", dimensions: [("app", app)], factory: factory).record(duration: duration)
+    }
+
+    /// One HTTP request, by its route's pattern (`/api/conversations/{id}/messages`).
+    func request(route: String, method: String, status: Int, took duration: Duration) {
+        CoreMetrics.Counter(label: "parlor_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
+            .increment()
+        CoreMetrics.Timer(label: "parlor_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).record(duration: duration)
+    }
+
+    /// The Prometheus text of every metric.
+    public func render() -> String { registry.emitToString() }
+}

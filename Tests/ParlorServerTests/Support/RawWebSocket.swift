@@ -34,20 +34,12 @@ final class RawWebSocket: Sendable {
     let status: Int
 
     private init(port: Int, path: String, headers: KeyValuePairs<String, String>) throws {
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw SocketError(description: "socket() failed") }
+        let (descriptor, loopback) = try Loopback.socket(port: port)
+        var address = loopback
         var size: Int32 = 2048
         setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         var patience = timeval(tv_sec: 15, tv_usec: 0)  // a server that never answers fails the test, not hangs it
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -144,5 +136,23 @@ final class RawWebSocket: Sendable {
         let flags: Int32 = 0
         #endif
         return bytes.withUnsafeBytes { systemSend(descriptor, $0.baseAddress, $0.count, flags) } == bytes.count
+    }
+}
+
+/// A TCP socket for 127.0.0.1, for the test clients that work below the HTTP libraries.
+enum Loopback {
+    /// A new TCP socket, and 127.0.0.1:`port` as an address (0: any free port, when bound).
+    static func socket(port: Int) throws -> (descriptor: Int32, address: sockaddr_in) {
+        #if canImport(Glibc)
+        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw SocketError(description: "socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return (descriptor, address)
     }
 }

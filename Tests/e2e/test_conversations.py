@@ -24,6 +24,12 @@ def start_conversation(person, *usernames, title=None):
 def test_a_new_person_signs_up_and_starts_conversations(browsers):
     alice = browsers("alice")
     dana = browsers("dana", sign_in=False)
+    dana.open("/")
+    dana.wait(lambda: dana.visible("#auth-username"), "the sign-in form")
+    # The sign-in page's background fills the window, whatever its height (it used to stop
+    # below the card).
+    covered = dana.driver.execute_script("return document.querySelector('.auth').getBoundingClientRect().height >= innerHeight")
+    assert covered, "the sign-in page's background stops before the bottom of the window"
     dana.sign_up("dana", "Dana Scully", "trust-no-one-1")
     assert "Dana Scully (@dana)" in dana.find(".sidebar-me")[0].text
     dana.shot("signed-up")

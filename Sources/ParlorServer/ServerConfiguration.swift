@@ -30,6 +30,10 @@ public struct ServerConfiguration: Sendable {
     /// listens on: behind a reverse proxy. Its origin is accepted as the pages' own, it is the link
     /// the server prints, and https makes cookies `Secure`.
     public var publicURL: URL?
+    /// A sentence the sign-in page shows everyone (the demo's accounts, or how to get one); at most
+    /// `NameRules`' plain text, `maxSignInNoticeLength` characters.
+    public var signInNotice: String?
+    public static let maxSignInNoticeLength = 300
     /// A loopback port serving `/metrics` without a token (nil: only the public listener's
     /// `/metrics`, with the admin token).
     public var metricsPort: Int?

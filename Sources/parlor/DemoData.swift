@@ -7,6 +7,11 @@ enum DemoData {
     static let password = "parlor-demo"
     static let people = [("alice", "Alice"), ("bob", "Bob"), ("carol", "Carol")]
 
+    /// What the sign-in page says under `--demo`.
+    static var signInNotice: String {
+        "Demo accounts: " + people.map(\.0).joined(separator: ", ") + ", each with the password \(password)."
+    }
+
     /// Creates what is missing and returns the lines to print.
     static func create(store: any ParlorStore, configuration: ServerConfiguration) async throws -> [String] {
         let accounts = Accounts(store: store, configuration: configuration)

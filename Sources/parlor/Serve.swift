@@ -16,6 +16,9 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
 
+    @Option(help: "A sentence the sign-in page shows everyone, such as how to get an account (at most 300 characters).")
+    var signInNotice: String?
+
     @Option(help: "The address to listen on (env PARLOR_HOST).")
     var host: String = ProcessInfo.processInfo.environment["PARLOR_HOST"] ?? "127.0.0.1"
 
@@ -81,6 +84,13 @@ struct Serve: AsyncParsableCommand {
             }
         }
         if let metricsPort { guard (1...65535).contains(metricsPort) else { throw ValidationError("--metrics-port is between 1 and 65535.") } }
+        if let signInNotice {
+            guard signInNotice.count <= ServerConfiguration.maxSignInNoticeLength,
+                  !signInNotice.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
+            else {
+                throw ValidationError("--sign-in-notice is one line of at most \(ServerConfiguration.maxSignInNoticeLength) characters, without control or invisible characters.")
+            }
+        }
         guard (4...16).contains(passwordCost) else { throw ValidationError("--password-cost is between 4 and 16.") }
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
         guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
@@ -110,6 +120,7 @@ struct Serve: AsyncParsableCommand {
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
             passwordAttemptsPerMinute: passwordAttemptsPerMinute, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
         settings.publicURL = publicURL.flatMap(URL.init(string:))
+        settings.signInNotice = signInNotice ?? (demo ? DemoData.signInNotice : nil)
         settings.metricsPort = metricsPort
         // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.
         settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])

@@ -58,6 +58,19 @@ struct AuthTests {
         }
     }
 
+    @Test("The sign-in page's notice is the operator's sentence, for anyone; without one there is none")
+    func signInNotice() async throws {
+        try await TestServer { $0.signInNotice = "Ask Sam for an account." }.run { api in
+            let notice = try await api.get("/api/auth/notice").decode(Wire.AuthNotice.self).notice
+            #expect(notice == "Ask Sam for an account.")
+        }
+        try await TestServer().run { api in
+            let reply = try await api.get("/api/auth/notice")
+            #expect(reply.status == .ok)
+            #expect(try reply.decode(Wire.AuthNotice.self).notice == nil)
+        }
+    }
+
     @Test("After five failed sign-ins the account is locked: 429 tooManyAttempts with retryAfter, even for the right password")
     func throttle() async throws {
         try await TestServer().run { api in

@@ -30,6 +30,9 @@ def test_a_new_person_signs_up_and_starts_conversations(browsers):
     # below the card).
     covered = dana.driver.execute_script("return document.querySelector('.auth').getBoundingClientRect().height >= innerHeight")
     assert covered, "the sign-in page's background stops before the bottom of the window"
+    # Under --demo, the page says which accounts exist.
+    dana.wait(lambda: "Demo accounts: alice, bob, carol, each with the password parlor-demo." in dana.find(".auth-notice")[0].text,
+              "the demo accounts on the sign-in page")
     dana.sign_up("dana", "Dana Scully", "trust-no-one-1")
     assert "Dana Scully (@dana)" in dana.find(".sidebar-me")[0].text
     dana.shot("signed-up")

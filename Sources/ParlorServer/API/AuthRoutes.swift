@@ -33,6 +33,9 @@ struct AuthRoutes {
             let (user, token) = try await accounts.signIn(username: body.username, password: body.password, address: address)
             return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), headers: cookie(token))
         }
+        router.get("/api/auth/notice") { _, _ in
+            try JSONBody.response(Wire.AuthNotice(notice: configuration.signInNotice))
+        }
         router.post("/api/auth/signout") { _, context in
             if let hash = context.tokenHash { try await accounts.signOut(tokenHash: hash) }
             return Response(status: .noContent, headers: cookie(nil))

@@ -11,6 +11,11 @@ extension Wire {
         public var token: String
     }
 
+    /// `GET /api/auth/notice`: what the sign-in page says to everyone, when the operator set it.
+    public struct AuthNotice: Codable, Sendable {
+        public var notice: String?
+    }
+
     /// `GET /api/auth/me`.
     public struct Me: Codable, Sendable {
         public var user: User

@@ -96,6 +96,7 @@ struct SpecScenario {
         try await call(.get, "/images/proxy?url=http%3A%2F%2F127.0.0.1%2Fa.png")
         try await call(.get, "/healthz")
         try await call(.get, "/readyz")
+        try await call(.get, "/api/auth/notice")
         try await call(.get, "/metrics", as: alice)
         try await call(.get, "/")
         try await call(.get, "/ws", as: alice)

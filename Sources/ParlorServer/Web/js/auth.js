@@ -57,12 +57,22 @@ export function showAuth(root, onSignedIn) {
     focus(form.querySelector('input'));
   });
 
+  // What the operator tells everyone here (the demo's accounts), when there is something.
+  const notice = h('p', { class: 'auth-notice', attrs: { role: 'note' }, hidden: true });
+  api('/api/auth/notice').then((answer) => {
+    if (answer && typeof answer.notice === 'string' && answer.notice) {
+      notice.textContent = answer.notice;
+      notice.hidden = false;
+    }
+  }).catch(() => {});
+
   draw();
   replaceChildren(root, h('main', { class: 'auth' },
     h('div', { class: 'auth-card' },
       h('div', { class: 'auth-brand' }, h('span', { class: 'brand-mark brand-mark-large', attrs: { 'aria-hidden': 'true' } })),
       heading,
       h('p', { class: 'auth-lede', text: 'Messages with apps inside: games, polls, stickers and more.' }),
+      notice,
       form,
       switcher)));
   focus(form.querySelector('input'));

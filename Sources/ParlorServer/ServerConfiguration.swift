@@ -106,7 +106,9 @@ public struct ServerConfiguration: Sendable {
     /// `scheme://host[:port]` of `publicURL`, as browsers send it in `Origin`.
     public var publicOrigin: String? {
         guard let url = publicURL, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        let isDefaultPort = (scheme, url.port) == ("https", 443) || (scheme, url.port) == ("http", 80)
+        let port = url.port.flatMap { isDefaultPort ? nil : ":\($0)" } ?? ""
+        return "\(scheme)://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + port
     }
 
     /// Turns the admin API on with `token` (kept only as its hash); nil or empty turns it off.

@@ -79,8 +79,10 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--trusted-proxy \(bad): not an IP address or a network such as 10.0.0.0/8.")
         }
         if let publicURL {
-            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
-                throw ValidationError("--public-url must be an http(s) address, such as https://chat.example.org.")
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+                  url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
+            else {
+                throw ValidationError("--public-url is the address people open, such as https://chat.example.org (no path, query or user).")
             }
         }
         if let metricsPort { guard (1...65535).contains(metricsPort) else { throw ValidationError("--metrics-port is between 1 and 65535.") } }

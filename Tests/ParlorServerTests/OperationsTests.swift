@@ -126,9 +126,32 @@ struct OperationsTests {
                 ).status
             }
             _ = try await signIn(from: "203.0.113.1")
-            _ = try await signIn(from: "203.0.113.1")
-            let third = try await signIn(from: "198.51.100.7")
-            #expect((third != .tooManyRequests) == believed, "from another client behind the proxy: \(third)")
+            _ = try await signIn(from: "192.0.2.66, 203.0.113.1")
+            // Believed, a chain counts as its rightmost untrusted entry, and the client's own
+            // leading entry changes nothing: that was 203.0.113.1 twice. Not believed, it was the
+            // proxy's own address twice.
+            #expect(try await signIn(from: "198.51.100.9, 203.0.113.1") == .tooManyRequests)
+            let other = try await signIn(from: "198.51.100.7")
+            #expect((other != .tooManyRequests) == believed, "another client behind the proxy: \(other)")
+            if believed {
+                // An entry that is not an address is not a key of its own: it counts as the proxy.
+                let statuses = [try await signIn(from: "198.51.100.8:4444"), try await signIn(from: "198.51.100.9:5555"),
+                                try await signIn(from: "not an address")]
+                #expect(statuses.last == .tooManyRequests, "\(statuses)")
+            }
+        }
+    }
+
+    @Test("The public origin is written as browsers send Origin: lowercase, no default port, IPv6 in brackets")
+    func publicOrigins() {
+        var configuration = ServerConfiguration()
+        for (url, origin) in [
+            ("https://Chat.Example.org", "https://chat.example.org"), ("https://chat.example.org:443/", "https://chat.example.org"),
+            ("http://chat.example.org:80", "http://chat.example.org"), ("https://chat.example.org:8443", "https://chat.example.org:8443"),
+            ("http://[::1]:8080", "http://[::1]:8080"),
+        ] {
+            configuration.publicURL = URL(string: url)
+            #expect(configuration.publicOrigin == origin, "\(url)")
         }
     }
 

@@ -42,6 +42,7 @@ class ProxyHandler(http.server.BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         headers = {name: value for name, value in self.headers.items()
                    if name.lower() not in ("host", "x-test-client", "connection", "x-forwarded-for")}
+        # As nginx's $proxy_add_x_forwarded_for: what the client sent, then the address it came from.
         client = self.headers.get("X-Test-Client", self.client_address[0])
         headers["X-Forwarded-For"] = ", ".join(filter(None, [self.headers.get("X-Forwarded-For"), client]))
         upstream = http.client.HTTPConnection("127.0.0.1", self.server.upstream_port, timeout=10)
@@ -73,17 +74,23 @@ def parlor_behind_proxy():
          "--log-level", "warning", "--trusted-proxy", "127.0.0.0/8", "--public-url", public,
          "--password-attempts-per-minute", "3"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    printed = []
-    for line in process.stdout:
-        printed.append(line)
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        if match:
-            proxy.upstream_port = int(match.group(1))
-            break
-    for line in process.stdout:
-        printed.append(line)
-        if "through the proxy" in line:
-            break
+    # The output is read to its end on a thread, so a full pipe never blocks the server, and
+    # the start is waited for with a deadline.
+    printed, started = [], threading.Event()
+
+    def read():
+        for line in process.stdout:
+            printed.append(line)
+            match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if match:
+                proxy.upstream_port = int(match.group(1))
+            if "through the proxy" in line:
+                started.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    if not started.wait(60):
+        process.kill()
+        pytest.fail("parlor serve did not start: " + "".join(printed))
     try:
         yield proxy, public, "".join(printed)
     finally:
@@ -116,6 +123,10 @@ def test_through_a_proxy_each_client_is_counted_by_its_own_address_and_the_publi
     statuses = [call(proxy, "POST", "/api/auth/signin", {"username": "alice", "password": "guess-guess"})[0] for _ in range(3)]
     assert statuses == [401, 401, 401]
     assert call(proxy, "POST", "/api/auth/signin", {"username": "alice", "password": "guess-guess"})[0] == 429
+    # An X-Forwarded-For the client sends itself is not believed: the proxy's entry counts.
+    forged = call(proxy, "POST", "/api/auth/signin", {"username": "alice", "password": "guess-guess"},
+                  headers={"X-Forwarded-For": "192.0.2.77"})
+    assert forged[0] == 429, forged
     assert call(proxy, "POST", "/api/auth/signin", {"username": "alice", "password": "purple-otter-47"}, client="192.0.2.9")[0] == 200
 
     # A page at the public address may post with the cookie; another site may not.

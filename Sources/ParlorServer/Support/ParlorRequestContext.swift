@@ -22,13 +22,19 @@ public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
     }
 
     /// The client's address: the socket's peer, or, when that peer is one of `trustedProxies`,
-    /// the address the proxy appended last to `X-Forwarded-For` (anything before it is the
-    /// client's own say, and not believed).
+    /// the rightmost `X-Forwarded-For` entry that is not itself a trusted proxy (a chain of
+    /// proxies each appends the address it saw; anything left of the first untrusted one is the
+    /// client's own say, and not believed). An entry that is not an IP address is not believed
+    /// either: the peer is used.
     public func clientAddress(of request: Request, trustedProxies: [AddressRange]) -> String {
         let peer = channel.remoteAddress?.ipAddress ?? "unknown"
-        guard trustedProxies.contains(where: { $0.contains(peer) }), let forwarded = request.headers[.xForwardedFor] else { return peer }
-        let last = forwarded.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return last.isEmpty ? peer : last
+        let isTrusted = { (address: String) in trustedProxies.contains { $0.contains(address) } }
+        guard isTrusted(peer), let forwarded = request.headers[.xForwardedFor] else { return peer }
+        for entry in forwarded.split(separator: ",").reversed().map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard AddressRange(entry) != nil, !entry.contains("/") else { return peer }
+            if !isTrusted(entry) { return entry }
+        }
+        return peer
     }
 
     /// The signed-in user.

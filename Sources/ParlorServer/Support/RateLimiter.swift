@@ -53,6 +53,10 @@ actor RateLimiter {
     static func networkKey(of address: String) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        // An IPv4 client of a dual-stack listener (`::ffff:a.b.c.d`) is one address, not a /64.
+        if bytes.prefix(12).elementsEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]) {
+            return bytes.suffix(4).map(String.init).joined(separator: ".")
+        }
         return bytes.prefix(8).map { String(format: "%02x", $0) }.joined() + "::/64"
     }
 

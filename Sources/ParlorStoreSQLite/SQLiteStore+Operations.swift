@@ -20,7 +20,8 @@ extension SQLiteStore {
 
     /// Writes a consistent snapshot of the database at `path` (which a running server may be
     /// writing) to a new database at `destination`, with SQLite's online backup: every
-    /// transaction committed before it began is in the copy, none half.
+    /// transaction committed before it began is in the copy (its WAL included), none half. The
+    /// copy is readable by its owner only: it holds private messages and password hashes.
     /// - Throws: `StoreError(.notFound)` when there is no database at `path`;
     ///   `StoreError(.unavailable)` when it cannot be read or the copy written.
     public static func backup(databaseAt path: String, to destination: String) throws {
@@ -30,11 +31,17 @@ extension SQLiteStore {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
-            let source = try DatabasePool(path: path, configuration: configuration)
+            configuration.readonly = true
+            let source = try DatabaseQueue(path: path, configuration: configuration)
+            guard FileManager.default.createFile(atPath: destination, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError(.unavailable, "\(destination) cannot be created.")
+            }
             let copy = try DatabaseQueue(path: destination)
             try source.backup(to: copy)
             try copy.close()
             try source.close()
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(.unavailable, "The backup could not be made: \(describe(error)).")
         }

@@ -30,10 +30,17 @@ struct Backup: AsyncParsableCommand {
         try create(target)
         do {
             try SQLiteStore.backup(databaseAt: data.databasePath, to: target.appendingPathComponent("parlor.sqlite").path)
-        } catch let error as StoreError {
-            throw CommandFailure("\(error.message) Is --data-dir right? It is \(data.dataURL.path).")
+            try copyFolders(from: data.dataURL, to: target)
+        } catch {
+            // Nothing half made is left to be mistaken for a backup.
+            for name in ["parlor.sqlite", "parlor.sqlite-journal"] + foldersBesideDatabase {
+                try? FileManager.default.removeItem(at: target.appendingPathComponent(name))
+            }
+            if let error = error as? StoreError {
+                throw CommandFailure("\(error.message) Is --data-dir right? It is \(data.dataURL.path).")
+            }
+            throw error
         }
-        try copyFolders(from: data.dataURL, to: target)
         print("Backed up \(data.dataURL.path) to \(target.path). Restore it with: parlor restore \(target.path) --data-dir DIR")
     }
 }
@@ -52,47 +59,59 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         let backup = URL(fileURLWithPath: source, isDirectory: true)
-        let database = backup.appendingPathComponent("parlor.sqlite")
-        do {
-            try SQLiteStore.verify(databaseAt: database.path)
-        } catch let error as StoreError {
-            throw CommandFailure("\(error.message) Give the directory `parlor backup` wrote.")
-        }
         let target = data.dataURL
-        if try !isEmptyOrMissing(target) {
-            guard force else {
-                throw CommandFailure("\(target.path) is not empty; restore into a new directory, or add --force to replace its data (stop its server first).")
+        if try !isEmptyOrMissing(target), !force {
+            throw CommandFailure("\(target.path) is not empty; restore into a new directory, or add --force to replace its data (stop its server first).")
+        }
+        // Everything is staged beside the data first: until it is all there and checked, the old
+        // data stays as it was.
+        try create(target)
+        let staging = target.appendingPathComponent(stagingName, isDirectory: true)
+        try? FileManager.default.removeItem(at: staging)
+        try create(staging)
+        do {
+            let database = staging.appendingPathComponent("parlor.sqlite")
+            try SQLiteStore.backup(databaseAt: backup.appendingPathComponent("parlor.sqlite").path, to: database.path)
+            try SQLiteStore.verify(databaseAt: database.path)
+            try copyFolders(from: backup, to: staging)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            if let error = error as? StoreError {
+                throw CommandFailure("\(error.message) Give the directory `parlor backup` wrote.")
             }
-            // The old database's journal must go with it: a stale WAL beside the new file would be replayed into it.
+            throw error
+        }
+        do {
+            // The old database's journal goes with it: a stale WAL beside the new file would be replayed into it.
             for name in ["parlor.sqlite", "parlor.sqlite-wal", "parlor.sqlite-shm"] + foldersBesideDatabase {
                 try? FileManager.default.removeItem(at: target.appendingPathComponent(name))
             }
-        }
-        try create(target)
-        do {
-            let incoming = target.appendingPathComponent("parlor.sqlite.restoring")
-            try? FileManager.default.removeItem(at: incoming)
-            try FileManager.default.copyItem(at: database, to: incoming)
-            // Moved into place in one step, so a failed copy never leaves half a database.
-            try FileManager.default.moveItem(at: incoming, to: target.appendingPathComponent("parlor.sqlite"))
+            for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
+                try FileManager.default.moveItem(at: staging.appendingPathComponent(name), to: target.appendingPathComponent(name))
+            }
+            try FileManager.default.removeItem(at: staging)
         } catch {
-            throw CommandFailure("The database could not be copied to \(target.path): \(error.localizedDescription).")
+            throw CommandFailure("The restored data could not be moved into \(target.path): \(error.localizedDescription). It is in \(staging.path).")
         }
-        try copyFolders(from: backup, to: target)
         print("Restored \(backup.path) into \(target.path). Start it with: parlor serve --data-dir \(target.path)")
     }
 }
+
+/// Where `restore` stages the data it brings back, inside the data directory.
+private let stagingName = ".parlor-restoring"
 
 private func isEmptyOrMissing(_ folder: URL) throws -> Bool {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return true }
     guard isDirectory.boolValue else { throw CommandFailure("\(folder.path) is a file, not a directory.") }
-    return (try? FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty) ?? false
+    return (try? FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { $0 == stagingName }) ?? false
 }
 
+/// Creates `folder` when missing, readable by its owner only either way.
 private func create(_ folder: URL) throws {
     do {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
     } catch {
         throw CommandFailure("Cannot create \(folder.path): \(error.localizedDescription).")
     }

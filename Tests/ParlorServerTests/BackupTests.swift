@@ -30,6 +30,10 @@ struct BackupTests {
             let made = try await ParlorProcess.command(["backup", backup.path, "--data-dir", data.path])
             #expect(made.status == 0, "\(made.output)")
             #expect(made.output.contains("Backed up"), "\(made.output)")
+            let database = try FileManager.default.attributesOfItem(atPath: backup.appendingPathComponent("parlor.sqlite").path)
+            let folder = try FileManager.default.attributesOfItem(atPath: backup.path)
+            #expect((database[.posixPermissions] as? Int) == 0o600 && (folder[.posixPermissions] as? Int) == 0o700,
+                    "a backup holds private messages: its owner's only")
             // Sends went on during the backup and go on after it.
             let during = await traffic.ledger.count
             try await traffic.waitForAcknowledged(during + 50)
@@ -47,6 +51,13 @@ struct BackupTests {
         #expect(try String(contentsOf: restored.appendingPathComponent("apps/org.example.kept.credential"), encoding: .utf8) == "parlor_app_kept",
                 "files beside the database come back too")
         try await ParlorProcess.running(dataDirectory: restored, log: folder.appendingPathComponent("restored.log")) { server in
+            try await traffic.check(before, port: server.port, client: client)
+        }
+        // With --force, the backup replaces the old directory's data, stale journal and all.
+        let forced = try await ParlorProcess.command(["restore", backup.path, "--data-dir", data.path, "--force"])
+        #expect(forced.status == 0, "\(forced.output)")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(".parlor-restoring").path), "nothing staged is left")
+        try await ParlorProcess.running(dataDirectory: data, log: folder.appendingPathComponent("forced.log")) { server in
             try await traffic.check(before, port: server.port, client: client)
         }
     }

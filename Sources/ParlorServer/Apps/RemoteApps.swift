@@ -79,7 +79,11 @@ actor RemoteApps {
     }
 
     private func syncOnce() async throws {
-        let current = Dictionary(try await store.registeredApps().map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Within a deadline: a database that does not answer must not hold the admin's request,
+        // an app's connection or the next periodic sync.
+        let store = store
+        let read = try await withDeadline(.seconds(5)) { try await store.registeredApps() }
+        let current = Dictionary(read.map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, app) in current where registered[id] != app {
             if directory.builtInIDs.contains(id) {
                 if registered[id] == nil { logger.warning("A registered app has the id of a built-in app and is ignored", metadata: ["app": "\(id)"]) }

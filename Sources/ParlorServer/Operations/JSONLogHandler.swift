@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// One JSON object per line (`parlor serve --log-format json`), for log collectors: `time`
 /// (ISO 8601, UTC, milliseconds), `level`, `message`, `label`, and the metadata as fields
@@ -22,9 +23,11 @@ public struct JSONLogHandler: LogHandler {
         self.output = output
     }
 
+    /// Writes each line whole: lines from several threads never interleave.
     public static let standardError: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data(line.utf8))
+        writeLock.withLock { _ in FileHandle.standardError.write(Data(line.utf8)) }
     }
+    private static let writeLock = Mutex(())
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -328,6 +328,7 @@ class TCPRelay:
         probe.close()
         self.listener = None
         self.connections = []
+        self.stopped = True
         self.lock = threading.Lock()
 
     def start(self):
@@ -336,6 +337,8 @@ class TCPRelay:
         listener.bind(("127.0.0.1", self.port))
         listener.listen(64)
         self.listener = listener
+        with self.lock:
+            self.stopped = False
         self.threading.Thread(target=self.accept, args=(listener,), daemon=True).start()
         return self
 
@@ -351,7 +354,13 @@ class TCPRelay:
                 client.close()
                 continue
             with self.lock:
-                self.connections += [client, server]
+                late = self.stopped
+                if not late:
+                    self.connections += [client, server]
+            if late:  # accepted just as the relay stopped: it must not survive the stop
+                for end in (client, server):
+                    end.close()
+                continue
             for source, target in ((client, server), (server, client)):
                 self.threading.Thread(target=self.pump, args=(source, target), daemon=True).start()
 
@@ -371,6 +380,7 @@ class TCPRelay:
         """Refuses new connections and drops the open ones."""
         self.listener.close()
         with self.lock:
+            self.stopped = True
             connections, self.connections = self.connections, []
         for connection in connections:
             try:

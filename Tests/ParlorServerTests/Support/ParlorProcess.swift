@@ -90,17 +90,13 @@ final class ParlorProcess: Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        let printed = Printed()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            printed.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
         try process.run()
-        let command = ParlorProcess(process: process, port: 0)
-        let status = await command.exited()
-        output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        return (status, printed.text.withLock { $0 } + String(decoding: rest, as: UTF8.self))
+        // Read to the end on a thread of its own: the blocking read must not hold a shared thread.
+        let printed: String = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) }.start()
+        }
+        let status = await ParlorProcess(process: process, port: 0).exited()
+        return (status, printed)
     }
 
     /// A port of 127.0.0.1 nothing listens on now (for a server option that takes a port).

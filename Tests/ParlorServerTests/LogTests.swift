@@ -66,4 +66,42 @@ struct LogTests {
             #expect(!whole.contains(secret), "\(secret.prefix(6))… is in the log")
         }
     }
+
+    @Test("An app outside the server: its credential is in neither the server's trace log nor the app runner's")
+    func appCredentialsStayOutOfLogs() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-log-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (data, serverLog, runnerLog) = (folder.appendingPathComponent("data"), folder.appendingPathComponent("server.log"), folder.appendingPathComponent("runner.log"))
+        let credential = try await ParlorProcess.running(
+            dataDirectory: data, log: serverLog, options: ["--log-level", "trace", "--out-of-process", "org.parlor.hello"]
+        ) { server in
+            let credential = try String(contentsOf: data.appendingPathComponent("apps/org.parlor.hello.credential"), encoding: .utf8)
+            #expect(credential.hasPrefix("parlor_app_"))
+            let runner = Process()
+            runner.executableURL = try ParlorProcess.binary()
+            runner.arguments = ["apps", "run", "org.parlor.hello", "--server", "http://127.0.0.1:\(server.port)"]
+            runner.environment = ProcessInfo.processInfo.environment.merging(["PARLOR_APP_SECRET": credential, "LOG_LEVEL": "trace"]) { _, new in new }
+            FileManager.default.createFile(atPath: runnerLog.path, contents: nil)
+            let output = try FileHandle(forWritingTo: runnerLog)
+            runner.standardOutput = output
+            runner.standardError = output
+            try runner.run()
+            let deadline = ContinuousClock.now + .seconds(30)
+            var connected = false
+            while !connected, ContinuousClock.now < deadline, runner.isRunning {
+                try await Task.sleep(for: .milliseconds(50))
+                connected = (try? String(contentsOf: runnerLog, encoding: .utf8))?.contains("org.parlor.hello is connected.") == true
+            }
+            runner.terminate()
+            while runner.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(connected, "the runner dialled in: \((try? String(contentsOf: runnerLog, encoding: .utf8)) ?? "")")
+            return credential
+        }
+        for log in [serverLog, runnerLog] {
+            let text = try String(contentsOf: log, encoding: .utf8)
+            #expect(!text.isEmpty)
+            #expect(!text.contains(credential), "\(log.lastPathComponent) holds the app's credential")
+        }
+    }
 }

@@ -49,7 +49,10 @@ public enum ParlorServer {
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
         AdminRoutes(services: services, gate: gate).add(to: router)
-        ImageProxy(allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute).add(to: router)
+        ImageProxy(
+            allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute,
+            timeout: configuration.imageProxyTimeout
+        ).add(to: router)
         let gateway = Gateway(services: services)
         router.ws("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.

@@ -30,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// listens on: behind a reverse proxy. Its origin is accepted as the pages' own, it is the link
     /// the server prints, and https makes cookies `Secure`.
     public var publicURL: URL?
+    /// How long the image proxy waits for one remote image, connecting included.
+    public var imageProxyTimeout: Duration = .seconds(10)
     /// A sentence the sign-in page shows everyone (the demo's accounts, or how to get one); at most
     /// `NameRules`' plain text, `maxSignInNoticeLength` characters.
     public var signInNotice: String?

@@ -13,6 +13,10 @@ struct ImageProxyTests {
 
     /// A remote image host on 127.0.0.1: `/cat.png`, `/page.html` (not an image), `/huge.png`
     /// (over the proxy's limit), `/moved` (a redirect to /cat.png); it records the headers it got.
+    /// The proxy's timeout here: these tests check what is fetched, not how fast, and a 2-core
+    /// machine running every suite at once has stalled them past the 10 s default.
+    static let patience: Duration = .seconds(60)
+
     static func withImageHost<T: Sendable>(_ body: (Int, ImageHostLog) async throws -> T) async throws -> T {
         let log = ImageHostLog()
         let router = Router()
@@ -55,7 +59,7 @@ struct ImageProxyTests {
     @Test("A remote image comes back typed by its bytes; the remote host gets no cookie, token or referrer of the viewer")
     func proxiesImages() async throws {
         try await Self.withImageHost { port, log in
-            try await TestServer { $0.imageProxyAllowsPrivateHosts = true }.run(.live) { api in
+            try await TestServer { $0.imageProxyAllowsPrivateHosts = true; $0.imageProxyTimeout = Self.patience }.run(.live) { api in
                 let alice = try await api.signUp("alice")
                 let reply = try await api.get(Self.proxy("http://127.0.0.1:\(port)/cat.png"), as: alice)
                 #expect(reply.status == .ok)
@@ -85,6 +89,7 @@ struct ImageProxyTests {
             try await TestServer {
                 $0.imageProxyAllowsPrivateHosts = true
                 $0.imageProxyFetchesPerMinute = 2
+                $0.imageProxyTimeout = Self.patience
             }.run(.live) { api in
                 let mallory = try await api.signUp("mallory")
                 let cat = Self.proxy("http://127.0.0.1:\(port)/cat.png")

@@ -29,7 +29,6 @@ public struct ImageProxy: Sendable {
     static let maxCachedBytes = 256 * 1024
     static let cacheCapacity = 128
     static let maxURLLength = 2048
-    static let timeout = TimeAmount.seconds(10)
     /// Image types, by their leading bytes.
     static let imageTypes: [(prefix: [UInt8], type: String)] = AppRoutes.blobTypes + [([0x52, 0x49, 0x46, 0x46], "image/webp")]
 
@@ -39,7 +38,11 @@ public struct ImageProxy: Sendable {
     let fetches: RateLimiter
     private let cache = Cache()
 
-    init(allowPrivateHosts: Bool, fetchesPerMinute: Int) {
+    /// How long one remote fetch may take, connection included.
+    let timeout: TimeAmount
+
+    init(allowPrivateHosts: Bool, fetchesPerMinute: Int, timeout: Duration) {
+        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         self.allowPrivateHosts = allowPrivateHosts
         fetches = RateLimiter(limit: fetchesPerMinute, window: .seconds(60))
     }
@@ -88,7 +91,7 @@ public struct ImageProxy: Sendable {
         let address = try await Self.publicAddress(of: host, port: port, allowPrivate: allowPrivateHosts)
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
-        configuration.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        configuration.timeout = .init(connect: timeout, read: timeout)
         configuration.dnsOverride = [host: address]
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         defer { client.shutdown { _ in } }
@@ -96,7 +99,7 @@ public struct ImageProxy: Sendable {
         request.headers.add(name: "Accept", value: "image/png, image/jpeg, image/gif, image/webp")
         let body: ByteBuffer
         do {
-            let response = try await client.execute(request, timeout: Self.timeout)
+            let response = try await client.execute(request, timeout: timeout)
             guard response.status == .ok else {
                 throw APIError(.notFound, code: "imageUnavailable", "The image's server answered \(response.status.code).")
             }

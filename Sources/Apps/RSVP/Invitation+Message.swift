@@ -4,16 +4,20 @@ extension Invitation {
     /// The party image in the app's Assets folder, drawn by tools/generate_rsvp_image.py.
     public static let imageName = "partyballoons.png"
 
-    /// The seed's bubble: the party image, the title as caption, "Yes Count: n" and "No Count: n".
+    /// The bubble: the party image, the title as caption, and the counts as invitations say them
+    /// ("2 going · 1 can't go"; the seed wrote "Yes Count: 2" and "No Count: 1", which reads as a form).
     public var layout: TemplateLayout {
-        TemplateLayout(
-            image: .asset(Self.imageName), caption: title,
-            subcaption: "Yes Count: \(yesCount)", trailingSubcaption: "No Count: \(noCount)")
+        TemplateLayout(image: .asset(Self.imageName), caption: title, subcaption: "\(goingText) · \(notGoingText)")
     }
+
+    /// "2 going".
+    public var goingText: String { "\(yesCount) going" }
+    /// "1 can't go".
+    public var notGoingText: String { "\(noCount) can't go" }
 
     /// What a screen reader says for the bubble; also the plain-text fallback.
     public var accessibilityLabel: String {
-        "RSVP: \(title). \(yesCount) yes, \(noCount) no."
+        "RSVP: \(title). \(goingText), \(notGoingText)."
     }
 
     /// The line the session's first message leaves once answered: "$organizer asked: <title>".

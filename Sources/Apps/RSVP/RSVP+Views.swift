@@ -46,9 +46,9 @@ extension RSVP {
             Image(.asset(Invitation.imageName), label: nil, height: 160)
             Text(invitation.title, style: .title, id: "title")
             HStack {
-                Text("Yes Count: \(invitation.yesCount)", id: "yes-count")
+                Text(invitation.goingText, id: "yes-count")
                 Spacer()
-                Text("No Count: \(invitation.noCount)", id: "no-count")
+                Text(invitation.notGoingText, id: "no-count")
             }
             Text(mine.map { "Your answer: \($0.displayName)" } ?? "Are you coming?", style: .callout, id: "your-answer")
             HStack {

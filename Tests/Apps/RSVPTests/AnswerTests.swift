@@ -26,8 +26,8 @@ struct AnswerTests {
         let moved = try await simulator.latestRSVP().invitation
         #expect(moved.yes.isEmpty)
         #expect(moved.no == [bobID])
-        #expect(await bob.view().text(withID: "yes-count") == "Yes Count: 0")
-        #expect(await bob.view().text(withID: "no-count") == "No Count: 1")
+        #expect(await bob.view().text(withID: "yes-count") == "0 going")
+        #expect(await bob.view().text(withID: "no-count") == "1 can't go")
 
         // Reopened later, the bubble still knows Bob's answer.
         try await bob.dismissApp()
@@ -61,7 +61,7 @@ struct AnswerTests {
         let guestView = try await bob.tapMessage(containing: "Dinner")
         #expect(guestView.rowTexts(ofList: "yes-list") == nil)
         #expect(!guestView.visibleTexts.contains(danID.mention))
-        #expect(guestView.text(withID: "yes-count") == "Yes Count: 2")
+        #expect(guestView.text(withID: "yes-count") == "2 going")
     }
 
     @Test("An organizer's list says 'Nobody yet' before anyone answers, and fills in while it is open")
@@ -116,7 +116,7 @@ struct AnswerTests {
         #expect(invitation.noCount == 34)
         let url = try #require(message.url)
         #expect(url.absoluteString.count <= Limits.maxURLLength)
-        #expect(message.template?.subcaption == "Yes Count: 66")
+        #expect(message.template?.subcaption.map { $0.hasPrefix("66 going · ") } == true)
 
         var expected: Set<ParticipantID> = []
         for name in guests { expected.insert(try await simulator.participant(name).rsvpID()) }

@@ -29,9 +29,9 @@ struct ConcurrentAnswerTests {
         let final = try Invitation(url: #require(messages.last).url)
         #expect(final.yes == [try await bob.rsvpID()])
         #expect(final.no == [try await carol.rsvpID()])
-        #expect(messages.last?.template?.subcaption == "Yes Count: 1")
-        #expect(messages.last?.template?.trailingSubcaption == "No Count: 1")
-        #expect(await carol.view().text(withID: "yes-count") == "Yes Count: 1")
+        #expect(messages.last?.template?.subcaption == "1 going · 1 can't go")
+        #expect(messages.last?.template?.trailingSubcaption == nil)
+        #expect(await carol.view().text(withID: "yes-count") == "1 going")
     }
 
     @Test("Three participants press their answer concurrently from the same head: no vote is lost or doubled")

@@ -26,7 +26,7 @@ struct SeedFlowTests {
 
         let staged = try #require(await ann.staged()?.message)
         #expect(staged.template == TemplateLayout(
-            image: .asset("partyballoons.png"), caption: title, subcaption: "Yes Count: 0", trailingSubcaption: "No Count: 0"))
+            image: .asset("partyballoons.png"), caption: title, subcaption: "0 going · 0 can't go"))
         let created = try QueryItems(url: #require(staged.url))
         #expect(created["title"] == title)
         #expect(created["yesCount"] == "0")
@@ -57,8 +57,8 @@ struct SeedFlowTests {
         let bubbles = transcript.filter { $0.kind == .bubble }
         #expect(bubbles.count == 1)
         #expect(bubbles.first?.template?.caption == title)
-        #expect(bubbles.first?.template?.subcaption == "Yes Count: 3")
-        #expect(bubbles.first?.template?.trailingSubcaption == "No Count: 1")
+        #expect(bubbles.first?.template?.subcaption == "3 going · 1 can't go")
+        #expect(bubbles.first?.template?.trailingSubcaption == nil)
         #expect(transcript.filter { $0.kind == .summary }.count == 4)
     }
 
@@ -125,6 +125,6 @@ struct SeedFlowTests {
         try await bob.answerRSVP("Party", "YES")
         #expect(await bob.view().accessibilityProblems.isEmpty)
         #expect(try await ann.tapMessage(containing: "Party").accessibilityProblems.isEmpty)
-        #expect(try await simulator.latestRSVP().message.accessibilityLabel == "RSVP: Party. 1 yes, 0 no.")
+        #expect(try await simulator.latestRSVP().message.accessibilityLabel == "RSVP: Party. 1 going, 0 can't go.")
     }
 }

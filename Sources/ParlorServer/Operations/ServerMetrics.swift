@@ -2,6 +2,7 @@ import CoreMetrics
 import Metrics
 import Foundation
 import Prometheus
+import Synchronization
 
 /// What an operator watches, served as Prometheus text at `GET /metrics` (docs/OPERATING.md).
 ///
@@ -18,7 +19,6 @@ import Prometheus
 /// ```
 public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
 
     let deliveries: CoreMetrics.Counter
     let slowConsumerDisconnects: CoreMetrics.Counter
@@ -30,19 +30,24 @@ public final class ServerMetrics: Sendable {
     let appConnections: CoreMetrics.Gauge
     let queuedItems: CoreMetrics.Gauge
     let longestQueue: CoreMetrics.Gauge
+    private let messagesCommitted: Labelled<CoreMetrics.Counter>
+    private let appCalls: Labelled<CoreMetrics.Counter>
+    private let appCallDurations: Labelled<CoreMetrics.Timer>
+    private let requests: Labelled<CoreMetrics.Counter>
+    private let requestDurations: Labelled<CoreMetrics.Timer>
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.valueHistogramBuckets["parlor_commit_batch_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+        var setup = PrometheusMetricsFactory(registry: registry)
+        setup.valueHistogramBuckets["parlor_commit_batch_size"] = [1, 2, 4, 8, 16, 32, 64, 128, 256]
         let fast: [Duration] = [
             .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
             .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
         ]
-        factory.durationHistogramBuckets["parlor_commit_duration_seconds"] = fast
-        factory.durationHistogramBuckets["parlor_http_request_duration_seconds"] = fast
-        factory.durationHistogramBuckets["parlor_app_call_duration_seconds"] = fast + [.milliseconds(2500), .seconds(5)]
-        self.factory = factory
+        setup.durationHistogramBuckets["parlor_commit_duration_seconds"] = fast
+        setup.durationHistogramBuckets["parlor_http_request_duration_seconds"] = fast
+        setup.durationHistogramBuckets["parlor_app_call_duration_seconds"] = fast + [.milliseconds(2500), .seconds(5)]
+        let factory = setup
         deliveries = CoreMetrics.Counter(label: "parlor_deliveries_total", factory: factory)
         slowConsumerDisconnects = CoreMetrics.Counter(label: "parlor_slow_consumer_disconnects_total", factory: factory)
         signInFailures = CoreMetrics.Counter(label: "parlor_sign_in_failures_total", factory: factory)
@@ -53,11 +58,18 @@ public final class ServerMetrics: Sendable {
         appConnections = CoreMetrics.Gauge(label: "parlor_app_connections", factory: factory)
         queuedItems = CoreMetrics.Gauge(label: "parlor_delivery_queue_items", factory: factory)
         longestQueue = CoreMetrics.Gauge(label: "parlor_delivery_queue_longest", factory: factory)
+        messagesCommitted = Labelled { CoreMetrics.Counter(label: "parlor_messages_committed_total", dimensions: [("kind", $0[0])], factory: factory) }
+        appCalls = Labelled { CoreMetrics.Counter(label: "parlor_app_calls_total", dimensions: [("app", $0[0]), ("outcome", $0[1])], factory: factory) }
+        appCallDurations = Labelled { CoreMetrics.Timer(label: "parlor_app_call_duration_seconds", dimensions: [("app", $0[0])], factory: factory) }
+        requests = Labelled {
+            CoreMetrics.Counter(label: "parlor_http_requests_total", dimensions: [("route", $0[0]), ("method", $0[1]), ("status", $0[2])], factory: factory)
+        }
+        requestDurations = Labelled { CoreMetrics.Timer(label: "parlor_http_request_duration_seconds", dimensions: [("route", $0[0])], factory: factory) }
     }
 
     /// One message written to the store (not a retry of one already there).
     func messageCommitted(kind: String) {
-        CoreMetrics.Counter(label: "parlor_messages_committed_total", dimensions: [("kind", kind)], factory: factory).increment()
+        messagesCommitted[kind].increment()
     }
 
     /// One group commit: how many messages it wrote and how long it took.
@@ -68,17 +80,38 @@ public final class ServerMetrics: Sendable {
 
     /// One call to an app outside the server, and how it ended (`ok`, or the error's code).
     func appCall(app: String, outcome: String, took duration: Duration) {
-        CoreMetrics.Counter(label: "parlor_app_calls_total", dimensions: [("app", app), ("outcome", outcome)], factory: factory).increment()
-        CoreMetrics.Timer(label: "parlor_app_call_duration_seconds", dimensions: [("app", app)], factory: factory).record(duration: duration)
+        appCalls[app, outcome].increment()
+        appCallDurations[app].record(duration: duration)
     }
 
     /// One HTTP request, by its route's pattern (`/api/conversations/{id}/messages`).
     func request(route: String, method: String, status: Int, took duration: Duration) {
-        CoreMetrics.Counter(label: "parlor_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))], factory: factory)
-            .increment()
-        CoreMetrics.Timer(label: "parlor_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).record(duration: duration)
+        requests[route, method, String(status)].increment()
+        requestDurations[route].record(duration: duration)
     }
 
     /// The Prometheus text of every metric.
     public func render() -> String { registry.emitToString() }
+}
+
+/// One metric with labels: an instrument per set of label values, each made once. Making one
+/// takes the registry's lock and checks every name, which a committed message or an HTTP request
+/// must not pay each time. The values are bounded (kinds, route patterns, statuses, registered
+/// apps), so the cache is too.
+private final class Labelled<Instrument: Sendable>: Sendable {
+    private let made = Mutex<[[String]: Instrument]>([:])
+    private let make: @Sendable ([String]) -> Instrument
+
+    init(_ make: @escaping @Sendable ([String]) -> Instrument) {
+        self.make = make
+    }
+
+    subscript(_ values: String...) -> Instrument {
+        made.withLock { made in
+            if let known = made[values] { return known }
+            let instrument = make(values)
+            made[values] = instrument
+            return instrument
+        }
+    }
 }

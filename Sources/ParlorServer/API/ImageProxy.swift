@@ -42,7 +42,7 @@ public struct ImageProxy: Sendable {
     let timeout: TimeAmount
 
     init(allowPrivateHosts: Bool, fetchesPerMinute: Int, timeout: Duration) {
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.timeout = TimeAmount(timeout)
         self.allowPrivateHosts = allowPrivateHosts
         fetches = RateLimiter(limit: fetchesPerMinute, window: .seconds(60))
     }

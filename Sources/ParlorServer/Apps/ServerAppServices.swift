@@ -34,9 +34,8 @@ struct ServerFetchClient: FetchClient {
         outgoing.method = HTTPMethod(rawValue: request.method)
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        let timeout = TimeAmount.nanoseconds(Int64(request.timeout.components.seconds) * 1_000_000_000 + request.timeout.components.attoseconds / 1_000_000_000)
         do {
-            let response = try await client.execute(outgoing, timeout: timeout)
+            let response = try await client.execute(outgoing, timeout: TimeAmount(request.timeout))
             let body = try await response.body.collect(upTo: Self.maxResponseBytes)
             var headers: [String: String] = [:]
             for header in response.headers { headers[header.name.lowercased()] = header.value }

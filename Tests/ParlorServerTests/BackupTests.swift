@@ -8,18 +8,11 @@ extension RealBinaryTests {
     struct BackupTests {
         @Test("A backup taken during a stream of sends, restored into a new directory, has every message acknowledged before it began; restore refuses a non-empty directory")
         func backupDuringSends() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-backup-\(UUID().uuidString)", isDirectory: true)
-            let (data, backup, restored) = (folder.appendingPathComponent("data"), folder.appendingPathComponent("backup"), folder.appendingPathComponent("restored"))
-            try FileManager.default.createDirectory(at: data.appendingPathComponent("apps"), withIntermediateDirectories: true)
-            try Data("parlor_app_kept".utf8).write(to: data.appendingPathComponent("apps/org.example.kept.credential"))
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
+            try await withScratch("parlor-backup") { folder, client in
+                let (data, backup, restored) = (folder.appendingPathComponent("data"), folder.appendingPathComponent("backup"), folder.appendingPathComponent("restored"))
+                try FileManager.default.createDirectory(at: data.appendingPathComponent("apps"), withIntermediateDirectories: true)
+                try Data("parlor_app_kept".utf8).write(to: data.appendingPathComponent("apps/org.example.kept.credential"))
                 try await run(data: data, backup: backup, restored: restored, logs: folder, client: client)
-                try await client.shutdown()
-            } catch {
-                try? await client.shutdown()
-                throw error
             }
         }
 

@@ -10,17 +10,10 @@ extension RealBinaryTests {
     struct DurabilityTests {
         @Test("kill -9 under load from several clients loses no acknowledged message; sequences stay gapless and ordered")
         func acknowledgedMessagesSurviveKill() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-durability-\(UUID().uuidString)", isDirectory: true)
-            let data = folder.appendingPathComponent("data", isDirectory: true)
-            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
+            try await withScratch("parlor-durability") { folder, client in
+                let data = folder.appendingPathComponent("data", isDirectory: true)
+                try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
                 try await run(data: data, logs: folder, client: client)
-                try await client.shutdown()
-            } catch {
-                try? await client.shutdown()
-                throw error
             }
         }
 

@@ -9,17 +9,8 @@ extension RealBinaryTests {
     struct LogTests {
         @Test("--log-format json at trace: one JSON object per line with time, level and message; passwords, tokens and message texts appear nowhere; --metrics-port serves /metrics on loopback")
         func jsonLogsKeepSecrets() async throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-log-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let log = folder.appendingPathComponent("server.log")
-            let client = HTTPClient(eventLoopGroupProvider: .singleton)
-            do {
-                try await run(data: folder.appendingPathComponent("data"), log: log, client: client)
-                try await client.shutdown()
-            } catch {
-                try? await client.shutdown()
-                throw error
+            try await withScratch("parlor-log") { folder, client in
+                try await run(data: folder.appendingPathComponent("data"), log: folder.appendingPathComponent("server.log"), client: client)
             }
         }
 

@@ -109,6 +109,24 @@ final class Traffic: Sendable {
     }
 }
 
+/// Runs `body` with a new temporary folder named `prefix-UUID` and an HTTP client, for tests of
+/// the real executable; removes the folder and shuts the client down afterwards, whether `body`
+/// returned or threw.
+func withScratch<T>(_ prefix: String, _ body: (URL, HTTPClient) async throws -> T) async throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    do {
+        let result = try await body(folder, client)
+        try await client.shutdown()
+        return result
+    } catch {
+        try? await client.shutdown()
+        throw error
+    }
+}
+
 /// A status and JSON object from a real server, over AsyncHTTPClient.
 struct HTTPAnswer {
     let status: UInt

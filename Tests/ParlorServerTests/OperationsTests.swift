@@ -28,6 +28,13 @@ struct OperationsTests {
         return nil
     }
 
+    /// The server's metrics, read with the admin token.
+    static func scrape(_ api: API) async throws -> String {
+        let reply = try await api.request(.get, "/metrics", headers: [.authorization: "Bearer \(token)"])
+        #expect(reply.status == .ok)
+        return reply.text
+    }
+
     @Test("/metrics after a known workload: messages, deliveries, commits, sign-in failures and lockouts, connections and HTTP requests moved by exactly that")
     func metricsCountTheWorkload() async throws {
         try await TestServer { $0.adminToken(Self.token) }.run(.live) { api in

@@ -18,7 +18,10 @@ struct RemoteAppTests {
 
     /// A server whose calls to apps give up after `deadline`.
     static func server(deadline: Duration = .seconds(5)) throws -> TestServer {
-        try TestServer { $0.appCallDeadline = deadline }
+        try TestServer {
+            $0.appCallDeadline = deadline
+            $0.adminToken(OperationsTests.token)
+        }
     }
 
     /// Registers Probe's manifest as `parlor apps add` does; returns its credential.
@@ -213,6 +216,14 @@ struct RemoteAppTests {
             let gone = try await open(.disconnect)
             #expect(["Probe disconnected; try again.", "Probe is not connected to this server right now; try again later."]
                 .contains(gone.error?.message ?? ""), "\(String(describing: gone.error))")
+
+            // Each call is counted with how it ended: the first one found no copy, then copies answered.
+            let metrics = try await OperationsTests.scrape(api)
+            let failed = OperationsTests.value("parlor_app_calls_total", ["app": Self.probe, "outcome": "appUnavailable"], in: metrics) ?? 0
+            let answered = OperationsTests.value("parlor_app_calls_total", ["app": Self.probe, "outcome": "ok"], in: metrics) ?? 0
+            #expect(failed >= 5, "not connected, late, unreadable, oversized and gone each failed a call: \(failed)")
+            #expect(answered >= 1, "the copy answered the calls around the spoiled ones")
+            #expect(OperationsTests.value("parlor_app_call_duration_seconds_count", ["app": Self.probe], in: metrics) == failed + answered)
 
             // Meanwhile everything else works: a plain message, and an app in the server.
             let sent = try await api.post(

@@ -6,7 +6,10 @@ import Testing
 struct SlowConsumerTests {
     @Test("A connection that stops reading is dropped without holding up other connections; it reconnects and replays everything")
     func stalledReaderIsDropped() async throws {
-        try await TestServer(configure: { $0.sendQueueLimit = 16 }).run(.live) { api in
+        try await TestServer(configure: {
+            $0.sendQueueLimit = 16
+            $0.adminToken(OperationsTests.token)
+        }).run(.live) { api in
             let port = try #require(api.port)
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
@@ -33,6 +36,8 @@ struct SlowConsumerTests {
                 if !dropped { try await Task.sleep(for: .milliseconds(200)) }
             }
             #expect(dropped, "the server still holds a connection that has not read for seconds")
+            let metrics = try await OperationsTests.scrape(api)
+            #expect(OperationsTests.value("parlor_slow_consumer_disconnects_total", in: metrics) == 1)
 
             let back = try await TestSocket.connect(port: port, as: carol)
             #expect(try await back.next().type == "welcome")

@@ -178,7 +178,7 @@ struct ServerAppLink: AppLink {
             apps.metrics.appCall(app: app.rawValue, outcome: "ok", took: .now - start)
             return result
         } catch {
-            apps.metrics.appCall(app: app.rawValue, outcome: "\(error.code)", took: .now - start)
+            apps.metrics.appCall(app: app.rawValue, outcome: error.code.name, took: .now - start)
             throw error
         }
     }

@@ -334,7 +334,14 @@ class TCPRelay:
     def start(self):
         listener = self.socket_module.socket()
         listener.setsockopt(self.socket_module.SOL_SOCKET, self.socket_module.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
+        for attempt in range(50):  # the port of a relay just stopped is free within moments
+            try:
+                listener.bind(("127.0.0.1", self.port))
+                break
+            except OSError:
+                if attempt == 49:
+                    raise
+                time.sleep(0.1)
         listener.listen(64)
         self.listener = listener
         with self.lock:
@@ -378,6 +385,12 @@ class TCPRelay:
 
     def stop(self):
         """Refuses new connections and drops the open ones."""
+        # shutdown() wakes the thread blocked in accept(): a socket only closed stays listening
+        # (and holds the port) until that accept returns.
+        try:
+            self.listener.shutdown(self.socket_module.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         with self.lock:
             self.stopped = True

@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The SDK's modules (the package in ParlorSDK/).
+let parlorKit: Target.Dependency = .product(name: "ParlorKit", package: "ParlorSDK")
+let parlorHost: Target.Dependency = .product(name: "ParlorHost", package: "ParlorSDK")
+let parlorTesting: Target.Dependency = .product(name: "ParlorTesting", package: "ParlorSDK")
+
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
 let appsWithResources: Set<String> = ["IconStore", "RSVP", "Todo"]
@@ -15,13 +20,14 @@ let package = Package(
     name: "Parlor",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ParlorKit", targets: ["ParlorKit"]),
-        .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
         .library(name: "ParlorAppRunner", targets: ["ParlorAppRunner"]),
         .executable(name: "parlor", targets: ["parlor"]),
         .executable(name: "parlor-fuzz", targets: ["ParlorFuzz"]),
     ],
     dependencies: [
+        // The SDK for apps (ParlorKit, ParlorHost, ParlorTesting): a package of its own, so apps
+        // can depend on it without building the server.
+        .package(path: "ParlorSDK"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -38,33 +44,30 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        .target(name: "ParlorKit"),
-        .target(name: "ParlorHost", dependencies: ["ParlorKit"]),
-        .target(name: "ParlorStickers", dependencies: ["ParlorKit"], resources: [.copy("Packs")]),
-        .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost"]),
+        .target(name: "ParlorStickers", dependencies: [parlorKit], resources: [.copy("Packs")]),
         /// Runs a ParlorKit app in its own process, dialled in to a server (docs/APPS.md).
         .target(name: "ParlorAppRunner", dependencies: [
-            "ParlorKit", "ParlorHost",
+            parlorKit, parlorHost,
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         /// The store protocol, its records and the cluster bus: no database engine.
-        .target(name: "ParlorStore", dependencies: ["ParlorKit"]),
+        .target(name: "ParlorStore", dependencies: [parlorKit]),
         .target(name: "ParlorStoreSQLite", dependencies: [
-            "ParlorKit", "ParlorHost", "ParlorStore",
+            parlorKit, parlorHost, "ParlorStore",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "ParlorStorePostgres", dependencies: [
-            "ParlorKit", "ParlorHost", "ParlorStore",
+            parlorKit, parlorHost, "ParlorStore",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "ParlorServer", dependencies: [
-            "ParlorKit", "ParlorHost", "ParlorStore", "ParlorStickers",
+            parlorKit, parlorHost, "ParlorStore", "ParlorStickers",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -81,28 +84,28 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Web"), .copy("Auth/common-passwords.txt")]),
         /// libFuzzer targets for the decoders of outside input (scripts/fuzz); a replayer otherwise.
-        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", "ParlorKit", "ParlorServer", "ParlorStickers", "LinkShare"]),
+        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorServer", "ParlorStickers", "LinkShare"]),
         .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
-        .target(name: "ParlorSeedApps", dependencies: ["ParlorKit", "ParlorHost", "ParlorAppRunner"] + apps.map { .target(name: $0) }),
+        .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, "ParlorAppRunner"] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
-            "ParlorKit", "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
+            parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
             "ParlorAppRunner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorStoreTests", dependencies: [
-            "ParlorKit", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres",
+            parlorKit, "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorKit", "ParlorHost", "ParlorSeedApps", "ParlorTesting",
+            "ParlorServer", "ParlorStore", "ParlorStoreSQLite", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
             "ParlorAppRunner",
+            .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -112,19 +115,18 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
-        .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
-        .testTarget(name: "ParlorTestingTests", dependencies: ["ParlorKit", "ParlorHost", "ParlorTesting", "ParlorStickers", "Hello"]),
-        .testTarget(name: "ParlorStickersTests", dependencies: ["ParlorKit", "ParlorStickers"]),
+        .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, "ParlorStickers", "Hello"]),
+        .testTarget(name: "ParlorStickersTests", dependencies: [parlorKit, "ParlorStickers"]),
     ]
     + apps.map { name in
         .target(
-            name: name, dependencies: ["ParlorKit"], path: "Sources/Apps/\(name)",
+            name: name, dependencies: [parlorKit], path: "Sources/Apps/\(name)",
             resources: appsWithResources.contains(name) ? [.copy("Assets")] : [])
     }
     + apps.map { name in
         .testTarget(
             name: "\(name)Tests",
-            dependencies: [.target(name: name), "ParlorKit", "ParlorTesting", "ParlorHost"] + (appTestExtraDependencies[name] ?? []),
+            dependencies: [.target(name: name), parlorKit, parlorTesting, parlorHost] + (appTestExtraDependencies[name] ?? []),
             path: "Tests/Apps/\(name)Tests")
     },
     swiftLanguageModes: [.v6]

@@ -1,0 +1,56 @@
+import Foundation
+@_spi(Hosting) import ParlorKit
+
+/// What an instance looks like after a call: whether it is open, how, and its view.
+public struct InstanceUpdate: Sendable, Hashable {
+    public var appID: AppID
+    public var isActive: Bool
+    public var presentationStyle: PresentationStyle
+    public var modal: String?
+    /// The rendered view; empty while the instance is inactive.
+    public var view: ViewNode
+    /// What went wrong during the call, safe to show the user; the instance carries on.
+    public var error: InstanceFailure?
+
+    public init(
+        appID: AppID, isActive: Bool, presentationStyle: PresentationStyle, modal: String?, view: ViewNode, error: InstanceFailure?
+    ) {
+        self.appID = appID
+        self.isActive = isActive
+        self.presentationStyle = presentationStyle
+        self.modal = modal
+        self.view = view
+        self.error = error
+    }
+}
+
+/// An error an app's code caused or met: shown to the user as `error.message`, logged with `detail`.
+public struct InstanceFailure: Error, Sendable, Hashable {
+    /// Safe to show: the app's `MessagesError`, or a generic message for other errors.
+    public var error: MessagesError
+    /// For logs only: the hook that failed and the error as the app raised it.
+    public var detail: String
+
+    public init(error: MessagesError, detail: String) {
+        self.error = error
+        self.detail = detail
+    }
+}
+
+/// An instance's persisted form: everything needed to bring it back after a restart.
+public struct InstanceSnapshot: Sendable, Hashable, Codable {
+    /// The app's `State`, as JSON.
+    public var state: Data
+    public var isActive: Bool
+    public var presentationStyle: PresentationStyle
+    public var selectedMessage: Message?
+    public var modal: String?
+
+    public init(state: Data, isActive: Bool, presentationStyle: PresentationStyle, selectedMessage: Message?, modal: String?) {
+        self.state = state
+        self.isActive = isActive
+        self.presentationStyle = presentationStyle
+        self.selectedMessage = selectedMessage
+        self.modal = modal
+    }
+}

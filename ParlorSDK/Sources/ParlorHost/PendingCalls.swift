@@ -1,0 +1,115 @@
+import Foundation
+@_spi(Hosting) import ParlorKit
+import Synchronization
+
+/// The calls sent to an app that wait for its answer, whatever carries the frames (the server's
+/// WebSocket, the simulator's process link): each waits at most `deadline`, the app's answers and
+/// container reads are matched to them, and when the app goes away they all fail at once.
+@_spi(Hosting) public final class PendingCalls: Sendable {
+    let appName: String
+    let deadline: Duration
+    private let state = Mutex(State())
+
+    private struct State {
+        var waiting: [String: Waiting] = [:]
+        var ended = false
+    }
+
+    private struct Waiting {
+        let continuation: CheckedContinuation<AppWire.Result, any Error>
+        let container: (any AppContainer)?
+        var reads = 0
+    }
+
+    @_spi(Hosting) public init(appName: String, deadline: Duration) {
+        self.appName = appName
+        self.deadline = deadline
+    }
+
+    /// Registers `call`, lets `send` put it on the wire, and waits for the answer.
+    /// - Throws: the app's refusal; `appUnavailable` past the deadline or once the app is gone.
+    @_spi(Hosting) public func call(
+        _ call: AppWire.Call, container: (any AppContainer)?, send: @Sendable (AppWire.Call) -> Void
+    ) async throws(MessagesError) -> AppWire.Result {
+        let expiry = Mutex<Task<Void, Never>?>(nil)
+        defer { expiry.withLock { $0?.cancel() } }
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                let accepted = state.withLock { state in
+                    guard !state.ended else { return false }
+                    state.waiting[call.id] = Waiting(continuation: continuation, container: container)
+                    return true
+                }
+                guard accepted else {
+                    continuation.resume(throwing: MessagesError(.appUnavailable, "\(appName) disconnected; try again."))
+                    return
+                }
+                // The deadline starts once the call is registered, so it always has one to fail.
+                expiry.withLock {
+                    $0 = Task {
+                        guard (try? await Task.sleep(for: self.deadline)) != nil else { return }
+                        self.fail(call.id, MessagesError(.appUnavailable, "\(self.appName) is not responding; try again."))
+                    }
+                }
+                send(call)
+            }
+        } catch let error as MessagesError {
+            throw error
+        } catch {
+            throw MessagesError(.appUnavailable, "\(appName) is not responding; try again.")
+        }
+    }
+
+    /// Hands an answer to the call it names (an answer to no waiting call is dropped).
+    @_spi(Hosting) public func answer(_ result: AppWire.Result) {
+        resolve(result.id) { $0.resume(returning: result) }
+    }
+
+    @_spi(Hosting) public func refuse(_ refusal: AppWire.Refusal) {
+        resolve(refusal.id) { $0.resume(throwing: refusal.error) }
+    }
+
+    /// Fails the call `id` now (an answer that names it but cannot be read).
+    @_spi(Hosting) public func fail(_ id: String, _ error: MessagesError) {
+        resolve(id) { $0.resume(throwing: error) }
+    }
+
+    /// The app is gone: every waiting call fails now, not at its deadline, and new ones at once.
+    @_spi(Hosting) public func endAll(_ error: MessagesError) {
+        let waiting = state.withLock { state in
+            state.ended = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for call in waiting {
+            call.continuation.resume(throwing: error)
+        }
+    }
+
+    /// The answer to the app's `containerGet` `id` of `key` during `call`: the value, or an
+    /// `error` frame with the read's id (no such call with a container, too many reads, or a
+    /// refused or failed read: never passed off as an unset key).
+    @_spi(Hosting) public func read(_ key: String, for call: String, answering id: String) async -> AppWire.ServerFrame {
+        let allowed = state.withLock { state -> (container: (any AppContainer)?, found: Bool) in
+            guard var waiting = state.waiting[call], waiting.reads < AppWire.maxContainerReadsPerCall else { return (nil, false) }
+            waiting.reads += 1
+            state.waiting[call] = waiting
+            return (waiting.container, true)
+        }
+        guard allowed.found, let container = allowed.container else {
+            return .error(code: "invalidValue", message: "containerGet names no open call of this app's that reads a container, or reads too often.", id: id)
+        }
+        do {
+            let data = try await container.data(forKey: String(key.prefix(200)))
+            return .containerValue(id: id, value: data.flatMap { try? JSONValue(json: $0) } ?? .null)
+        } catch {
+            let refusal = error as? MessagesError ?? MessagesError(.unknown, "The container could not be read; try again.")
+            return .error(code: refusal.code.name, message: refusal.message, id: id)
+        }
+    }
+
+    private func resolve(_ id: String, _ body: (CheckedContinuation<AppWire.Result, any Error>) -> Void) {
+        guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+        body(waiting.continuation)
+    }
+}

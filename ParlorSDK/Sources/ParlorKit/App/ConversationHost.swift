@@ -1,0 +1,110 @@
+import Foundation
+
+/// What a host (the server, or ParlorTesting's simulator) does with an app's conversation
+/// effects. App authors never implement this; they call `Conversation`.
+public protocol ConversationHost: Sendable {
+    /// Stages `message` in the user's compose field, replacing any staged one.
+    /// `replacing` is the session head the message was made from, checked when the user sends it.
+    /// - Parameters:
+    ///   - message: the message to stage, already checked.
+    ///   - replacing: the session head it was made from, or nil.
+    func stage(_ message: Message, replacing: MessageID?) async throws
+    /// Sends `message` at once. When its session's head is no longer `replacing`, throws
+    /// `MessagesError(.sessionConflict)` carrying the new head. Returns the message as committed.
+    /// - Parameters:
+    ///   - message: the message to send, already checked.
+    ///   - replacing: the session head it was made from, or nil.
+    func send(_ message: Message, replacing: MessageID?) async throws -> Message
+    /// Puts `text` into the user's compose field.
+    /// - Parameter text: the text.
+    func insertText(_ text: String) async throws
+    /// Puts `sticker` into the user's compose field.
+    /// - Parameter sticker: the sticker.
+    func insertSticker(_ sticker: Sticker) async throws
+}
+
+/// The conversation an app runs in, like `MSConversation`: who is in it, the selected message,
+/// and how to put messages into it.
+public final class Conversation: Sendable {
+    /// This user, in the app's participant ids.
+    public let localParticipantIdentifier: ParticipantID
+    /// The other participants, in the app's participant ids.
+    public let remoteParticipantIdentifiers: [ParticipantID]
+    /// The message the user tapped to open the app, if any.
+    public let selectedMessage: Message?
+
+    let appID: AppID
+    let host: any ConversationHost
+    let gate: EffectGate
+
+    @_spi(Hosting) public init(
+        localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID],
+        selectedMessage: Message?, appID: AppID, host: any ConversationHost, gate: EffectGate
+    ) {
+        self.localParticipantIdentifier = localParticipantIdentifier
+        self.remoteParticipantIdentifiers = remoteParticipantIdentifiers
+        self.selectedMessage = selectedMessage
+        self.appID = appID
+        self.host = host
+        self.gate = gate
+    }
+
+    /// Stages `message` in the compose field, replacing any staged one; the user sends it.
+    /// - Parameter message: the message to stage.
+    /// - Throws: the message's validation errors; `.apiUnavailableInPresentationContext` in transcript style;
+    ///   `.sendWhileNotVisible` when the app is not active.
+    public func insert(_ message: Message) async throws {
+        try gate.check(.stage)
+        let prepared = try prepare(message)
+        try await host.stage(prepared, replacing: replacedHead(for: prepared))
+    }
+
+    /// Sends `message` now, without the user pressing send.
+    ///
+    /// Only from an action the user just took, while the app is visible. When another participant
+    /// replaced the session's head first, this throws `.sessionConflict`; if the app lets that error
+    /// escape its action, the host re-runs the action on the new head (with the state as it was
+    /// before the action), so no answer or move is lost.
+    /// - Parameter message: the message to send.
+    /// - Returns: the message as committed.
+    @discardableResult
+    public func send(_ message: Message) async throws -> Message {
+        try gate.check(.send)
+        let prepared = try prepare(message)
+        return try await host.send(prepared, replacing: replacedHead(for: prepared))
+    }
+
+    /// Puts `text` in the compose field.
+    /// - Parameter text: the text, at most `Limits.maxTextLength` characters.
+    /// - Throws: `.textExceedsMaxSize` over `Limits.maxTextLength`.
+    public func insertText(_ text: String) async throws {
+        try gate.check(.stage)
+        try checkLength(text, name: "text", limit: Limits.maxTextLength)
+        try await host.insertText(text)
+    }
+
+    /// Puts `sticker` in the compose field.
+    /// - Parameter sticker: the sticker.
+    /// - Throws: the sticker's validation errors; `.apiUnavailableInPresentationContext` in transcript
+    ///   style; `.sendWhileNotVisible` when the app is not active.
+    public func insertSticker(_ sticker: Sticker) async throws {
+        try gate.check(.stage)
+        try sticker.validate()
+        try await host.insertSticker(sticker)
+    }
+
+    private func prepare(_ message: Message) throws(MessagesError) -> Message {
+        try message.validate()
+        var prepared = message
+        prepared.appID = appID
+        prepared.senderParticipantIdentifier = localParticipantIdentifier
+        prepared.isPending = true
+        return prepared
+    }
+
+    /// A message replaces the selected message's head when it continues the selected session.
+    private func replacedHead(for message: Message) -> MessageID? {
+        guard let session = message.session, let selectedMessage, selectedMessage.session == session else { return nil }
+        return selectedMessage.id
+    }
+}

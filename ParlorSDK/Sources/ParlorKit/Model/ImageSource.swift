@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where an image comes from.
+///
+/// - `asset`: a file bundled with the app (its `Assets` folder), by file name.
+/// - `url`: an `http(s)` URL, or a `data:` URL carrying the image inline (see `svg(_:)`).
+public enum ImageSource: Sendable, Hashable, Codable {
+    /// A file bundled with the app, by file name.
+    case asset(String)
+    /// An `http(s)` URL, or a `data:` URL carrying the image inline.
+    case url(URL)
+
+    /// An SVG drawing carried inline as a `data:image/svg+xml` URL; apps draw with it
+    /// (the tic-tac-toe board is one), no image library needed.
+    /// - Parameter markup: the SVG document, as text.
+    /// - Returns: a `.url` source carrying the drawing.
+    public static func svg(_ markup: String) -> ImageSource {
+        let encoded = markup.addingPercentEncoding(withAllowedCharacters: .urlUnreservedCharacters) ?? ""
+        // A data URL built from percent-encoded ASCII always parses.
+        return .url(URL(string: "data:image/svg+xml;charset=utf-8," + encoded) ?? URL(fileURLWithPath: "/"))
+    }
+
+    private enum CodingKeys: String, CodingKey { case asset, url }
+
+    /// Decodes a source from `{"asset": name}` or `{"url": url}`.
+    /// - Parameter decoder: the decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try container.decodeIfPresent(String.self, forKey: .asset) {
+            self = .asset(name)
+        } else {
+            self = .url(try container.decode(URL.self, forKey: .url))
+        }
+    }
+
+    /// Encodes the source as `{"asset": name}` or `{"url": url}`.
+    /// - Parameter encoder: the encoder to write to.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .asset(let name): try container.encode(name, forKey: .asset)
+        case .url(let url): try container.encode(url, forKey: .url)
+        }
+    }
+
+    /// Checks the source: an asset name without path separators; a URL with an allowed scheme and
+    /// at most `Limits.maxURLLength` characters, or `Limits.maxInlineImageLength` for an inline `data:` image.
+    public func validate() throws(MessagesError) {
+        switch self {
+        case .asset(let name):
+            guard !name.isEmpty, !name.contains("/"), !name.contains(".."), name.count <= 200 else {
+                throw MessagesError(.fileNotFound, "The image asset name '\(name.prefix(60))' is not a plain file name.")
+            }
+        case .url(let url):
+            let scheme = url.scheme?.lowercased() ?? ""
+            guard Limits.urlSchemes.contains(scheme) else {
+                throw MessagesError(.improperFileURL, "An image URL must use http, https or data, not '\(scheme)'.")
+            }
+            if scheme == "data", url.absoluteString.count > Limits.maxInlineImageLength {
+                throw MessagesError(
+                    .mediaExceedsMaxSize,
+                    "An inline image is \(url.absoluteString.count) characters; the limit is \(Limits.maxInlineImageLength).")
+            }
+            if scheme != "data", url.absoluteString.count > Limits.maxURLLength {
+                throw MessagesError(
+                    .urlExceedsMaxSize,
+                    "An image URL is \(url.absoluteString.count) characters; the limit is \(Limits.maxURLLength).")
+            }
+        }
+    }
+}
+
+/// The character set ParlorKit percent-encodes URL text with.
+extension CharacterSet {
+    /// RFC 3986 unreserved characters: letters, digits, `-`, `.`, `_`, `~`.
+    public static let urlUnreservedCharacters = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+}

@@ -1,0 +1,495 @@
+import Foundation
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
+
+/// A headless conversation with any number of participants, hosting message apps with the
+/// semantics of the Parlor server: the lifecycle order, staging, sending, sessions and their
+/// collapse, conflicts on stale session heads, presentation changes and dismissal.
+///
+/// ```swift
+/// let simulator = ConversationSimulator(participants: ["Alice", "Bob", "Carol"], apps: [Wave()])
+/// let alice = simulator.participant("Alice")
+/// try await alice.openApp(named: "Wave")
+/// try await alice.tap("Wave")
+/// try await alice.sendStaged()
+/// let bob = simulator.participant("Bob")
+/// try await bob.tapMessage(containing: "👋")
+/// #expect(try await bob.view().visibleTexts.contains("👋"))
+/// ```
+public actor ConversationSimulator {
+    /// How long a read message with `shouldExpire` stays before it is deleted for its reader.
+    public static let expiryDelay: Duration = .seconds(120)
+
+    let apps: [AppID: AnyMessagesApp]
+    let stickerPacks: [String: StickerPack]
+    let httpClient: (any FetchClient)?
+    private(set) var names: [String]
+    private(set) var posted: [PostedMessage] = []
+    private var scopedIDs: [String: ParticipantID] = [:]
+    private var installed: [String: Set<AppID>] = [:]
+    private var containers: [String: InMemoryContainer] = [:]
+    private var instances: [String: any HostedAppInstance] = [:]
+    private var activeApp: [String: AppID] = [:]
+    private var openPack: [String: String] = [:]
+    private var lastUpdate: [String: InstanceUpdate] = [:]
+    private var staged: [String: (item: StagedItem, replacing: MessageID?)] = [:]
+    private var composeText: [String: String] = [:]
+    private var readAt: [String: [MessageID: ContinuousClock.Instant]] = [:]
+    private var kept: [String: Set<MessageID>] = [:]
+    private var clockOffset: Duration = .zero
+    private var deliveries: [(recipient: String, message: Message)] = []
+    /// Participants whose deliveries wait (`holdDeliveries(to:)`).
+    private var held: Set<String> = []
+
+    /// A conversation of `participants` (names, unique), each with every app and pack installed.
+    public init(
+        participants: [String] = ["Alice", "Bob"], apps: [any MessagesApp] = [], stickerPacks: [StickerPack] = [],
+        httpClient: (any FetchClient)? = nil
+    ) {
+        self.init(participants: participants, hosting: apps.map { AnyMessagesApp($0) }, stickerPacks: stickerPacks, httpClient: httpClient)
+    }
+
+    /// A conversation of `participants` hosting apps in any form: in process
+    /// (`AnyMessagesApp(app)`), or outside it over the app connection protocol
+    /// (`OutOfProcess.app(_:)`, or `AnyMessagesApp(RemoteApp(manifest:link:))` for a link of your own).
+    public init(
+        participants: [String] = ["Alice", "Bob"], hosting apps: [AnyMessagesApp], stickerPacks: [StickerPack] = [],
+        httpClient: (any FetchClient)? = nil
+    ) {
+        var directory: [AppID: AnyMessagesApp] = [:]
+        for erased in apps {
+            directory[erased.manifest.id] = erased
+        }
+        self.apps = directory
+        self.stickerPacks = Dictionary(stickerPacks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.httpClient = httpClient
+        self.names = []
+        for name in participants where !names.contains(name) {
+            names.append(name)
+            installed[name] = Set(directory.keys)
+        }
+    }
+
+    /// A handle to act as the participant named `name`.
+    public nonisolated func participant(_ name: String) -> SimulatedParticipant {
+        SimulatedParticipant(name: name, simulator: self)
+    }
+
+    /// Adds a participant (with every app installed) to the conversation.
+    public func addParticipant(_ name: String) async {
+        guard !names.contains(name) else { return }
+        names.append(name)
+        installed[name] = Set(apps.keys)
+        await refreshParticipants()
+    }
+
+    /// Removes a participant: their apps are closed and they see nothing new.
+    public func removeParticipant(_ name: String) async throws {
+        try requireParticipant(name)
+        if let instance = activeInstance(of: name) { _ = await record(instance.dismiss(), for: name) }
+        openPack[name] = nil
+        staged[name] = nil
+        composeText[name] = nil
+        names.removeAll { $0 == name }
+        await refreshParticipants()
+    }
+
+    /// Every committed message, oldest first, as the conversation stores them.
+    public var messages: [PostedMessage] { posted }
+
+    /// Moves the simulator's clock forward (for expiring messages).
+    public func advanceClock(by duration: Duration) { clockOffset += duration }
+
+    /// The participant id `name` has inside the app `appID`: stable per (participant, app),
+    /// different across apps.
+    public func participantID(of name: String, in appID: AppID) -> ParticipantID {
+        let key = "\(name)\u{0}\(appID.rawValue)"
+        if let id = scopedIDs[key] { return id }
+        let id = ParticipantID()
+        scopedIDs[key] = id
+        return id
+    }
+
+    // MARK: Committing (what the server's store does)
+
+    func commit(_ content: SimulatedContent, id: MessageID, from sender: String, replacing: MessageID?) async throws -> PostedMessage {
+        try requireParticipant(sender)
+        if let existing = posted.first(where: { $0.id == id }) {
+            try MessageRules.checkRetry(storedSender: existing.sender, sender: sender)
+            return existing
+        }
+        var content = content
+        switch content {
+        case .text(let text):
+            try MessageRules.checkText(text)
+        case .sticker:
+            break
+        case .app(let message):
+            let app = try MessageRules.app(of: message, in: { self.apps[$0] })
+            let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id))
+            func currentHead() throws(MessagesError) -> PostedMessage? {
+                let head = checked.session.flatMap { session in posted.last { $0.message?.session == session } }
+                if let head, !MessageRules.isCurrent(head: head.id, replacing: replacing) {
+                    throw MessageRules.sessionConflict(head: head.message)
+                }
+                return head
+            }
+            // An app outside the host is asked first, against the head the commit then requires.
+            let checkedHead = try currentHead()
+            try await app.checkBeforeCommit(checked, replacing: checkedHead?.message)
+            let head = try currentHead()
+            guard head?.id == checkedHead?.id else { throw MessageRules.sessionConflict(head: head?.message) }
+            try MessageRules.checkAppMessage(checked, replacing: head?.message, app: app)
+            content = .app(checked)
+        }
+        let entry = PostedMessage(id: id, sequence: posted.count + 1, sender: sender, content: content)
+        posted.append(entry)
+        if let message = entry.message, let appID = message.appID {
+            for name in names where name != sender && activeApp[name] == appID {
+                deliveries.append((name, message))
+            }
+        }
+        return entry
+    }
+
+    /// Delivers queued messages to the recipients' active app instances (didReceive). Runs after
+    /// each step, never inside another instance's call, as the server's fan-out does.
+    func deliverPending() async {
+        var waiting: [(recipient: String, message: Message)] = []
+        while !deliveries.isEmpty {
+            let (recipient, message) = deliveries.removeFirst()
+            if held.contains(recipient) {
+                waiting.append((recipient, message))
+                continue
+            }
+            guard let appID = message.appID, activeApp[recipient] == appID, let instance = instances[key(recipient, appID)] else { continue }
+            lastUpdate[recipient] = await instance.receive(message)
+        }
+        deliveries = waiting
+    }
+
+    /// Holds the messages that reach `name`'s open app (`didReceive`) until
+    /// `releaseDeliveries(to:)`, as a slow network would: `name`'s app keeps acting on what it
+    /// saw last, which is how two people answer the same message at once. Transcripts are not
+    /// held: the person sees the message, their app has not heard of it.
+    public func holdDeliveries(to name: String) throws {
+        try requireParticipant(name)
+        held.insert(name)
+    }
+
+    /// Delivers what was held for `name`, in order, and stops holding.
+    public func releaseDeliveries(to name: String) async throws {
+        try requireParticipant(name)
+        held.remove(name)
+        await deliverPending()
+    }
+
+    // MARK: Staging
+
+    func stage(_ item: StagedItem, replacing: MessageID?, for name: String) throws {
+        try requireParticipant(name)
+        staged[name] = (item, replacing)
+    }
+
+    func appendComposeText(_ text: String, for name: String) {
+        composeText[name, default: ""] += text
+    }
+
+    func stagedItem(of name: String) -> StagedItem? { staged[name]?.item }
+    func composeTextOf(_ name: String) -> String { composeText[name] ?? "" }
+
+    func sendStaged(by name: String) async throws -> PostedMessage? {
+        try requireParticipant(name)
+        guard let (item, replacing) = staged[name] else { return nil }
+        let posted: PostedMessage
+        switch item {
+        case .message(let message):
+            (posted, _) = try await MessageRules.sendStaged(message, replacing: replacing) { staged, head in
+                guard let appID = staged.appID, let app = apps[appID] else { return nil }
+                return try await app.rebase(staged, onto: head, sender: participantID(of: name, in: appID))
+            } commit: { message, replacing in
+                try await commit(.app(message), id: message.id, from: name, replacing: replacing)
+            }
+        case .sticker(let sticker):
+            posted = try await commit(.sticker(sticker), id: MessageID(), from: name, replacing: nil)
+        }
+        staged[name] = nil
+        if let message = posted.message, let appID = message.appID, let instance = instances[key(name, appID)] {
+            lastUpdate[name] = await instance.didStartSending(message)
+        }
+        await deliverPending()
+        return posted
+    }
+
+    func removeStaged(by name: String) async {
+        guard let (item, _) = staged.removeValue(forKey: name) else { return }
+        if case .message(let message) = item, let appID = message.appID, let instance = instances[key(name, appID)] {
+            lastUpdate[name] = await instance.didCancelSending(message)
+        }
+    }
+
+    func sendText(_ text: String, id: MessageID = MessageID(), by name: String) async throws -> PostedMessage {
+        let entry = try await commit(.text(text), id: id, from: name, replacing: nil)
+        composeText[name] = nil
+        await deliverPending()
+        return entry
+    }
+
+    // MARK: Apps
+
+    func install(_ appID: AppID, for name: String) throws {
+        try requireParticipant(name)
+        guard apps[appID] != nil else { throw SimulatorError("No app \(appID) in this simulator.") }
+        installed[name, default: []].insert(appID)
+    }
+
+    func uninstall(_ appID: AppID, for name: String) async throws {
+        if activeApp[name] == appID { try await dismissApp(of: name) }
+        installed[name, default: []].remove(appID)
+        instances[key(name, appID)] = nil
+    }
+
+    /// The app `name` has open, if any.
+    func activeAppID(of name: String) -> AppID? { activeApp[name] }
+
+    func appID(named appName: String) throws -> AppID {
+        guard let app = apps.values.first(where: { $0.manifest.name == appName || $0.manifest.id.rawValue == appName }) else {
+            throw SimulatorError("No app named '\(appName)'; the drawer has \(apps.values.map(\.manifest.name).sorted()).")
+        }
+        return app.manifest.id
+    }
+
+    func openApp(_ appID: AppID, for name: String) async throws -> InstanceUpdate {
+        let instance = try await switchTo(appID, for: name)
+        return await record(instance.openFromDrawer(), for: name)
+    }
+
+    func openHome(_ appID: AppID, for name: String) async throws -> InstanceUpdate {
+        try requireInstalled(appID, for: name)
+        guard let app = apps[appID], app.manifest.hasHomeSurface else {
+            throw SimulatorError("\(appID) has no home surface.")
+        }
+        let homeKey = "\(name)\u{0}home\u{0}\(appID.rawValue)"
+        let instance: any HostedAppInstance
+        if let existing = instances[homeKey] {
+            instance = existing
+        } else {
+            instance = app.makeInstance(configuration(for: name, appID: appID, surface: .home))
+            instances[homeKey] = instance
+        }
+        let update = await instance.openHome()
+        lastUpdate["\(name)\u{0}home"] = update
+        return update
+    }
+
+    func homeUpdate(of name: String) -> InstanceUpdate? { lastUpdate["\(name)\u{0}home"] }
+
+    func performHome(_ event: ViewEvent, appID: AppID, for name: String) async throws -> InstanceUpdate {
+        guard let instance = instances["\(name)\u{0}home\u{0}\(appID.rawValue)"] else {
+            throw SimulatorError("\(name) has not opened \(appID)'s home surface.")
+        }
+        let update = await instance.perform(event)
+        lastUpdate["\(name)\u{0}home"] = update
+        await deliverPending()
+        return update
+    }
+
+    func openStickerPack(_ packID: String, for name: String) async throws -> StickerPack {
+        try requireParticipant(name)
+        guard let pack = stickerPacks[packID] else {
+            throw SimulatorError("No sticker pack '\(packID)'; there are \(stickerPacks.keys.sorted()).")
+        }
+        if activeApp[name] != nil { try await dismissApp(of: name) }
+        openPack[name] = packID
+        return pack
+    }
+
+    func openStickerPackID(of name: String) -> String? { openPack[name] }
+
+    func tapSticker(_ sticker: Sticker, for name: String) throws {
+        guard let packID = openPack[name], let pack = stickerPacks[packID], pack.stickers.contains(sticker) else {
+            throw SimulatorError("\(name) has no sticker pack open with that sticker.")
+        }
+        try stage(.sticker(sticker), replacing: nil, for: name)
+    }
+
+    func tapMessage(_ id: MessageID, for name: String) async throws -> InstanceUpdate {
+        guard let entry = visiblePosted(for: name).first(where: { $0.id == id }), let message = entry.message else {
+            throw SimulatorError("\(name) cannot see an app message with id \(id).")
+        }
+        let line = Transcript.collapse(visiblePosted(for: name)).first { $0.item.id == id }
+        guard line?.isBubble == true else { throw SimulatorError("Only the newest message of a session can be tapped; this one is a summary line.") }
+        guard let appID = message.appID, apps[appID] != nil else { throw SimulatorError("The message names no known app.") }
+        guard installed[name, default: []].contains(appID) else {
+            throw SimulatorError("\(name) does not have \(apps[appID]?.manifest.name ?? appID.rawValue); the bubble offers to get it.")
+        }
+        let instance = try await switchTo(appID, for: name)
+        return await record(instance.tap(message), for: name)
+    }
+
+    func perform(_ event: ViewEvent, for name: String) async throws -> InstanceUpdate {
+        guard let instance = activeInstance(of: name) else { throw SimulatorError("\(name) has no app open.") }
+        return await record(instance.perform(event), for: name)
+    }
+
+    func changeStyle(to style: PresentationStyle, for name: String) async throws -> InstanceUpdate {
+        guard let instance = activeInstance(of: name) else { throw SimulatorError("\(name) has no app open.") }
+        return await record(instance.changeStyle(to: style), for: name)
+    }
+
+    func dismissApp(of name: String) async throws {
+        openPack[name] = nil
+        guard let instance = activeInstance(of: name) else { return }
+        _ = await record(instance.dismiss(), for: name)
+    }
+
+    func currentUpdate(of name: String) -> InstanceUpdate? {
+        guard activeApp[name] != nil else { return nil }
+        return lastUpdate[name]
+    }
+
+    // MARK: Transcript
+
+    func transcript(for name: String) async throws -> [TranscriptLine] {
+        try requireParticipant(name)
+        let now = ContinuousClock.now + clockOffset
+        let visible = visiblePosted(for: name)
+        // Reading the transcript reads it to the end.
+        let readUpTo = Int64(posted.count)
+        for entry in visible
+        where MessageRules.startsExpiry(of: entry.message, sender: entry.sender, reader: name, sequence: Int64(entry.sequence), readUpTo: readUpTo) {
+            if readAt[name, default: [:]][entry.id] == nil { readAt[name, default: [:]][entry.id] = now }
+        }
+        var lines: [TranscriptLine] = []
+        for entry in Transcript.collapse(visible) {
+            lines.append(await line(for: entry, viewer: name))
+        }
+        return lines
+    }
+
+    func keep(_ id: MessageID, for name: String) { kept[name, default: []].insert(id) }
+
+    private func visiblePosted(for name: String) -> [PostedMessage] {
+        let now = ContinuousClock.now + clockOffset
+        let reads = readAt[name] ?? [:]
+        let keptIDs = kept[name] ?? []
+        return posted.filter { entry in
+            guard entry.message?.shouldExpire == true, !keptIDs.contains(entry.id), let read = reads[entry.id] else { return true }
+            return now < read + Self.expiryDelay
+        }
+    }
+
+    private func line(for entry: TranscriptEntry<PostedMessage>, viewer: String) async -> TranscriptLine {
+        let posted = entry.item
+        let app = posted.message?.appID.flatMap { apps[$0] }
+        let hasApp = app.map { installed[viewer, default: []].contains($0.manifest.id) } ?? false
+        let text: String
+        switch (entry, posted.content) {
+        case (.summary, .app(let message)):
+            text = message.summaryText ?? message.template?.caption ?? "\(app?.manifest.name ?? "App") message"
+        case (_, .text(let string)): text = string
+        case (_, .sticker(let sticker)): text = sticker.localizedDescription
+        case (_, .app(let message)): text = message.plainText
+        }
+        var liveView: ViewNode?
+        if entry.isBubble, hasApp, let app, let message = posted.message, case .live = message.layout {
+            let instance = app.makeInstance(configuration(for: viewer, appID: app.manifest.id, surface: .messages))
+            liveView = await instance.openInTranscript(message).view
+        }
+        var namedText = text
+        if let appID = app?.manifest.id {
+            for name in names { namedText = namedText.replacingOccurrences(of: participantID(of: name, in: appID).mention, with: name) }
+        }
+        return TranscriptLine(
+            kind: entry.isBubble ? .bubble : .summary, posted: posted, text: text, namedText: namedText, appName: app?.manifest.name,
+            liveView: liveView, offersInstall: app != nil && !hasApp)
+    }
+
+    // MARK: Helpers
+
+    private func key(_ name: String, _ appID: AppID) -> String { "\(name)\u{0}\(appID.rawValue)" }
+
+    private func activeInstance(of name: String) -> (any HostedAppInstance)? {
+        activeApp[name].flatMap { instances[key(name, $0)] }
+    }
+
+    private func record(_ update: InstanceUpdate, for name: String) async -> InstanceUpdate {
+        lastUpdate[name] = update
+        if update.isActive {
+            activeApp[name] = update.appID
+        } else if activeApp[name] == update.appID {
+            activeApp[name] = nil
+        }
+        await deliverPending()
+        return lastUpdate[name] ?? update
+    }
+
+    /// Makes `appID` the participant's one open app, dismissing another one first.
+    private func switchTo(_ appID: AppID, for name: String) async throws -> any HostedAppInstance {
+        try requireInstalled(appID, for: name)
+        openPack[name] = nil
+        if let current = activeApp[name], current != appID { try await dismissApp(of: name) }
+        if let instance = instances[key(name, appID)] { return instance }
+        guard let app = apps[appID] else { throw SimulatorError("No app \(appID).") }
+        let instance = app.makeInstance(configuration(for: name, appID: appID, surface: .messages))
+        instances[key(name, appID)] = instance
+        return instance
+    }
+
+    private func configuration(for name: String, appID: AppID, surface: AppSurface) -> InstanceConfiguration {
+        let containerKey = key(name, appID)
+        let container = containers[containerKey] ?? InMemoryContainer()
+        containers[containerKey] = container
+        return InstanceConfiguration(
+            localParticipant: participantID(of: name, in: appID),
+            remoteParticipants: names.filter { $0 != name }.map { participantID(of: $0, in: appID) },
+            surface: surface,
+            conversationHost: SimulatedConversationHost(simulator: self, participant: name),
+            container: container, httpClient: httpClient)
+    }
+
+    private func refreshParticipants() async {
+        for (instanceKey, instance) in instances {
+            let parts = instanceKey.split(separator: "\u{0}").map(String.init)
+            guard let name = parts.first, let appRaw = parts.last else { continue }
+            let appID = AppID(appRaw)
+            await instance.updateRemoteParticipants(names.filter { $0 != name }.map { participantID(of: $0, in: appID) })
+        }
+    }
+
+    func requireParticipant(_ name: String) throws {
+        guard names.contains(name) else {
+            throw SimulatorError("'\(name)' is not in this conversation; it has \(names).")
+        }
+    }
+
+    private func requireInstalled(_ appID: AppID, for name: String) throws {
+        try requireParticipant(name)
+        guard installed[name, default: []].contains(appID) else {
+            throw SimulatorError("\(name) does not have \(appID) installed.")
+        }
+    }
+}
+
+/// The simulator as one participant's app instances see the conversation.
+struct SimulatedConversationHost: ConversationHost {
+    let simulator: ConversationSimulator
+    let participant: String
+
+    func stage(_ message: Message, replacing: MessageID?) async throws {
+        try await simulator.stage(.message(message), replacing: replacing, for: participant)
+    }
+
+    func send(_ message: Message, replacing: MessageID?) async throws -> Message {
+        let posted = try await simulator.commit(.app(message), id: message.id, from: participant, replacing: replacing)
+        return posted.message ?? message
+    }
+
+    func insertText(_ text: String) async throws {
+        await simulator.appendComposeText(text, for: participant)
+    }
+
+    func insertSticker(_ sticker: Sticker) async throws {
+        try await simulator.stage(.sticker(sticker), replacing: nil, for: participant)
+    }
+}

@@ -16,8 +16,9 @@ enum FuzzTarget: String, CaseIterable {
     case clientFrame
     /// A sticker file's headers (`ImageInfo.inspect`: PNG/APNG, GIF, JPEG).
     case stickerImage
-    /// A Reddit listing (`RedditListing.posts`).
-    case redditListing
+    /// A feed as LinkShare reads it (`FeedDocument.read`): Reddit's JSON, RSS or Atom, told apart
+    /// by content.
+    case feed
 
     /// A state of the shapes apps keep in their URLs.
     struct SampleState: Codable {
@@ -45,8 +46,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? Wire.ClientRequest.decode(String(decoding: data, as: UTF8.self))
         case .stickerImage:
             _ = try? ImageInfo.inspect(Array(data))
-        case .redditListing:
-            _ = try? RedditListing.posts(from: data, feedURL: Self.feedURL)
+        case .feed:
+            _ = try? FeedDocument.read(data, feedURL: Self.feedURL)
         }
     }
 }

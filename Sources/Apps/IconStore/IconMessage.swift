@@ -1,9 +1,13 @@
 import Foundation
 import ParlorKit
 
-/// What an Icon Store message says: an icon, shared or liked. Encodes to and decodes from the
-/// message URL with the seed's query items (`name`, `imageName`, `description`, `price`), plus
-/// `reaction=like` for a like.
+/// What an Icon Store message says: an icon shared, or the likes of an icon shared in its
+/// session. Encodes to and decodes from the message URL with the seed's query items (`name`,
+/// `imageName`, `description`, `price`), plus, for a reply, `reaction` (`like` or `unlike`: what
+/// its sender did) and one `likedBy` item per person who likes the icon now.
+///
+/// A reply keeps the icon in full: the bubble still shows the image, name and price, with who
+/// likes it, so a like never replaces the thing liked.
 ///
 /// Decoding checks the URL against `IconCatalog`, the truth for names, descriptions and prices:
 /// a URL that is damaged, incomplete, names an unknown icon or disagrees with the catalog throws
@@ -14,23 +18,36 @@ import ParlorKit
 /// let read = try IconMessage(url: shared.url)   // read.icon == cat
 /// ```
 public struct IconMessage: Sendable, Hashable {
-    /// Whether the message shares an icon or likes one shared in its session.
+    /// What the message's sender did.
     public enum Kind: String, Sendable, Hashable {
-        /// Someone shares the icon; starts a session.
+        /// Shares the icon; starts a session.
         case share
-        /// Someone likes the icon shared in the message's session; replaces the session's head.
+        /// Likes the icon shared in the message's session; replaces the session's head.
         case like
+        /// Takes back their like; replaces the session's head.
+        case unlike
     }
 
     /// The icon, as the catalog has it.
     public var icon: Icon
-    /// Whether the message shares the icon or likes it.
+    /// What the sender did.
     public var kind: Kind
+    /// Who likes the icon with this message, in the order they liked it (none for a share).
+    public var likedBy: [ParticipantID]
 
     /// A message about `icon`.
-    public init(icon: Icon, kind: Kind) {
+    public init(icon: Icon, kind: Kind, likedBy: [ParticipantID] = []) {
         self.icon = icon
         self.kind = kind
+        self.likedBy = likedBy
+    }
+
+    /// The reply `sender` sends to this message to like the icon (`liking`) or take the like back:
+    /// nil when that changes nothing (they already like it, or do not).
+    public func reply(by sender: ParticipantID, liking: Bool) -> IconMessage? {
+        guard likedBy.contains(sender) != liking else { return nil }
+        let likes = liking ? likedBy + [sender] : likedBy.filter { $0 != sender }
+        return IconMessage(icon: icon, kind: liking ? .like : .unlike, likedBy: likes)
     }
 
     /// The query item names, as the seed's `Icon.QueryItemKey`.
@@ -40,6 +57,7 @@ public struct IconMessage: Sendable, Hashable {
         static let description = "description"
         static let price = "price"
         static let reaction = "reaction"
+        static let likedBy = "likedBy"
     }
 
     static let baseURL = "https://parlor.example/iconstore"
@@ -50,30 +68,46 @@ public struct IconMessage: Sendable, Hashable {
             Key.name: icon.name, Key.imageName: icon.imageName,
             Key.description: icon.description, Key.price: icon.priceValue,
         ])
-        if kind == .like { items.append(Key.reaction, Kind.like.rawValue) }
+        if kind != .share {
+            items.append(Key.reaction, kind.rawValue)
+            for participant in likedBy { items.append(Key.likedBy, participant.description) }
+        }
         return items
     }
 
-    /// The message as `sender` sends it in `session`: the icon's image, its name (or, for a like,
-    /// who liked it) as caption and its price as subcaption.
-    /// - Throws: `MessagesError` when the message breaks a limit of the Messages model.
-    public func message(from sender: ParticipantID, in session: Session) throws(MessagesError) -> Message {
-        let url = try queryItems.url(base: Self.baseURL)
-        switch kind {
-        case .share:
-            return Message(
-                session: session, url: url,
-                layout: .template(TemplateLayout(image: icon.image, caption: icon.name, subcaption: icon.price)),
-                summaryText: "Shared \(icon.name) (\(icon.price))",
-                accessibilityLabel: "\(icon.name), \(icon.price): \(icon.description)")
-        case .like:
-            let caption = "\(sender.mention) liked \(icon.name)"
-            return Message(
-                session: session, url: url,
-                layout: .template(TemplateLayout(image: icon.image, caption: caption, subcaption: icon.price)),
-                summaryText: "Liked \(icon.name)",
-                accessibilityLabel: "\(caption), \(icon.price)")
+    /// Who likes it, as the bubble says it: "♥ $bob", "♥ $bob and $carol", "♥ $bob, $carol and 2
+    /// more"; nil when nobody does.
+    public var likesText: String? {
+        let names = likedBy.map(\.mention)
+        switch names.count {
+        case 0: return nil
+        case 1: return "♥ \(names[0])"
+        case 2: return "♥ \(names[0]) and \(names[1])"
+        default: return "♥ \(names[0]), \(names[1]) and \(names.count - 2) more"
         }
+    }
+
+    /// The message as `sender` sends it in `session`: the icon's image, name and price, and who
+    /// likes it.
+    /// - Throws: `MessagesError` when the message breaks a limit of the Messages model (a
+    ///   `.urlExceedsMaxSize` when more people like it than a message can name).
+    public func message(from sender: ParticipantID, in session: Session) throws(MessagesError) -> Message {
+        let url: URL
+        do throws(MessagesError) {
+            url = try queryItems.url(base: Self.baseURL)
+        } catch where error.code == .urlExceedsMaxSize {
+            throw MessagesError(.urlExceedsMaxSize, "\(icon.name) has as many likes as a message can carry; share it again to start over.")
+        }
+        let layout = TemplateLayout(image: icon.image, caption: icon.name, subcaption: icon.price, trailingSubcaption: likesText)
+        let likes = likesText.map { " " + $0.replacingOccurrences(of: "♥", with: "Liked by") + "." } ?? ""
+        let summary = switch kind {
+        case .share: "Shared \(icon.name) (\(icon.price))"
+        case .like: "\(sender.mention) liked \(icon.name)"
+        case .unlike: "\(sender.mention) unliked \(icon.name)"
+        }
+        return Message(
+            session: session, url: url, layout: .template(layout), summaryText: summary,
+            accessibilityLabel: "\(icon.name), \(icon.price): \(icon.description)\(likes)")
     }
 
     /// Reads a message URL and checks it against the catalog.
@@ -112,9 +146,17 @@ public struct IconMessage: Sendable, Hashable {
         switch items.values(Key.reaction) {
         case []: kind = .share
         case [Kind.like.rawValue]: kind = .like
+        case [Kind.unlike.rawValue]: kind = .unlike
         default: throw MessagesError(.malformedURLState, "This icon message carries a reaction the Icon Store does not know.")
         }
+        let likedBy = items.values(Key.likedBy).compactMap(ParticipantID.init(_:))
+        guard likedBy.count == items.values(Key.likedBy).count, Set(likedBy).count == likedBy.count,
+              kind != .share || likedBy.isEmpty
+        else {
+            throw MessagesError(.malformedURLState, "This icon message's list of likes is damaged.")
+        }
         self.icon = icon
+        self.likedBy = likedBy
     }
 
     /// Checks a message before the host commits it: its URL decodes against the catalog, and its
@@ -136,9 +178,13 @@ public struct IconMessage: Sendable, Hashable {
             guard head == nil else {
                 throw MessagesError(.actionRefused, "A shared icon starts its own thread; it cannot replace another message.")
             }
-        case .like:
-            guard let head, let liked = try? IconMessage(url: head.url), liked.icon == content.icon else {
+        case .like, .unlike:
+            guard let head, let current = try? IconMessage(url: head.url), current.icon == content.icon else {
                 throw MessagesError(.actionRefused, "A like must answer a message that shared \(content.icon.name).")
+            }
+            // Only the sender's own like may change, and only in the way the reaction says.
+            guard current.reply(by: sender, liking: content.kind == .like) == content else {
+                throw MessagesError(.actionRefused, "A like may change only its sender's own like of \(content.icon.name).")
             }
         }
         let expected = try content.message(from: sender, in: session)

@@ -71,6 +71,13 @@ extension IconStore {
                         }
                         if state.owned.contains(icon.imageName) {
                             Text("Owned", style: .headline, color: .positive, id: "detail-owned")
+                        } else if state.confirming == icon.imageName {
+                            // Confirm first, as stores do.
+                            Text("Buy \(icon.name) for \(icon.price)?", style: .headline, id: "confirm-question")
+                            HStack {
+                                Button("Cancel", action: Action.cancelPurchase, role: .secondary, label: "Don't buy \(icon.name)", id: "cancel-purchase")
+                                Button("Buy for \(icon.price)", action: Action.confirmPurchase(icon.imageName), label: "Confirm: buy \(icon.name) for \(icon.price)", id: "confirm-purchase")
+                            }
                         } else {
                             Button("Buy", action: Action.buy(icon.imageName), label: "Buy \(icon.name) for \(icon.price)", id: "buy")
                         }
@@ -88,15 +95,19 @@ extension IconStore {
         }
     }
 
-    /// Like, for the icon of a message someone else sent; "Liked" once this participant liked it.
+    /// Like, for the icon of a message in a conversation; "Unlike" once this participant likes it.
+    /// Who likes it is shown too.
     @ViewBuilder
     func likeButton(for icon: Icon, state: State, environment: ViewEnvironment) -> ViewNode {
         if environment.surface == .messages, let selected = environment.selectedMessage, let session = selected.session,
-           selected.senderParticipantIdentifier != environment.localParticipantIdentifier {
-            if state.likedSessions.contains(session.id) {
-                Button("Liked", action: Action.like, role: .secondary, label: "You liked \(icon.name)", disabled: true, id: "like")
-            } else {
-                Button("Like", action: Action.like, role: .secondary, label: "Like \(icon.name)", id: "like")
+           let shown = try? IconMessage(url: selected.url) {
+            let me = environment.localParticipantIdentifier
+            let liked = state.likes[session.id] ?? shown.likedBy.contains(me)
+            if let likes = shown.likesText { Text(likes, style: .callout, color: .secondary, id: "likes") }
+            if liked {
+                Button("♥ Liked", action: Action.unlike, role: .secondary, label: "Unlike \(icon.name)", id: "like")
+            } else if selected.senderParticipantIdentifier != me || shown.kind != .share {
+                Button("♡ Like", action: Action.like, role: .secondary, label: "Like \(icon.name)", id: "like")
             }
         }
     }

@@ -4,10 +4,12 @@ import ParlorKit
 /// The Icon Store: the seed's icon shop and its iMessage extension in one app.
 ///
 /// - Home surface (the seed's original app): a grid of the catalog, featured icons first; an
-///   icon's detail; Buy records the purchase in the user's container and the icon shows as owned.
+///   icon's detail; Buy asks to confirm, as stores do, then records the purchase in the user's
+///   container and the icon shows as owned.
 /// - Message extension: a list of the icons; tapping one stages a message carrying it. Whoever taps
-///   that message sees the icon's detail (expanded) and can buy it, or Like it: the like is sent at
-///   once as a reply in the same session, so the transcript keeps one bubble for the icon.
+///   that message sees the icon's detail (expanded) and can buy it, or Like it (and Unlike it): the
+///   like is sent at once as a reply in the same session that still shows the icon in full, with
+///   who likes it, so the transcript keeps one bubble for the icon.
 ///
 /// Both surfaces read `IconCatalog` and the same `Purchases` in the user's container.
 public struct IconStore: MessagesApp {
@@ -33,8 +35,11 @@ public struct IconStore: MessagesApp {
         var detail: Detail?
         /// Image names of the icons this user owns, as last read from the container.
         var owned: Set<String> = []
-        /// Sessions whose icon this participant liked from this conversation.
-        var likedSessions: Set<SessionID> = []
+        /// Whether this participant likes the icon of a session, as they last set it here (the
+        /// tapped message may be older than their last like).
+        var likes: [SessionID: Bool] = [:]
+        /// The icon whose purchase waits for the person's confirmation.
+        var confirming: String?
     }
 
     /// The content of the detail screen.
@@ -51,10 +56,16 @@ public struct IconStore: MessagesApp {
         case share(String)
         /// Show the icon's detail (a cell of the home grid).
         case show(String)
-        /// Buy the icon.
+        /// Buy the icon: asks to confirm first.
         case buy(String)
+        /// Confirm the purchase Buy asked about.
+        case confirmPurchase(String)
+        /// Do not buy after all.
+        case cancelPurchase
         /// Like the icon of the selected message, replying in its session.
         case like
+        /// Take the like back.
+        case unlike
     }
 
     /// Nothing shown, nothing owned: the container is read when the app opens.
@@ -77,9 +88,17 @@ public struct IconStore: MessagesApp {
             state.detail = .icon(try Self.icon(imageName).imageName)
             context.present(modal: Self.detailModal)
         case .buy(let imageName):
+            state.confirming = try Self.icon(imageName).imageName
+        case .confirmPurchase(let imageName):
+            guard state.confirming == imageName else { return }
             state.owned = try await Purchases.record(try Self.icon(imageName), in: context.container)
+            state.confirming = nil
+        case .cancelPurchase:
+            state.confirming = nil
         case .like:
-            try await like(state: &state, context: context)
+            try await setLike(true, state: &state, context: context)
+        case .unlike:
+            try await setLike(false, state: &state, context: context)
         }
     }
 
@@ -87,17 +106,26 @@ public struct IconStore: MessagesApp {
     /// idea), and `send` is checked against the session's head when it is committed; when someone
     /// else answered first, the host re-runs this action on the new head, so no like is lost.
     /// A staged like would fail later, when the user presses send, and need a second try.
-    private func like(state: inout State, context: AppContext) async throws {
+    /// The reply is computed from the selected message, the head it replaces: on a re-run it is
+    /// the newer head, so likes sent at once all count. Liking twice (or unliking what is not
+    /// liked) sends nothing.
+    private func setLike(_ liking: Bool, state: inout State, context: AppContext) async throws {
         let conversation = context.conversation
-        guard case .icon(let imageName) = state.detail, let selected = conversation.selectedMessage,
-              let session = selected.session
-        else {
+        guard case .icon = state.detail, let selected = conversation.selectedMessage, let session = selected.session else {
             throw MessagesError(.actionRefused, "Open an icon someone shared to like it.")
         }
-        let icon = try Self.icon(imageName)
-        let like = try IconMessage(icon: icon, kind: .like).message(from: conversation.localParticipantIdentifier, in: session)
-        try await conversation.send(like)
-        state.likedSessions.insert(session.id)
+        let current = try IconMessage(url: selected.url)
+        let me = conversation.localParticipantIdentifier
+        // The selected message can be older than this person's own last like (the selection stays
+        // on the message they tapped): when it says there is nothing to change but they did the
+        // opposite since, send anyway; it meets the newer head and the host re-runs this on it.
+        let stale = state.likes[session.id] == !liking
+        let reply = current.reply(by: me, liking: liking)
+            ?? (stale ? IconMessage(icon: current.icon, kind: liking ? .like : .unlike, likedBy: current.likedBy) : nil)
+        if let reply {
+            try await conversation.send(try reply.message(from: me, in: session))
+        }
+        state.likes[session.id] = liking
     }
 
     // MARK: Lifecycle (the seed's two paths to the detail)
@@ -110,6 +138,7 @@ public struct IconStore: MessagesApp {
               let selected = context.conversation.selectedMessage
         else {
             state.detail = nil
+            state.confirming = nil
             context.dismissModal()
             return
         }
@@ -127,6 +156,7 @@ public struct IconStore: MessagesApp {
         state.owned = try await Purchases.owned(in: context.container)
         guard style == .compact else { return }
         state.detail = nil
+        state.confirming = nil
         context.dismissModal()
     }
 
@@ -137,6 +167,7 @@ public struct IconStore: MessagesApp {
 
     /// Presents the detail of a tapped message's icon, or why it cannot be shown.
     private func showDetail(of message: Message, state: inout State, context: AppContext) {
+        state.confirming = nil
         do {
             state.detail = .icon(try IconMessage(url: message.url).icon.imageName)
         } catch {

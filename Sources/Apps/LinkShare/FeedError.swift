@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why the feed could not be loaded, with a sentence to show above the Retry button.
+/// Why the feed could not be loaded, with a sentence to show above the Retry and Choose feed buttons.
 ///
 /// Kept in the app's state, so the error stays on screen (beside the last good list) until a
 /// refresh succeeds.
@@ -17,7 +17,7 @@ public struct FeedError: Error, Sendable, Hashable, Codable, CustomStringConvert
         public static let timedOut = Code(rawValue: "timedOut")
         /// The server answered with a status other than 200.
         public static let badStatus = Code(rawValue: "badStatus")
-        /// The answer is not a Reddit listing (not JSON, or JSON of another shape).
+        /// The answer is not a feed LinkShare reads (a Reddit listing, RSS or Atom).
         public static let malformed = Code(rawValue: "malformed")
     }
 
@@ -36,25 +36,26 @@ public struct FeedError: Error, Sendable, Hashable, Codable, CustomStringConvert
     public var description: String { "\(code): \(message)" }
 
     static func unreachable(_ host: String) -> FeedError {
-        FeedError(.unreachable, "Couldn't reach \(host). Check the connection, then retry.")
+        FeedError(.unreachable, "Couldn't reach \(host). Check your connection, or choose another feed.")
     }
 
     static func timedOut(_ host: String, after timeout: Duration) -> FeedError {
-        FeedError(.timedOut, "\(host) didn't answer within \(timeout.spoken). Retry in a moment.")
+        FeedError(.timedOut, "\(host) didn't answer within \(timeout.spoken). Retry in a moment, or choose another feed.")
     }
 
     static func badStatus(_ status: Int, host: String) -> FeedError {
         let message = switch status {
-        case 404: "There is no feed at this address (\(host) answered HTTP 404)."
+        case 404: "There is no feed at this address (\(host) answered HTTP 404). Check the address, or choose another feed."
         case 429: "\(host) is limiting requests (HTTP 429). Wait a moment, then retry."
         case 500...599: "\(host) is having trouble (HTTP \(status)). Retry in a moment."
-        default: "\(host) answered with an error (HTTP \(status))."
+        default: "\(host) answered with an error (HTTP \(status)). Retry later, or choose another feed."
         }
         return FeedError(.badStatus, message, status: status)
     }
 
+    /// - Parameter detail: what the answer is instead ("not JSON, RSS or Atom").
     static func malformed(_ detail: String) -> FeedError {
-        FeedError(.malformed, "The feed's answer is not a Reddit listing (\(detail)).")
+        FeedError(.malformed, "This address doesn't give a feed LinkShare can read (\(detail)). Choose an RSS, Atom or Reddit feed.")
     }
 }
 

@@ -1,26 +1,27 @@
 import Foundation
 import ParlorKit
 
-/// One Reddit post, as LinkShare lists and shares it. Made by `RedditListing.posts(from:feedURL:)`,
-/// which has already decoded its text and checked its link.
+/// One post of a feed (a Reddit post, an RSS item, an Atom entry), as LinkShare lists and shares
+/// it. Made by `FeedDocument.read(_:feedURL:)`, which has already decoded its text and checked its link.
 public struct Post: Sendable, Hashable, Codable, Identifiable {
-    /// Reddit's fullname (`t3_abc123`), else its id, else the link.
+    /// Reddit's fullname (`t3_abc123`), an RSS guid or Atom id, else the link.
     public var id: String
     public var title: String
-    public var score: Int
+    /// Reddit's score; nil for RSS and Atom, which have none.
+    public var score: Int?
     /// The linked page: `http` or `https`, at most `Limits.maxURLLength` characters.
     public var url: URL
-    /// The linked site as Reddit names it (`github.com`, `self.programming`).
+    /// The linked site as Reddit names it (`github.com`, `self.programming`), else the link's host.
     public var domain: String
-    /// The post's comments page on Reddit.
+    /// The post's comments page on Reddit, or an RSS item's comments page.
     public var permalink: URL?
     public var author: String?
     public var commentCount: Int?
-    /// A small preview image, when Reddit has one.
+    /// A small preview image, when the feed has one.
     public var thumbnail: URL?
 
     public init(
-        id: String, title: String, score: Int, url: URL, domain: String, permalink: URL? = nil,
+        id: String, title: String, score: Int?, url: URL, domain: String, permalink: URL? = nil,
         author: String? = nil, commentCount: Int? = nil, thumbnail: URL? = nil
     ) {
         self.id = id
@@ -34,13 +35,13 @@ public struct Post: Sendable, Hashable, Codable, Identifiable {
         self.thumbnail = thumbnail
     }
 
-    /// "score: 1234", as the list and the bubble show it.
-    public var scoreText: String { "score: \(score)" }
+    /// "score: 1234", as the list and the bubble show it; nil without a score.
+    public var scoreText: String? { score.map { "score: \($0)" } }
 
-    /// What a screen reader says for the post's row: title, score and site.
-    public var rowLabel: String { "\(title), score \(score), \(domain)" }
+    /// What a screen reader says for the post's row: title, score (when there is one) and site.
+    public var rowLabel: String { [title, score.map { "score \($0)" }, domain].compactMap { $0 }.joined(separator: ", ") }
 
-    /// "by spez · 12 comments", or nil when Reddit gave neither.
+    /// "by spez · 12 comments", or nil when the feed gave neither.
     public var byline: String? {
         let parts = [
             author.map { "by \($0)" },
@@ -49,7 +50,7 @@ public struct Post: Sendable, Hashable, Codable, Identifiable {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    /// The message that shares this post: caption the title, subcaption the score, trailing
+    /// The message that shares this post: caption the title, subcaption the score (if any), trailing
     /// subcaption the site, and the post's link as the message URL, so a viewer without
     /// LinkShare can still open it.
     public var message: Message {
@@ -57,7 +58,7 @@ public struct Post: Sendable, Hashable, Codable, Identifiable {
         let layout = TemplateLayout(
             caption: title, subcaption: scoreText, trailingSubcaption: domain.clipped(to: Limits.maxCaptionLength))
         let lead = "Link from \(domain.clipped(to: 100)): "
-        let tail = ". Score \(score)."
+        let tail = score.map { ". Score \($0)." } ?? "."
         let spoken = lead + self.title.clipped(to: Limits.maxAccessibilityLabelLength - lead.count - tail.count) + tail
         return Message(
             url: url, layout: .template(layout),

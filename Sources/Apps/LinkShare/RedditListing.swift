@@ -15,14 +15,15 @@ public enum RedditListing {
     /// The posts of the listing in `data`, in listing order.
     /// - Parameter feedURL: where the listing came from; relative links resolve against it.
     /// - Throws: `FeedError(.malformed)` when `data` is not JSON or has no `data.children` array.
+    ///   `FeedDocument.read(_:feedURL:)` reads any supported format; this one reads Reddit's only.
     public static func posts(from data: Data, feedURL: URL) throws(FeedError) -> [Post] {
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: data)
         } catch DecodingError.dataCorrupted {
-            throw .malformed("not JSON")
+            throw .malformed("broken JSON")
         } catch {
-            throw .malformed("no data.children list")
+            throw .malformed("JSON, but not a Reddit listing")
         }
         var seen = Set<String>()
         return envelope.data.children.compactMap { child in

@@ -4,20 +4,32 @@ extension Invitation {
     /// The party image in the app's Assets folder, drawn by tools/generate_rsvp_image.py.
     public static let imageName = "partyballoons.png"
 
-    /// The bubble: the party image, the title as caption, and the counts as invitations say them
-    /// ("2 going · 1 can't go"; the seed wrote "Yes Count: 2" and "No Count: 1", which reads as a form).
+    /// The bubble: the party image with when and where over it, the title as caption, and the
+    /// counts as invitations say them ("2 going · 1 maybe · 1 can't go"; the seed wrote
+    /// "Yes Count: 2" and "No Count: 1", which reads as a form).
     public var layout: TemplateLayout {
-        TemplateLayout(image: .asset(Self.imageName), caption: title, subcaption: "\(goingText) · \(notGoingText)")
+        TemplateLayout(
+            image: .asset(Self.imageName), imageTitle: when, imageSubtitle: place, caption: title,
+            subcaption: countsText)
     }
 
+    /// "2 going · 1 can't go", with "1 maybe" between them when someone answered Maybe.
+    public var countsText: String { ([goingText] + (maybeCount > 0 ? [maybeText] : []) + [notGoingText]).joined(separator: " · ") }
     /// "2 going".
     public var goingText: String { "\(yesCount) going" }
+    /// "1 maybe".
+    public var maybeText: String { "\(maybeCount) maybe" }
     /// "1 can't go".
     public var notGoingText: String { "\(noCount) can't go" }
+    /// "Friday at 8 PM · Ann's place", or nil when neither is said.
+    public var detailsText: String? {
+        let details = [when, place].compactMap { $0 }
+        return details.isEmpty ? nil : details.joined(separator: " · ")
+    }
 
     /// What a screen reader says for the bubble; also the plain-text fallback.
     public var accessibilityLabel: String {
-        "RSVP: \(title). \(goingText), \(notGoingText)."
+        "RSVP: \(title). " + (detailsText.map { "\($0). " } ?? "") + countsText.replacingOccurrences(of: " · ", with: ", ") + "."
     }
 
     /// The line the session's first message leaves once answered: "$organizer asked: <title>".

@@ -1,8 +1,8 @@
 import ParlorKit
 
 extension RSVP {
-    /// Compact: "Create RSVP". Expanded: the tapped RSVP with YES and NO (and, for the organizer,
-    /// who answered), the reason it cannot be read, or the form for a new one.
+    /// Compact: "Create RSVP". Expanded: the tapped RSVP with its answer control (and, for the
+    /// organizer, who answered), the reason it cannot be read, or the form for a new one.
     public func body(state: State, environment: ViewEnvironment) -> ViewNode {
         if environment.presentationStyle == .compact {
             compactView()
@@ -11,7 +11,7 @@ extension RSVP {
         } else if let viewing = state.viewing {
             selectionView(viewing.invitation, viewer: environment.localParticipantIdentifier)
         } else {
-            formView(draft: state.draftTitle)
+            formView(state)
         }
     }
 
@@ -24,42 +24,56 @@ extension RSVP {
     }
 
     @ViewBuilder
-    private func formView(draft: String) -> ViewNode {
-        let title = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+    private func formView(_ state: State) -> ViewNode {
+        let title = state.draftTitle.trimmingCharacters(in: .whitespacesAndNewlines)
         let problem = Invitation.titleProblem(title)
+        let detailProblem = Invitation.detailProblem(Invitation.detail(state.draftWhen), name: "The time")
+            ?? Invitation.detailProblem(Invitation.detail(state.draftPlace), name: "The place")
         VStack {
             Text("New RSVP", style: .title)
             TextField(
-                "Title", text: draft, id: "title", placeholder: "Are you coming to my party?",
+                "Title", text: state.draftTitle, id: "title", placeholder: "Are you coming to my party?",
                 maxLength: Invitation.maxTitleLength, onChange: Action.setTitle, onSubmit: Action.submitTitle)
             if let problem, !title.isEmpty {
                 Text(problem.message, style: .footnote, color: .destructive, id: "title-problem")
             }
-            Button("Create", action: Action.create, disabled: problem != nil)
+            TextField(
+                "When (optional)", text: state.draftWhen, id: "when", placeholder: "Friday at 8 PM",
+                maxLength: Invitation.maxDetailLength, onChange: Action.setWhen)
+            TextField(
+                "Where (optional)", text: state.draftPlace, id: "place", placeholder: "Ann's place",
+                maxLength: Invitation.maxDetailLength, onChange: Action.setPlace)
+            if let detailProblem {
+                Text(detailProblem.message, style: .footnote, color: .destructive, id: "detail-problem")
+            }
+            Button("Create", action: Action.create, disabled: problem != nil || detailProblem != nil)
         }
     }
 
     @ViewBuilder
     private func selectionView(_ invitation: Invitation, viewer: ParticipantID) -> ViewNode {
-        let mine = invitation.answer(of: viewer)
+        let mine = invitation[viewer]
         VStack {
             Image(.asset(Invitation.imageName), label: nil, height: 160)
             Text(invitation.title, style: .title, id: "title")
+            if let when = invitation.when { Text("When: \(when)", style: .callout, id: "when") }
+            if let place = invitation.place { Text("Where: \(place)", style: .callout, id: "place") }
             HStack {
                 Text(invitation.goingText, id: "yes-count")
                 Spacer()
+                Text(invitation.maybeText, id: "maybe-count")
+                Spacer()
                 Text(invitation.notGoingText, id: "no-count")
             }
-            Text(mine.map { "Your answer: \($0.displayName)" } ?? "Are you coming?", style: .callout, id: "your-answer")
-            HStack {
-                Button("YES", action: Action.answer(.yes), disabled: mine == .yes, id: "answer-yes")
-                Button("NO", action: Action.answer(.no), role: .secondary, disabled: mine == .no, id: "answer-no")
-            }
+            Text(mine.map { "Your answer: \($0.choiceTitle)" } ?? "Are you coming?", style: .callout, id: "your-answer")
+            // The answer given is shown selected; choosing another changes it.
+            Picker(
+                "Your answer", selection: mine, options: Answer.allCases.map { (title: $0.choiceTitle, value: Optional($0)) }, id: "answer",
+                onChange: { Action.answer($0 ?? .yes) })
             if viewer == invitation.organizer {
                 Divider()
                 Text("Who answered", style: .headline)
-                answerList(.yes, invitation.yes)
-                answerList(.no, invitation.no)
+                for answer in Answer.allCases { answerList(answer, invitation.participants(answering: answer)) }
             }
         }
     }

@@ -5,10 +5,11 @@ import ParlorKit
 /// and every answer updates one message in the conversation with the counts.
 ///
 /// - From the drawer (compact): "Create RSVP" asks for the expanded style, where a form takes the
-///   title; "Create" stages the invitation in a new session and returns to compact.
-/// - Tapping the invitation opens YES and NO. An answer is sent at once as the session's next
-///   message. Each participant has one answer; answering again moves it. The organizer also sees
-///   who answered what.
+///   title, and when and where (optional); "Create" stages the invitation in a new session and
+///   returns to compact.
+/// - Tapping the invitation opens the answer control: Going, Maybe, Can't go, with the person's
+///   answer selected. An answer is sent at once as the session's next message. Each participant
+///   has one answer; choosing another moves it. The organizer also sees who answered what.
 /// - When two participants answer from the same message, the second send meets a newer head; the
 ///   app lets `.sessionConflict` escape `handle`, the host re-runs the answer on the new head, and
 ///   both answers count. `validate(_:replacing:)` refuses any message that is not one
@@ -30,6 +31,9 @@ public struct RSVP: MessagesApp {
     public struct State: Codable, Sendable {
         /// The title typed into the form so far.
         var draftTitle = ""
+        /// When and where, as typed so far (optional).
+        var draftWhen = ""
+        var draftPlace = ""
         /// The RSVP on screen: from the tapped message, refreshed by later messages of its session.
         var viewing: Viewing?
         /// Why the tapped message could not be opened.
@@ -50,9 +54,13 @@ public struct RSVP: MessagesApp {
         case setTitle(String)
         /// Return in the title field: creates the RSVP.
         case submitTitle(String)
+        /// An edit of the "When" field.
+        case setWhen(String)
+        /// An edit of the "Where" field.
+        case setPlace(String)
         /// The "Create" button.
         case create
-        /// YES or NO.
+        /// Going, Maybe or Can't go.
         case answer(Answer)
     }
 
@@ -70,6 +78,10 @@ public struct RSVP: MessagesApp {
             try context.requestPresentationStyle(.expanded)
         case .setTitle(let title):
             state.draftTitle = title
+        case .setWhen(let when):
+            state.draftWhen = when
+        case .setPlace(let place):
+            state.draftPlace = place
         case .submitTitle(let title):
             state.draftTitle = title
             try await create(state: &state, context: context)
@@ -102,10 +114,11 @@ public struct RSVP: MessagesApp {
     /// Stages the invitation in a new session, as the seed does, and returns to compact.
     private func create(state: inout State, context: AppContext) async throws {
         let title = state.draftTitle.trimmingCharacters(in: .whitespacesAndNewlines)
-        let invitation = try Invitation(title: title, organizer: context.conversation.localParticipantIdentifier)
+        let invitation = try Invitation(
+            title: title, when: state.draftWhen, place: state.draftPlace, organizer: context.conversation.localParticipantIdentifier)
         let message = try invitation.message(session: Session(), summary: invitation.creationSummary)
         try await context.conversation.insert(message)
-        state.draftTitle = ""
+        (state.draftTitle, state.draftWhen, state.draftPlace) = ("", "", "")
         try context.requestPresentationStyle(.compact)
     }
 
@@ -120,7 +133,7 @@ public struct RSVP: MessagesApp {
         }
         let head = try Invitation(url: selected.url)
         let me = context.conversation.localParticipantIdentifier
-        let previous = head.answer(of: me)
+        let previous = head[me]
         guard previous != answer else {
             state.viewing = Viewing(invitation: head, session: session)
             return

@@ -4,15 +4,16 @@ extension Game {
     /// screenshot of the grid was.
     public var svg: String {
         var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300">"##
-        svg += ##"<rect width="300" height="300" fill="#ffffff"/>"##
-        svg += ##"<path d="M100 12V288M200 12V288M12 100H288M12 200H288" stroke="#3a3a3c" stroke-width="4" stroke-linecap="round"/>"##
+        svg += Self.style
+        svg += ##"<rect class="board" width="300" height="300"/>"##
+        svg += ##"<path class="grid" d="M100 12V288M200 12V288M12 100H288M12 200H288" stroke-width="4" stroke-linecap="round"/>"##
         for (square, mark) in cells.enumerated() {
             let (x, y) = Self.center(of: square)
             switch mark {
             case .x:
-                svg += ##"<path d="M\##(x - 28) \##(y - 28)L\##(x + 28) \##(y + 28)M\##(x + 28) \##(y - 28)L\##(x - 28) \##(y + 28)" stroke="#1f5fbf" stroke-width="10" stroke-linecap="round"/>"##
+                svg += ##"<path d="M\##(x - 28) \##(y - 28)L\##(x + 28) \##(y + 28)M\##(x + 28) \##(y - 28)L\##(x - 28) \##(y + 28)" class="x" stroke-width="10" stroke-linecap="round"/>"##
             case .o:
-                svg += ##"<circle cx="\##(x)" cy="\##(y)" r="30" fill="none" stroke="#d9482b" stroke-width="10"/>"##
+                svg += ##"<circle class="o" cx="\##(x)" cy="\##(y)" r="30" fill="none" stroke-width="10"/>"##
             case nil:
                 break
             }
@@ -23,6 +24,13 @@ extension Game {
         }
         return svg + "</svg>"
     }
+
+    /// The board's colors, for the viewer's color scheme: a light board by day, a dark one in dark
+    /// mode (an image follows the page's `prefers-color-scheme`). X and O have the colors the app's
+    /// squares give them (`ColorRole.accent` and `.destructive`, as the client draws those roles),
+    /// so a mark has one color everywhere.
+    static let style = ##"<style>.board{fill:#ffffff}.grid{stroke:#3a3a3c}.x{stroke:#0062cc}.o{stroke:#d70015}"##
+        + ##"@media (prefers-color-scheme: dark){.board{fill:#1c1c1e}.grid{stroke:#8e8e93}.x{stroke:#64b0ff}.o{stroke:#ff6961}}</style>"##
 
     /// The center of a square in the drawing's coordinates.
     static func center(of square: Int) -> (x: Int, y: Int) {

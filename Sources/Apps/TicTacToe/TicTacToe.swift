@@ -57,11 +57,14 @@ public struct TicTacToe: MessagesApp {
                 HStack(spacing: 4) {
                     for column in 0..<3 {
                         let square = row * 3 + column
-                        let mark = game.cells[square]?.rawValue
+                        let mark = game.cells[square]
                         Button(
-                            mark ?? "", action: Action.play(square: square),
+                            mark?.rawValue ?? "", action: Action.play(square: square),
                             role: winningLine.contains(square) ? .primary : .secondary,
-                            label: "Row \(row + 1), column \(column + 1), \(mark ?? "empty")", id: "square\(square)")
+                            label: "Row \(row + 1), column \(column + 1), \(mark?.rawValue ?? "empty")",
+                            // One color per mark, as the bubble's board draws it.
+                            color: winningLine.contains(square) ? nil : mark.map { $0 == .x ? .accent : .destructive },
+                            id: "square\(square)")
                     }
                 }
             }
@@ -136,7 +139,7 @@ public struct TicTacToe: MessagesApp {
         }
     }
 
-    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 30"><path d="M10 2V28M20 2V28M2 10H28M2 20H28" stroke="#3a3a3c" stroke-width="2"/><path d="M3 3L7 7M7 3L3 7M13 13L17 17M17 13L13 17" stroke="#1f5fbf" stroke-width="2"/><circle cx="25" cy="5" r="2.5" fill="none" stroke="#d9482b" stroke-width="2"/></svg>"##
+    static let icon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 30"><path d="M10 2V28M20 2V28M2 10H28M2 20H28" stroke="#3a3a3c" stroke-width="2"/><path d="M3 3L7 7M7 3L3 7M13 13L17 17M17 13L13 17" stroke="#0062cc" stroke-width="2"/><circle cx="25" cy="5" r="2.5" fill="none" stroke="#d70015" stroke-width="2"/></svg>"##
 }
 
 extension TicTacToe.State {

@@ -1,7 +1,7 @@
 import Foundation
 import IconStore
-import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
 import Testing
 
 /// Message URLs come from outside: a damaged, incomplete or forged one shows a clear error and
@@ -93,18 +93,24 @@ struct ForgedMessageTests {
         #expect(error.message == shown)
     }
 
-    @Test("The host accepts the messages the app makes: a share, then a like of it")
+    @Test("The host accepts the messages the app makes: a share, a like of it, and the like taken back")
     func validateAcceptsGenuine() throws {
         let alice = ParticipantID(), bob = ParticipantID()
         let owl = try #require(IconCatalog.icon(imageName: "owl"))
         let session = Session()
-        var share = try IconMessage(icon: owl, kind: .share).message(from: alice, in: session)
+        let shared = IconMessage(icon: owl, kind: .share)
+        var share = try shared.message(from: alice, in: session)
         share.senderParticipantIdentifier = alice
-        var like = try IconMessage(icon: owl, kind: .like).message(from: bob, in: session)
+        let liked = try #require(shared.reply(by: bob, liking: true))
+        var like = try liked.message(from: bob, in: session)
         like.senderParticipantIdentifier = bob
+        var unlike = try #require(liked.reply(by: bob, liking: false)).message(from: bob, in: session)
+        unlike.senderParticipantIdentifier = bob
 
         try IconStore().validate(share, replacing: nil)
         try IconStore().validate(like, replacing: share)
+        try IconStore().validate(unlike, replacing: like)
+        #expect(liked.reply(by: bob, liking: true) == nil, "liking twice changes nothing")
     }
 
     @Test("The host refuses a genuine URL dressed in a forged bubble, a like in someone else's name, and likes outside their session")
@@ -121,15 +127,25 @@ struct ForgedMessageTests {
         cheapBubble.layout = .template(TemplateLayout(image: cat.image, caption: "Cat icon", subcaption: "FREE"))
         #expect(throws: MessagesError.self) { try app.validate(cheapBubble, replacing: nil) }
 
-        var impersonated = try IconMessage(icon: cat, kind: .like).message(from: carol, in: session)
+        var impersonated = try IconMessage(icon: cat, kind: .like, likedBy: [carol]).message(from: carol, in: session)
         impersonated.senderParticipantIdentifier = bob
-        #expect(throws: MessagesError.self) { try app.validate(impersonated, replacing: share) }
+        #expect(throws: MessagesError.self, "a like in Carol's name, sent by Bob") { try app.validate(impersonated, replacing: share) }
 
-        var likeWithoutShare = try IconMessage(icon: cat, kind: .like).message(from: bob, in: Session())
+        var bobLikes = try IconMessage(icon: cat, kind: .like, likedBy: [bob]).message(from: bob, in: session)
+        bobLikes.senderParticipantIdentifier = bob
+        try app.validate(bobLikes, replacing: share)
+        var unlikesBob = try IconMessage(icon: cat, kind: .unlike, likedBy: []).message(from: carol, in: session)
+        unlikesBob.senderParticipantIdentifier = carol
+        #expect(throws: MessagesError.self, "Carol takes back Bob's like") { try app.validate(unlikesBob, replacing: bobLikes) }
+        var inflated = try IconMessage(icon: cat, kind: .like, likedBy: [bob, carol, ParticipantID()]).message(from: carol, in: session)
+        inflated.senderParticipantIdentifier = carol
+        #expect(throws: MessagesError.self, "a like that adds someone else's too") { try app.validate(inflated, replacing: bobLikes) }
+
+        var likeWithoutShare = try IconMessage(icon: cat, kind: .like, likedBy: [bob]).message(from: bob, in: Session())
         likeWithoutShare.senderParticipantIdentifier = bob
         #expect(throws: MessagesError.self) { try app.validate(likeWithoutShare, replacing: nil) }
 
-        var likeOfAnotherIcon = try IconMessage(icon: owl, kind: .like).message(from: bob, in: session)
+        var likeOfAnotherIcon = try IconMessage(icon: owl, kind: .like, likedBy: [bob]).message(from: bob, in: session)
         likeOfAnotherIcon.senderParticipantIdentifier = bob
         #expect(throws: MessagesError.self) { try app.validate(likeOfAnotherIcon, replacing: share) }
 

@@ -36,12 +36,20 @@ struct HomeSurfaceTests {
         #expect(view.interactiveNodes(matching: "Like Owl icon").isEmpty)
     }
 
-    @Test("Buy records the purchase: the detail and the grid cell then show the icon as owned")
+    @Test("Buy asks to confirm first; Cancel buys nothing; confirmed, the detail and the grid cell show the icon as owned")
     func buyMakesOwned() async throws {
         try await alice.openHome(named: "Icon Store")
         try await alice.tapHome("Cat icon, $2.99", in: "Icon Store")
         try await alice.tapHome("Buy Cat icon for $2.99", in: "Icon Store")
+        let asking = await alice.homeView()
+        #expect(asking.text(id: "confirm-question") == "Buy Cat icon for $2.99?")
+        #expect(asking.text(id: "detail-owned") == nil, "nothing bought before confirming")
+        try await alice.tapHome("Don't buy Cat icon", in: "Icon Store")
+        #expect(await alice.homeView().text(id: "confirm-question") == nil)
+        #expect(await alice.homeView().gridCells.allSatisfy { !$0.visibleTexts.contains("Owned") })
 
+        try await alice.tapHome("Buy Cat icon for $2.99", in: "Icon Store")
+        try await alice.tapHome("Confirm: buy Cat icon for $2.99", in: "Icon Store")
         let view = await alice.homeView()
         #expect(await alice.homeError() == nil)
         #expect(view.text(id: "detail-owned") == "Owned")
@@ -55,6 +63,7 @@ struct HomeSurfaceTests {
         try await alice.openHome(named: "Icon Store")
         try await alice.tapHome("Cat icon, $2.99", in: "Icon Store")
         try await alice.tapHome("Buy Cat icon for $2.99", in: "Icon Store")
+        try await alice.tapHome("Confirm: buy Cat icon for $2.99", in: "Icon Store")
 
         let aliceList = try await alice.openApp(named: "Icon Store")
         let aliceCat = try #require(aliceList.rows.first { $0.id == "share-cat" })
@@ -80,6 +89,7 @@ struct HomeSurfaceTests {
 
         try await bob.tapMessage(containing: "Vespa icon")
         try await bob.tap("Buy Vespa icon for $9.99")
+        try await bob.tap("Confirm: buy Vespa icon for $9.99")
         #expect(await bob.appError() == nil)
         #expect(await bob.view().text(id: "detail-owned") == "Owned")
 

@@ -4,7 +4,8 @@ import ParlorTesting
 import Testing
 
 /// The seed's Airbnb idea: the recipient likes the shared icon and the like answers in the same
-/// session, so the conversation keeps one bubble for the icon.
+/// session, so the conversation keeps one bubble for the icon; the bubble still shows the icon in
+/// full, with who likes it, and a like can be taken back.
 @Suite("Icon Store: liking a shared icon")
 struct LikeTests {
     let simulator = ConversationSimulator(participants: ["Alice", "Bob", "Carol"], apps: [IconStore()])
@@ -18,7 +19,7 @@ struct LikeTests {
         try await alice.sendStaged()
     }
 
-    @Test("Like sends a reply at once in the icon's session, captioned with who liked it")
+    @Test("Like sends a reply at once in the icon's session that still shows the icon in full, with who likes it")
     func likeRepliesInSession() async throws {
         try await aliceSendsCat()
         try await bob.tapMessage(containing: "Cat icon")
@@ -33,42 +34,55 @@ struct LikeTests {
         #expect(posted.last?.sender == "Bob")
         #expect(like.session == shared.session)
         let bobID = try await bob.participantID(in: "Icon Store")
-        #expect(like.template?.caption == "\(bobID.mention) liked Cat icon")
+        #expect(like.template?.caption == "Cat icon", "the thing liked, not replaced by the like")
         #expect(like.template?.subcaption == "$2.99")
         #expect(like.template?.image == .asset("cat.png"))
-        #expect(like.summaryText == "Liked Cat icon")
-        #expect(like.accessibilityLabel == "\(bobID.mention) liked Cat icon, $2.99")
+        #expect(like.template?.trailingSubcaption == "♥ \(bobID.mention)")
+        #expect(like.summaryText == "\(bobID.mention) liked Cat icon")
+        #expect(like.accessibilityLabel?.hasSuffix("Liked by \(bobID.mention).") == true)
     }
 
-    @Test("After the like the transcript collapses: one bubble (the like) and Alice's summary line")
+    @Test("After the like the transcript keeps one bubble showing the icon, and Alice's share line")
     func transcriptCollapses() async throws {
         try await aliceSendsCat()
         try await bob.tapMessage(containing: "Cat icon")
         try await bob.tap("Like Cat icon")
 
-        let bobID = try await bob.participantID(in: "Icon Store")
         for viewer in [alice, bob, carol] {
             let lines = try await viewer.transcript()
             #expect(lines.map(\.kind) == [.summary, .bubble])
             #expect(lines.first?.text == "Shared Cat icon ($2.99)")
-            #expect(lines.last?.message?.template?.caption == "\(bobID.mention) liked Cat icon")
+            #expect(lines.last?.message?.template?.caption == "Cat icon")
+            #expect(lines.last?.namedText.hasSuffix("Liked by Bob.") == true, "read with names")
+            #expect(lines.last?.message?.template?.trailingSubcaption?.contains("♥") == true)
         }
     }
 
-    @Test("Once liked, the button reads Liked and cannot be tapped again")
-    func likeOnlyOnce() async throws {
+    @Test("Once liked, the button takes the like back: Unlike sends a reply without it; liking again works")
+    func unlike() async throws {
         try await aliceSendsCat()
         try await bob.tapMessage(containing: "Cat icon")
         try await bob.tap("Like Cat icon")
 
-        let view = await bob.view()
-        #expect(view.visibleTexts.contains("Liked"))
-        #expect(!view.hasEnabledControl("Like Cat icon"))
-        #expect(!view.hasEnabledControl("You liked Cat icon"))
-        #expect(await simulator.messages.count == 2)
+        let liked = await bob.view()
+        #expect(liked.visibleTexts.contains("♥ Liked"))
+        #expect(!liked.hasEnabledControl("Like Cat icon"))
+        #expect(liked.hasEnabledControl("Unlike Cat icon"))
+
+        try await bob.tap("Unlike Cat icon")
+        #expect(await bob.appError() == nil)
+        let posted = await simulator.messages
+        #expect(posted.count == 3)
+        #expect(posted.last?.message?.template?.trailingSubcaption == nil, "nobody likes it now")
+        let bobID = try await bob.participantID(in: "Icon Store")
+        #expect(posted.last?.message?.summaryText == "\(bobID.mention) unliked Cat icon")
+        #expect(await bob.view().hasEnabledControl("Like Cat icon"))
+
+        try await bob.tap("Like Cat icon")
+        #expect(await simulator.messages.count == 4)
     }
 
-    @Test("Alice taps Bob's like and sees the Cat icon's detail")
+    @Test("Alice taps Bob's like and sees the Cat icon's detail, with who likes it")
     func tappingTheLikeShowsTheIcon() async throws {
         try await aliceSendsCat()
         try await bob.tapMessage(containing: "Cat icon")
@@ -78,6 +92,8 @@ struct LikeTests {
         let view = try await alice.tapLatestMessage()
         #expect(view.text(id: "detail-name") == "Cat icon")
         #expect(view.text(id: "detail-price") == "$2.99")
+        let bobID = try await bob.participantID(in: "Icon Store")
+        #expect(view.text(id: "likes") == "♥ \(bobID.mention)")
     }
 
     @Test("Bob and Carol like at the same time: both likes land in the session, none is lost")
@@ -95,8 +111,8 @@ struct LikeTests {
         #expect(Set(posted.compactMap { $0.message?.session }).count == 1)
         let lines = try await alice.transcript()
         #expect(lines.map(\.kind) == [.summary, .summary, .bubble])
-        #expect(lines.map(\.text).prefix(2) == ["Shared Cat icon ($2.99)", "Liked Cat icon"])
-        let carolID = try await carol.participantID(in: "Icon Store")
-        #expect(lines.last?.message?.template?.caption == "\(carolID.mention) liked Cat icon")
+        #expect(lines.map(\.namedText).prefix(2) == ["Shared Cat icon ($2.99)", "Bob liked Cat icon"])
+        let (bobID, carolID) = (try await bob.participantID(in: "Icon Store"), try await carol.participantID(in: "Icon Store"))
+        #expect(lines.last?.message?.template?.trailingSubcaption == "♥ \(bobID.mention) and \(carolID.mention)")
     }
 }

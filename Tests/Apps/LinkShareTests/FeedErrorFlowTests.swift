@@ -42,9 +42,17 @@ struct FeedErrorFlowTests {
         }
         // The server has stopped: nothing listens on its port now.
         try await alice.tap("Refresh")
-        expectErrorKeepingList(await alice.view(), "Couldn't reach 127.0.0.1. Check the connection, then retry.")
+        let failed = await alice.view()
+        expectErrorKeepingList(failed, "Couldn't reach 127.0.0.1. Check your connection, or choose another feed.")
+        #expect(failed.buttonTitles.contains("Choose feed"))
+        #expect(failed.text(id: "feed-tries") == nil)
+        // Each Retry that fails again changes the view, so a person sees that it tried.
         try await alice.tap("Retry")
-        expectErrorKeepingList(await alice.view(), "Couldn't reach 127.0.0.1. Check the connection, then retry.")
+        let retried = await alice.view()
+        expectErrorKeepingList(retried, "Couldn't reach 127.0.0.1. Check your connection, or choose another feed.")
+        #expect(retried.text(id: "feed-tries") == "Still failing after 2 tries.")
+        try await alice.tap("Retry")
+        #expect(await alice.view().text(id: "feed-tries") == "Still failing after 3 tries.")
     }
 
     @Test("Network failure on the first load: the error and Retry, no posts")
@@ -52,8 +60,8 @@ struct FeedErrorFlowTests {
         let url = try await FeedServer.run(answering: .listing(Fixtures.programming)) { $0.url() }
         let alice = linkShareConversation(patientLinkShare(feedURL: url)).participant("Alice")
         let view = try await alice.openApp(named: "LinkShare")
-        #expect(view.text(id: "feed-error") == "Couldn't reach 127.0.0.1. Check the connection, then retry.")
-        #expect(view.buttonTitles == ["Retry"])
+        #expect(view.text(id: "feed-error") == "Couldn't reach 127.0.0.1. Check your connection, or choose another feed.")
+        #expect(view.buttonTitles == ["Retry", "Choose feed"])
         #expect(view.rowLabels.isEmpty)
         #expect(await alice.appError() == nil)
     }
@@ -61,7 +69,7 @@ struct FeedErrorFlowTests {
     @Test("Timeout: a server slower than the app's timeout gives a timeout error in time, and Retry recovers")
     func timeout() async throws {
         try await refreshFailing(with: FeedAnswer(body: Fixtures.programming, delay: Self.slowAnswer), timeout: .seconds(2)) { alice, server in
-            expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
+            expectErrorKeepingList(await alice.view(), "127.0.0.1 didn't answer within 2 seconds. Retry in a moment, or choose another feed.")
             server.answer(with: .listing(Fixtures.listing(title: "Back again", url: "https://back.example/")))
             try await alice.tap("Retry")
             let view = await alice.view()
@@ -78,16 +86,16 @@ struct FeedErrorFlowTests {
             let waited = ContinuousClock.now - started
             let error = await alice.view().text(id: "feed-error")
             #expect(waited < Self.slowAnswer / 3, "the app answered at its own 2-second timeout, not the server's 90 seconds")
-            #expect(error == "127.0.0.1 didn't answer within 2 seconds. Retry in a moment.")
+            #expect(error == "127.0.0.1 didn't answer within 2 seconds. Retry in a moment, or choose another feed.")
         }
     }
 
     @Test("A non-200 answer shows its status and keeps the list", arguments: [
         (503, "127.0.0.1 is having trouble (HTTP 503). Retry in a moment."),
         (500, "127.0.0.1 is having trouble (HTTP 500). Retry in a moment."),
-        (404, "There is no feed at this address (127.0.0.1 answered HTTP 404)."),
+        (404, "There is no feed at this address (127.0.0.1 answered HTTP 404). Check the address, or choose another feed."),
         (429, "127.0.0.1 is limiting requests (HTTP 429). Wait a moment, then retry."),
-        (403, "127.0.0.1 answered with an error (HTTP 403)."),
+        (403, "127.0.0.1 answered with an error (HTTP 403). Retry later, or choose another feed."),
     ])
     func nonOKStatus(status: Int, message: String) async throws {
         // The body is a valid listing: the status alone must make it an error.
@@ -96,14 +104,17 @@ struct FeedErrorFlowTests {
         }
     }
 
-    @Test("Malformed JSON shows that the answer is not a listing, keeps the list, and Retry recovers", arguments: [
-        ("<html><body>We're down</body></html>", "The feed's answer is not a Reddit listing (not JSON)."),
-        (#"{"kind": "Listing", "data": {"children": [{"kind": "t3""#, "The feed's answer is not a Reddit listing (not JSON)."),
-        (#"{"error": 500, "message": "Internal Server Error"}"#, "The feed's answer is not a Reddit listing (no data.children list)."),
+    @Test("An answer that is no feed says what it is instead, keeps the list, and Retry recovers", arguments: [
+        ("<html><body>We're down</body></html>", "a web page, not a feed"),
+        (#"{"kind": "Listing", "data": {"children": [{"kind": "t3""#, "broken JSON"),
+        (#"{"error": 500, "message": "Internal Server Error"}"#, "JSON, but not a Reddit listing"),
+        ("<rss version=\"2.0\"><channel><item><title>Cut", "XML that is not well-formed, at line 1"),
+        ("We're down", "not JSON, RSS or Atom"),
     ])
-    func malformedJSON(body: String, message: String) async throws {
+    func notAFeed(body: String, message: String) async throws {
         try await refreshFailing(with: FeedAnswer(body: body)) { alice, server in
-            expectErrorKeepingList(await alice.view(), message)
+            expectErrorKeepingList(
+                await alice.view(), "This address doesn't give a feed LinkShare can read (\(message)). Choose an RSS, Atom or Reddit feed.")
             server.answer(with: .listing(Fixtures.listing(title: "Fixed", url: "https://fixed.example/")))
             try await alice.tap("Retry")
             let view = await alice.view()

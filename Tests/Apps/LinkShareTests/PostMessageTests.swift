@@ -60,22 +60,36 @@ struct PostMessageTests {
         #expect { try app.validate(forged, replacing: nil) } throws: { ($0 as? MessagesError)?.code == .actionRefused }
     }
 
-    @Test("The manifest lets the app reach the feed's host only")
-    func allowedHostsFollowFeed() throws {
-        #expect(LinkShare().manifest.allowedHosts == ["www.reddit.com"])
+    @Test("The manifest lets the app reach any host (people choose feeds) and keep data (the choice), and says so")
+    func manifestAllowsChosenFeeds() throws {
+        let manifest = LinkShare().manifest
+        #expect(manifest.allowedHosts == ["*", "www.reddit.com"], "any host, and the default feed's by name")
+        #expect(manifest.allows(host: "www.reddit.com") && manifest.allows(host: "blog.example.org"))
+        #expect(manifest.names(host: "www.reddit.com") && !manifest.names(host: "blog.example.org"))
+        #expect(LinkShare(feedURL: try #require(URL(string: "http://127.0.0.1:8081/feed.json"))).manifest.names(host: "127.0.0.1"),
+                "the operator's default feed may be on the server's own network")
+        #expect(manifest.keepsData)
+        #expect(manifest.permissions.contains("Reach any website on the internet"))
         #expect(LinkShare().feedURL.absoluteString == "https://www.reddit.com/r/programming.json")
-        let local = LinkShare(feedURL: try #require(URL(string: "http://127.0.0.1:8123/r/swift.json")))
-        #expect(local.manifest.allowedHosts == ["127.0.0.1"])
-        #expect(!local.manifest.allows(host: "www.reddit.com"))
+    }
+
+    @Test("A post without a score (RSS, Atom) shows none in its row or its message")
+    func postWithoutScore() throws {
+        var unscored = post
+        unscored.score = nil
+        #expect(unscored.rowLabel == "Why SQLite uses B-trees & not LSM trees, sqlite.org")
+        #expect(unscored.message.template?.subcaption == nil)
+        #expect(unscored.message.accessibilityLabel == "Link from sqlite.org: Why SQLite uses B-trees & not LSM trees.")
+        #expect(throws: Never.self) { try unscored.message.validate() }
     }
 }
 
 @Suite("Feed error messages")
 struct FeedErrorMessageTests {
     @Test("A timeout names the app's timeout in words a person reads", arguments: [
-        (Duration.seconds(10), "www.reddit.com didn't answer within 10 seconds. Retry in a moment."),
-        (.seconds(1), "www.reddit.com didn't answer within 1 second. Retry in a moment."),
-        (.milliseconds(250), "www.reddit.com didn't answer within 250 milliseconds. Retry in a moment."),
+        (Duration.seconds(10), "www.reddit.com didn't answer within 10 seconds. Retry in a moment, or choose another feed."),
+        (.seconds(1), "www.reddit.com didn't answer within 1 second. Retry in a moment, or choose another feed."),
+        (.milliseconds(250), "www.reddit.com didn't answer within 250 milliseconds. Retry in a moment, or choose another feed."),
     ])
     func timeoutMessage(timeout: Duration, message: String) {
         #expect(FeedError.timedOut("www.reddit.com", after: timeout).message == message)

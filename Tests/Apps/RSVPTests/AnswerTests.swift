@@ -6,7 +6,7 @@ import Testing
 
 @Suite("RSVP: answers")
 struct AnswerTests {
-    @Test("Each participant has one answer: YES is disabled once given, and NO moves the vote")
+    @Test("Each participant has one answer, shown selected; choosing Can't go moves it")
     func oneAnswerPerParticipant() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [RSVP()])
         let ann = simulator.participant("Ann")
@@ -14,14 +14,14 @@ struct AnswerTests {
         try await ann.createRSVP(titled: "Board games")
         let bobID = try await bob.rsvpID()
 
-        try await bob.answerRSVP("Board games", "YES")
+        try await bob.answerRSVP("Board games", "Going")
         let answered = await bob.view()
-        #expect(answered.isButtonDisabled("YES") == true)
-        #expect(answered.text(withID: "your-answer") == "Your answer: Yes")
+        #expect(answered.selectedAnswer == "Going", "shown selected, not disabled")
+        #expect(answered.text(withID: "your-answer") == "Your answer: Going")
         #expect(try await simulator.latestRSVP().invitation.yes == [bobID])
 
         // Bob changes his mind in the same open view.
-        try await bob.tap("NO")
+        try await bob.answer("Can't go")
         #expect(await bob.appError() == nil)
         let moved = try await simulator.latestRSVP().invitation
         #expect(moved.yes.isEmpty)
@@ -32,9 +32,39 @@ struct AnswerTests {
         // Reopened later, the bubble still knows Bob's answer.
         try await bob.dismissApp()
         let reopened = try await bob.tapMessage(containing: "Board games")
-        #expect(reopened.text(withID: "your-answer") == "Your answer: No")
-        #expect(reopened.isButtonDisabled("NO") == true)
+        #expect(reopened.text(withID: "your-answer") == "Your answer: Can't go")
+        #expect(reopened.selectedAnswer == "Can't go")
         #expect(await simulator.rsvpMessages().count == 3)
+    }
+
+    @Test("An invitation with a time and a place shows them in the bubble and the app; Maybe is counted and listed, and leaves its own line")
+    func detailsAndMaybe() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [RSVP()])
+        let ann = simulator.participant("Ann"), bob = simulator.participant("Bob")
+        try await ann.openApp(named: "RSVP")
+        try await ann.tap("Create RSVP")
+        try await ann.type("Board games", into: "Title")
+        try await ann.type("Friday at 8 PM", into: "when")
+        try await ann.type("Ann's place", into: "place")
+        try await ann.tap("Create")
+        let staged = try #require(await ann.staged()?.message?.template)
+        #expect(staged.imageTitle == "Friday at 8 PM" && staged.imageSubtitle == "Ann's place")
+        try await ann.sendStaged()
+
+        try await bob.answerRSVP("Board games", "Maybe")
+        let view = await bob.view()
+        #expect(view.text(withID: "when") == "When: Friday at 8 PM")
+        #expect(view.text(withID: "place") == "Where: Ann's place")
+        #expect(view.selectedAnswer == "Maybe")
+        #expect(view.text(withID: "maybe-count") == "1 maybe")
+        #expect(try await simulator.latestRSVP().message.template?.subcaption == "0 going · 1 maybe · 0 can't go")
+        try await bob.answer("Going")
+        #expect(try await simulator.latestRSVP().message.template?.subcaption == "1 going · 0 can't go", "no maybe left: the seed's line")
+        let lines = try await ann.transcript().map(\.namedText)
+        #expect(lines.contains("Bob answered Maybe"), "\(lines)")
+
+        let organizerView = try await ann.tapMessage(containing: "Board games")
+        #expect(organizerView.visibleTexts.contains("Maybe (0)") && organizerView.visibleTexts.contains("Yes (1)"))
     }
 
     @Test("The organizer sees who answered Yes and who answered No; guests see only the counts")
@@ -45,9 +75,9 @@ struct AnswerTests {
         let carol = simulator.participant("Carol")
         let dan = simulator.participant("Dan")
         try await ann.createRSVP(titled: "Dinner")
-        try await bob.answerRSVP("Dinner", "YES")
-        try await carol.answerRSVP("Dinner", "NO")
-        try await dan.answerRSVP("Dinner", "YES")
+        try await bob.answerRSVP("Dinner", "Going")
+        try await carol.answerRSVP("Dinner", "Can't go")
+        try await dan.answerRSVP("Dinner", "Going")
 
         let organizerView = try await ann.tapMessage(containing: "Dinner")
         let bobID = try await bob.rsvpID()
@@ -73,7 +103,7 @@ struct AnswerTests {
         let before = try await ann.tapMessage(containing: "Karaoke")
         #expect(before.rowTexts(ofList: "yes-list") == ["Nobody yet"])
 
-        try await bob.answerRSVP("Karaoke", "YES")
+        try await bob.answerRSVP("Karaoke", "Going")
         #expect(await ann.view().rowTexts(ofList: "yes-list") == [try await bob.rsvpID().mention])
     }
 
@@ -84,9 +114,9 @@ struct AnswerTests {
         let bob = simulator.participant("Bob")
         let carol = simulator.participant("Carol")
         try await ann.createRSVP(titled: "Movie night")
-        try await bob.answerRSVP("Movie night", "YES")
-        try await bob.tap("NO")
-        try await carol.answerRSVP("Movie night", "YES")
+        try await bob.answerRSVP("Movie night", "Going")
+        try await bob.answer("Can't go")
+        try await carol.answerRSVP("Movie night", "Going")
 
         let (annID, bobID, carolID) = try await (ann.rsvpID(), bob.rsvpID(), carol.rsvpID())
         let transcript = try await carol.transcript()
@@ -106,7 +136,7 @@ struct AnswerTests {
         try await ann.createRSVP(titled: "Company picnic")
         for (index, name) in guests.enumerated() {
             let guest = simulator.participant(name)
-            try await guest.answerRSVP("Company picnic", index.isMultiple(of: 3) ? "NO" : "YES")
+            try await guest.answerRSVP("Company picnic", index.isMultiple(of: 3) ? "Can't go" : "Going")
             #expect(await guest.appError() == nil, "\(name) could not answer")
             try await guest.dismissApp()
         }

@@ -18,8 +18,8 @@ struct ConcurrentAnswerTests {
         // Both open the same bubble before either answers.
         try await bob.tapMessage(containing: "Beach day")
         try await carol.tapMessage(containing: "Beach day")
-        try await bob.tap("YES")
-        try await carol.tap("NO")
+        try await bob.answer("Going")
+        try await carol.answer("Can't go")
         #expect(await bob.appError() == nil)
         #expect(await carol.appError() == nil)
 
@@ -44,9 +44,9 @@ struct ConcurrentAnswerTests {
         try await ann.createRSVP(titled: "Hike")
         for guest in [bob, carol, dan] { try await guest.tapMessage(containing: "Hike") }
 
-        async let bobAnswers: Void = bob.tap("YES")
-        async let carolAnswers: Void = carol.tap("NO")
-        async let danAnswers: Void = dan.tap("YES")
+        async let bobAnswers: Void = bob.answer("Going")
+        async let carolAnswers: Void = carol.answer("Can't go")
+        async let danAnswers: Void = dan.answer("Going")
         _ = try await (bobAnswers, carolAnswers, danAnswers)
 
         for guest in [bob, carol, dan] {

@@ -13,6 +13,8 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
     case answersForSomeoneElse
     /// The sender answers and renames the party.
     case changesTitle
+    /// An answer that also moves the party elsewhere.
+    case changesPlace
     /// The URL is honest but the bubble shows 99 Yes answers.
     case captionDisagrees
     /// The sender's answer leaves a summary line naming someone else.
@@ -21,7 +23,7 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
     case strayURLItem
     /// The head sent again, answering nothing.
     case changesNothing
-    /// A new session that already counts an answer.
+    /// A new session that already counts an answer (its organizer's own: SessionState refuses anyone else's).
     case newRSVPWithAnswers
     /// A new session naming someone else as its organizer.
     case newRSVPForSomeoneElse
@@ -32,8 +34,8 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
     var reason: String {
         switch self {
         case .inflatedCount: "The RSVP's counts do not match the answers it lists."
-        case .changesSomeoneElsesAnswer, .answersForSomeoneElse: "An answer may change only its sender's own answer."
-        case .changesTitle: "An answer cannot change the RSVP's title or organizer."
+        case .changesSomeoneElsesAnswer, .answersForSomeoneElse: "A message may change only its sender's own entry, not someone else's."
+        case .changesTitle, .changesPlace: "What the first message set cannot change afterwards."
         case .captionDisagrees, .summaryImpersonates: "The message does not show what its RSVP says."
         case .strayURLItem: "The RSVP's URL carries something besides the RSVP."
         case .changesNothing: "This message does not answer the RSVP."
@@ -50,13 +52,13 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
         let stranger = ParticipantID()
         guard let head else {
             let invitation = try Invitation(title: "Free pizza", organizer: self == .newRSVPForSomeoneElse ? stranger : sender)
-            let forged = self == .newRSVPWithAnswers ? invitation.answering(.yes, for: stranger) : invitation
+            let forged = self == .newRSVPWithAnswers ? invitation.answering(.yes, for: sender) : invitation
             return try forged.message(session: Session(), summary: forged.creationSummary)
         }
         let session = try #require(head.session)
         let current = try Invitation(url: head.url)
         let honest = current.answering(.yes, for: sender)
-        let honestSummary = Invitation.answerSummary(by: sender, answer: .yes, previous: current.answer(of: sender))
+        let honestSummary = Invitation.answerSummary(by: sender, answer: .yes, previous: current[sender])
         var message = try honest.message(session: session, summary: honestSummary)
         switch self {
         case .inflatedCount:
@@ -70,6 +72,9 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
         case .changesTitle:
             let renamed = try tampered(honest) { $0["title"] = "Free pizza" }
             message = try Invitation(url: renamed).message(session: session, summary: honestSummary)
+        case .changesPlace:
+            let moved = try tampered(honest) { $0["place"] = "The forger's house" }
+            message = try Invitation(url: moved).message(session: session, summary: honestSummary)
         case .captionDisagrees:
             message.layout = .template(TemplateLayout(image: .asset(Invitation.imageName), caption: current.title, subcaption: "Yes Count: 99"))
         case .summaryImpersonates:

@@ -20,7 +20,7 @@ struct InvitationURLTests {
         #expect(items["yes"]?.count == 44)  // two ids, 22 characters each
         let read = try Invitation(url: url)
         #expect(read == invitation)
-        #expect(read.answer(of: bob) == .no)
+        #expect(read[bob] == .no)
     }
 
     @Test("With the heaviest title allowed, 160 answers fit in 5,000 characters; a full RSVP says so")
@@ -33,6 +33,36 @@ struct InvitationURLTests {
         let error = #expect(throws: MessagesError.self) { try invitation.url() }
         #expect(error?.code == .urlExceedsMaxSize)
         #expect(error?.message.contains("Start a new RSVP") == true)
+    }
+
+    @Test("When, where and maybes: carried only when given (an RSVP without them keeps the seed's URL), read back the same; 130 answers fit with the heaviest of each")
+    func detailsAndMaybe() throws {
+        let (organizer, ann, bob) = (ParticipantID(), ParticipantID(), ParticipantID())
+        let plain = try Invitation(title: "Games", when: "  ", place: nil, organizer: organizer)
+        #expect(plain.when == nil, "a blank time is no time")
+        let plainItems = try QueryItems(url: plain.url())
+        #expect(plainItems["when"] == nil && plainItems["place"] == nil && plainItems["maybe"] == nil && plainItems["maybeCount"] == nil)
+
+        let invitation = try Invitation(title: "Games", when: "Friday at 8 PM", place: "Ann's place", organizer: organizer)
+            .answering(.maybe, for: ann).answering(.yes, for: bob)
+        let items = try QueryItems(url: invitation.url())
+        #expect(items["when"] == "Friday at 8 PM" && items["place"] == "Ann's place" && items["maybeCount"] == "1")
+        let read = try Invitation(url: invitation.url())
+        #expect(read == invitation)
+        #expect(read[ann] == .maybe)
+        #expect(read.countsText == "1 going · 1 maybe · 0 can't go")
+        #expect(read.layout.imageTitle == "Friday at 8 PM" && read.layout.imageSubtitle == "Ann's place")
+        #expect(read.accessibilityLabel == "RSVP: Games. Friday at 8 PM · Ann's place. 1 going, 1 maybe, 0 can't go.")
+        #expect(read.answering(.no, for: ann).maybe.isEmpty, "an answer moves the maybe")
+
+        #expect(throws: MessagesError.self) { try Invitation(title: "Games", when: String(repeating: "x", count: 61), organizer: organizer) }
+        #expect(throws: MessagesError.self) { try Invitation(title: "Games", place: "line\nbreak", organizer: organizer) }
+
+        var heaviest = try Invitation(
+            title: String(repeating: "🎉", count: Invitation.maxTitleLength), when: String(repeating: "🕗", count: 30),
+            place: String(repeating: "🏠", count: 30), organizer: organizer)
+        for index in 0..<130 { heaviest = heaviest.answering(Answer.allCases[index % 3], for: ParticipantID()) }
+        #expect(try heaviest.url().absoluteString.count <= Limits.maxURLLength)
     }
 
     @Test("Malformed URLs are refused with a reason", arguments: MalformedURL.allCases)
@@ -56,7 +86,7 @@ struct InvitationURLTests {
         let view = try await bob.tapMessage(containing: "Broken party")
         let problem = try #require(view.text(withID: "problem"))
         #expect(problem.hasPrefix("This RSVP could not be read."))
-        #expect(view.isButtonDisabled("YES") == nil)
+        #expect(view.selectedAnswer == nil, "no answer control on an unreadable RSVP")
         try await bob.tap("Create RSVP")
         #expect(await bob.view().visibleTexts.contains("New RSVP"))
     }
@@ -65,6 +95,7 @@ struct InvitationURLTests {
 /// Message URLs the app must not trust.
 enum MalformedURL: String, CaseIterable, Sendable, CustomStringConvertible {
     case missingTitle, countDiffersFromList, notAParticipant, answeredTwice, cutShortList, notANumber, noURL
+    case maybeCountWithoutList, yesAndMaybe, paddedPlace, placeTooLong
 
     var description: String { rawValue }
 
@@ -80,6 +111,10 @@ enum MalformedURL: String, CaseIterable, Sendable, CustomStringConvertible {
         case .cutShortList: items["yes"] = String(yes.dropLast())
         case .notANumber: items["noCount"] = "zero"
         case .noURL: return nil
+        case .maybeCountWithoutList: items["maybeCount"] = "2"
+        case .yesAndMaybe: (items["maybe"], items["maybeCount"]) = (yes, "1")
+        case .paddedPlace: items["place"] = " Ann's place "
+        case .placeTooLong: items["place"] = String(repeating: "x", count: Invitation.maxDetailLength + 1)
         }
         return try items.url(base: "https://parlor.example/rsvp")
     }

@@ -17,10 +17,15 @@ extension SimulatedParticipant {
         try await sendStaged()
     }
 
-    /// Taps the newest bubble of the RSVP titled `title` and presses `button` ("YES" or "NO").
-    func answerRSVP(_ title: String, _ button: String) async throws {
+    /// Taps the newest bubble of the RSVP titled `title` and chooses `choice` ("Going", "Maybe" or "Can't go").
+    func answerRSVP(_ title: String, _ choice: String) async throws {
         try await tapMessage(containing: title)
-        try await tap(button)
+        try await answer(choice)
+    }
+
+    /// Chooses `choice` ("Going", "Maybe" or "Can't go") in the open RSVP's answer control.
+    func answer(_ choice: String) async throws {
+        try await choose(choice, in: "answer")
     }
 
     /// This participant's id inside RSVP.
@@ -43,6 +48,15 @@ extension ViewNode {
     func rowTexts(ofList id: String) -> [String]? {
         for case .list(let list) in allNodes where list.id == id {
             return list.children.flatMap(\.visibleTexts)
+        }
+        return nil
+    }
+
+    /// The option shown selected in the answer control ("Going"…); "" when none is, nil when
+    /// there is no answer control.
+    var selectedAnswer: String? {
+        for case .picker(let picker) in allNodes where picker.id == "answer" {
+            return picker.options.first(where: \.selected)?.title ?? ""
         }
         return nil
     }

@@ -12,7 +12,7 @@ struct ValidationTests {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Mallory"], apps: [mallory])
         let ann = simulator.participant("Ann")
         try await ann.createRSVP(titled: "Party")
-        try await simulator.participant("Bob").answerRSVP("Party", "YES")
+        try await simulator.participant("Bob").answerRSVP("Party", "Going")
         let before = await simulator.rsvpMessages()
 
         let forger = simulator.participant("Mallory")
@@ -34,7 +34,7 @@ struct ValidationTests {
         let simulator = ConversationSimulator(participants: ["Ann", "Mallory"], apps: [ForgingClient { _, _ in Message() }])
         try await simulator.participant("Ann").createRSVP(titled: "Party")
         let forger = simulator.participant("Mallory")
-        try await forger.answerRSVP("Party", "YES")
+        try await forger.answerRSVP("Party", "Going")
         #expect(await forger.appError() == nil)
         #expect(try await simulator.latestRSVP().invitation.yes == [try await forger.rsvpID()])
     }
@@ -71,6 +71,26 @@ struct ValidationTests {
         var created = try fresh.message(session: Session(), summary: fresh.creationSummary)
         created.senderParticipantIdentifier = sender
         try RSVP().validate(created, replacing: nil)
+    }
+
+    @Test("An answer that reorders other people's answers is refused: RSVP lists them in the order given")
+    func reorderingOthersIsRefused() throws {
+        let (first, second, sender) = (ParticipantID(), ParticipantID(), ParticipantID())
+        let current = try Invitation(title: "Party", organizer: first).answering(.yes, for: first).answering(.yes, for: second)
+        var head = try current.message(session: Session(), summary: Invitation.answerSummary(by: second, answer: .yes, previous: nil))
+        head.senderParticipantIdentifier = second
+        let session = try #require(head.session)
+        // The sender's honest No, with the Yes list turned round.
+        let reordered = current.answering(nil, for: first).answering(.yes, for: first).answering(.no, for: sender)
+        #expect(reordered.participants(answering: .yes) == [second, first])
+        var forged = try reordered.message(session: session, summary: Invitation.answerSummary(by: sender, answer: .no, previous: nil))
+        forged.senderParticipantIdentifier = sender
+        let error = #expect(throws: MessagesError.self) { try RSVP().validate(forged, replacing: head) }
+        #expect(error?.code == .actionRefused)
+        var honest = try current.answering(.no, for: sender)
+            .message(session: session, summary: Invitation.answerSummary(by: sender, answer: .no, previous: nil))
+        honest.senderParticipantIdentifier = sender
+        try RSVP().validate(honest, replacing: head)
     }
 
     /// A head where one guest answered Yes, and another participant about to send.

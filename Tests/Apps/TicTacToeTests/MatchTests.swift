@@ -86,9 +86,30 @@ struct MatchTests {
         let svg = try playedGame([4, 0]).svg
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(svg.contains(#"<path d="M122 122L178 178M178 122L122 178""#))  // X in the center
-        #expect(svg.contains(#"<circle cx="50" cy="50" r="30""#))  // O top left
+        #expect(svg.contains(#"<circle class="o" cx="50" cy="50" r="30""#))  // O top left
         #expect(svg.components(separatedBy: "<circle").count == 2)
         #expect(!svg.contains("winning-line"))
+    }
+
+    @Test("One colour per mark: X's squares in the app are accent and O's destructive, and the board's X and O take the same colours, with a dark board for the dark scheme")
+    func oneColourPerMark() async throws {
+        let (_, people) = conversation()
+        try await people[0].startGame(at: 4)
+        try await people[1].move(0)
+        let view = try await people[0].tapLatestMessage()
+        func colour(of square: Int) -> ColorRole?? {
+            for case .button(let button) in view.allNodes where button.id == "square\(square)" { return .some(button.color) }
+            return nil
+        }
+        #expect(colour(of: 4) == .some(.accent), "X")
+        #expect(colour(of: 0) == .some(.destructive), "O")
+        #expect(colour(of: 8) == .some(nil), "an empty square")
+
+        let svg = try playedGame([4, 0]).svg
+        // The client's colours for those roles (Web/css: .vt-color-accent, .vt-color-destructive).
+        #expect(svg.contains(".x{stroke:#0062cc}") && svg.contains(".o{stroke:#d70015}"))
+        #expect(svg.contains("@media (prefers-color-scheme: dark){.board{fill:#1c1c1e}"))
+        #expect(svg.contains(".x{stroke:#64b0ff}") && svg.contains(".o{stroke:#ff6961}"))
     }
 
     @Test("A won game's drawing crosses out the winning line, end to end", arguments: [

@@ -1,6 +1,6 @@
 import Foundation
-import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
 import ParlorTesting
 import Testing
 import TicTacToe

@@ -20,31 +20,54 @@ import Synchronization
 ///
 /// It dials in (no public address needed), answers each call with `AppResponder`, several at a
 /// time, and reconnects with a growing pause when the connection drops. A refused credential
-/// ends `run` with an error that says so.
+/// ends `run` with an error that says so. Given several servers (the nodes of one Parlor, which
+/// call only the copies connected to them), it keeps one connection to each.
 public struct AppRunner<App: MessagesApp>: Sendable {
     public let app: App
-    public let server: URL
+    /// The servers it connects to: one connection each.
+    public let servers: [URL]
     public let secret: String
     public var logger: Logger
 
     /// - Parameters:
-    ///   - server: the server's http(s) address (default: `PARLOR_URL`, else http://127.0.0.1:8080).
+    ///   - server: the server's http(s) address (default: `PARLOR_URL`, which may list the nodes of
+    ///     one Parlor separated by commas, else http://127.0.0.1:8080).
     ///   - secret: the app's credential from `parlor apps add` (default: `PARLOR_APP_SECRET`).
     public init(app: App, server: URL? = nil, secret: String? = nil, logger: Logger = Logger(label: "parlor-app")) {
+        self.init(app: app, servers: server.map { [$0] } ?? [], secret: secret, logger: logger)
+    }
+
+    /// - Parameter servers: the nodes of one Parlor (empty: `PARLOR_URL`, else http://127.0.0.1:8080).
+    public init(app: App, servers: [URL], secret: String? = nil, logger: Logger = Logger(label: "parlor-app")) {
         let environment = ProcessInfo.processInfo.environment
         self.app = app
-        self.server = server ?? environment["PARLOR_URL"].flatMap(URL.init(string:)) ?? URL(string: "http://127.0.0.1:8080")!
+        let fallback = [URL(string: "http://127.0.0.1:8080")].compactMap { $0 }
+        self.servers = servers.isEmpty ? (environment["PARLOR_URL"].map(ServerAddresses.parse).flatMap { $0.isEmpty ? nil : $0 } ?? fallback) : servers
         self.secret = secret ?? environment["PARLOR_APP_SECRET"] ?? ""
         self.logger = logger
     }
 
-    /// Connects and serves until cancelled, reconnecting after a dropped connection.
-    /// - Parameter onConnected: called each time the server welcomes the app.
-    /// - Throws: `ConnectionRefused` when the server refuses the credential.
+    /// Connects and serves until cancelled, reconnecting after a dropped connection, to each server.
+    /// - Parameter onConnected: called each time a server welcomes the app.
+    /// - Throws: `ConnectionRefused` when a server refuses the credential (the other connections end too).
     public func run(onConnected: @escaping @Sendable () async -> Void = {}) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for server in servers {
+                group.addTask { try await serve(server, onConnected: onConnected) }
+            }
+            // The first to end for good ends them all.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Keeps a connection to `server`.
+    private func serve(_ server: URL, onConnected: @escaping @Sendable () async -> Void) async throws {
+        var logger = logger
+        if servers.count > 1 { logger[metadataKey: "server"] = "\(server)" }
         var pause: Duration = .milliseconds(250)
         while !Task.isCancelled {
-            let welcomed = try await connectOnce(onConnected: onConnected)
+            let welcomed = try await connectOnce(to: server, logger: logger, onConnected: onConnected)
             if welcomed { pause = .milliseconds(250) }
             logger.info("Disconnected from Parlor; reconnecting", metadata: ["pause": "\(pause)"])
             try await Task.sleep(for: pause)
@@ -52,25 +75,25 @@ public struct AppRunner<App: MessagesApp>: Sendable {
         }
     }
 
-    /// The WebSocket address of the app endpoint.
-    var endpoint: String {
+    /// The app endpoint of `server`, over `scheme` (ws(s) for the connection, http(s) to ask why
+    /// it was refused).
+    static func endpoint(of server: URL, webSocket: Bool) -> URL? {
         var components = URLComponents(url: server, resolvingAgainstBaseURL: false) ?? URLComponents()
-        components.scheme = components.scheme == "https" ? "wss" : "ws"
+        if webSocket { components.scheme = components.scheme == "https" ? "wss" : "ws" }
         components.path = "/api/apps/connect"
         components.queryItems = [URLQueryItem(name: "protocol", value: String(AppWire.version))]
-        return components.string ?? ""
+        return components.url
     }
 
     /// One connection. Returns whether the server welcomed the app before it ended.
-    private func connectOnce(onConnected: @escaping @Sendable () async -> Void) async throws -> Bool {
+    private func connectOnce(to server: URL, logger: Logger, onConnected: @escaping @Sendable () async -> Void) async throws -> Bool {
         let configuration = WebSocketClientConfiguration(
             maxFrameSize: 1 << 22, additionalHeaders: [.authorization: "Bearer \(secret)"])
         let responder = AppResponder(app: app, httpClient: URLSessionFetchClient())
         let reads = ContainerReads()
-        let logger = logger
         let welcomed = Flag()
         do {
-            let close = try await WebSocketClient.connect(url: endpoint, configuration: configuration, logger: logger) { inbound, outbound, _ in
+            let close = try await WebSocketClient.connect(url: Self.endpoint(of: server, webSocket: true)?.absoluteString ?? "", configuration: configuration, logger: logger) { inbound, outbound, _ in
                 let (frames, sender) = AsyncStream.makeStream(of: String.self)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
@@ -118,23 +141,61 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                 }
             }
             if let close, !welcomed.isSet, close.closeCode == .policyViolation {
-                throw ConnectionRefused(description: "Parlor closed the connection: \(close.reason ?? "no reason given").")
+                throw ConnectionRefused(code: nil, description: "Parlor closed the connection: \(close.reason ?? "no reason given").")
             }
         } catch let error as ConnectionRefused {
             throw error
         } catch {
-            let text = "\(error)"
-            if !welcomed.isSet, text.contains("401") || text.contains("unauthorized") {
-                throw ConnectionRefused(description: "Parlor refused this app's credential; check PARLOR_APP_SECRET (`parlor apps rotate-secret` makes a new one).")
-            }
+            if !welcomed.isSet, let refusal = await refusal(by: server) { throw refusal }
             logger.info("Could not stay connected to Parlor", metadata: ["error": "\(error)"])
         }
         return welcomed.isSet
     }
+
+    /// Why the server refused the upgrade, when it did so for good (docs/APPS-PROTOCOL.md: a
+    /// refused upgrade is answered 400 with no body; the same request without the upgrade headers
+    /// says why). Nil when the server cannot be reached or the refusal may pass (a 429, a 5xx).
+    private func refusal(by server: URL) async -> ConnectionRefused? {
+        guard let url = Self.endpoint(of: server, webSocket: false),
+              let answer = try? await URLSessionFetchClient().send(
+                FetchRequest(url: url, headers: ["Authorization": "Bearer \(secret)"], timeout: .seconds(10)))
+        else { return nil }
+        guard answer.status == 400 || answer.status == 401 || answer.status == 403,
+              let refusal = try? JSONDecoder().decode(UpgradeRefusal.self, from: answer.body)
+        else { return nil }
+        switch refusal.error.code {
+        case "unknownAppCredential":
+            return ConnectionRefused(
+                code: refusal.error.code,
+                description: "Parlor refused this app's credential; check PARLOR_APP_SECRET (`parlor apps rotate-secret` makes a new one).")
+        default:
+            return ConnectionRefused(code: refusal.error.code, description: "Parlor refused the connection: \(refusal.error.message)")
+        }
+    }
+}
+
+/// The servers an app connects to, as people write them.
+public enum ServerAddresses {
+    /// The addresses in a list such as `PARLOR_URL`'s, separated by commas or spaces.
+    public static func parse(_ list: String) -> [URL] {
+        list.split(whereSeparator: { $0 == "," || $0.isWhitespace }).compactMap { URL(string: String($0)) }
+    }
+}
+
+/// The JSON error body Parlor answers a refused request with.
+private struct UpgradeRefusal: Decodable {
+    struct Inner: Decodable {
+        var code: String
+        var message: String
+    }
+
+    var error: Inner
 }
 
 /// Why an `AppRunner` stopped for good: the server refused the app.
 public struct ConnectionRefused: Error, CustomStringConvertible {
+    /// The server's error code (`unknownAppCredential`, `unsupportedProtocol`), when it gave one.
+    public let code: String?
     public let description: String
 }
 

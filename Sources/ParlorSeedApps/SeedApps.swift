@@ -25,22 +25,23 @@ public enum SeedApps {
     /// The seed apps' ids: an app outside the server cannot take one.
     public static var ids: [AppID] { all().map(\.manifest.id) }
 
-    /// Runs the seed app `id` in this process, dialled in to the server at `server` with
-    /// `secret` (`parlor apps run`): the same code as in the server, over the app protocol.
+    /// Runs the seed app `id` in this process, dialled in to each of `servers` (the nodes of one
+    /// Parlor; empty: `PARLOR_URL`) with `secret` (`parlor apps run`): the same code as in the
+    /// server, over the app protocol.
     /// - Throws: `ConnectionRefused` when the server refuses the credential; `MessagesError` for
     ///   an id that is not a seed app's.
     public static func runOutOfProcess(
-        _ id: AppID, server: URL?, secret: String?, feedURL: URL? = nil, onConnected: @escaping @Sendable () async -> Void = {}
+        _ id: AppID, servers: [URL], secret: String?, feedURL: URL? = nil, onConnected: @escaping @Sendable () async -> Void = {}
     ) async throws {
         switch id {
-        case Hello().manifest.id: try await AppRunner(app: Hello(), server: server, secret: secret).run(onConnected: onConnected)
-        case IconStore().manifest.id: try await AppRunner(app: IconStore(), server: server, secret: secret).run(onConnected: onConnected)
-        case TicTacToe().manifest.id: try await AppRunner(app: TicTacToe(), server: server, secret: secret).run(onConnected: onConnected)
-        case RSVP().manifest.id: try await AppRunner(app: RSVP(), server: server, secret: secret).run(onConnected: onConnected)
-        case Todo().manifest.id: try await AppRunner(app: Todo(), server: server, secret: secret).run(onConnected: onConnected)
+        case Hello().manifest.id: try await AppRunner(app: Hello(), servers: servers, secret: secret).run(onConnected: onConnected)
+        case IconStore().manifest.id: try await AppRunner(app: IconStore(), servers: servers, secret: secret).run(onConnected: onConnected)
+        case TicTacToe().manifest.id: try await AppRunner(app: TicTacToe(), servers: servers, secret: secret).run(onConnected: onConnected)
+        case RSVP().manifest.id: try await AppRunner(app: RSVP(), servers: servers, secret: secret).run(onConnected: onConnected)
+        case Todo().manifest.id: try await AppRunner(app: Todo(), servers: servers, secret: secret).run(onConnected: onConnected)
         case LinkShare().manifest.id:
             let app = feedURL.map { LinkShare(feedURL: $0) } ?? LinkShare()
-            try await AppRunner(app: app, server: server, secret: secret).run(onConnected: onConnected)
+            try await AppRunner(app: app, servers: servers, secret: secret).run(onConnected: onConnected)
         default:
             throw MessagesError(.fileNotFound, "\(id) is not a seed app; they are \(ids.map(\.rawValue).joined(separator: ", ")).")
         }

@@ -50,7 +50,7 @@ public enum ParlorServer {
         AppRoutes(services: services).add(to: router)
         AdminRoutes(services: services, gate: gate).add(to: router)
         ImageProxy(
-            allowPrivateHosts: configuration.imageProxyAllowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute,
+            allowPrivateHosts: configuration.allowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute,
             timeout: configuration.imageProxyTimeout
         ).add(to: router)
         let gateway = Gateway(services: services)

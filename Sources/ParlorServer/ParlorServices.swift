@@ -34,6 +34,10 @@ final class ParlorServices: Sendable {
     let renderer: Renderer
     let notices: ConversationNotices
     let messaging: Messaging
+    let reactions: Reactions
+    let changes: MessageChanges
+    let search: MessageSearch
+    let typing: TypingRelay
     let apps: AppHost
     let conversations: Conversations
     let remoteApps: RemoteApps
@@ -60,11 +64,17 @@ final class ParlorServices: Sendable {
         messaging = Messaging(
             store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,
             fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration,
-            metrics: metrics)
+            metrics: metrics, bus: bus)
+        changes = MessageChanges(
+            store: store, messaging: messaging, renderer: renderer, caches: caches, hub: hub, bus: bus, configuration: configuration)
+        search = MessageSearch(store: store, renderer: renderer, configuration: configuration)
+        reactions = Reactions(store: store, membership: membership, caches: caches, hub: hub, bus: bus, configuration: configuration)
+        typing = TypingRelay(
+            membership: membership, caches: caches, store: store, hub: hub, bus: bus, interval: configuration.typingInterval)
         apps = AppHost(
             store: store, membership: membership, drawers: drawers, renderer: renderer, messaging: messaging, hub: hub, bus: bus,
             instances: InstanceRegistry(), caches: caches, directory: directory, httpClient: ServerFetchClient(client: httpClient),
-            logger: logger)
+            allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger)
         conversations = Conversations(
             store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
             configuration: configuration)

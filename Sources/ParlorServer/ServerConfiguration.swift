@@ -19,7 +19,7 @@ public struct ServerConfiguration: Sendable {
     public var expiryDelay: Duration
     /// How often expired reads are swept.
     public var expirySweepInterval: Duration
-    /// The largest uploaded blob.
+    /// The largest upload (an app's image, a photo or a file sent to a conversation).
     public var maxBlobBytes: Int
     /// Set the cookie's Secure flag (behind HTTPS); an https `publicURL` sets it too.
     public var secureCookies: Bool
@@ -58,13 +58,31 @@ public struct ServerConfiguration: Sendable {
     /// How long one address waits for an account after five wrong passwords; each further failure
     /// doubles it, up to 15 minutes.
     public var signInLockout: Duration = .seconds(30)
-    /// Let the image proxy fetch from hosts on private addresses (tests; apps on a local network).
-    public var imageProxyAllowsPrivateHosts: Bool
+    /// Let the image proxy, and apps reaching hosts through `allowedHosts: ["*"]`, connect to
+    /// private addresses (tests; a server on a local network). Hosts a manifest names are reached
+    /// wherever they are.
+    public var allowsPrivateHosts: Bool
     /// How many remote images one person may have the image proxy fetch per minute (cached ones
     /// do not count); 0 for no limit.
     public var imageProxyFetchesPerMinute: Int
     /// How long the server waits for an app outside it to answer one call (tests shorten it).
     public var appCallDeadline: Duration
+    /// How long after sending its sender may edit a text message.
+    public var editWindow: Duration = .seconds(15 * 60)
+    /// How many times a message may be edited.
+    public var maxEdits = 5
+    /// How long after sending its sender may unsend a message.
+    public var unsendWindow: Duration = .seconds(2 * 60)
+    /// The most different emoji one message's reactions may have.
+    public var maxReactionKinds = 20
+    /// How many reactions one person may put on or take off per minute; 0 for no limit.
+    public var reactionsPerMinute = 60
+    /// How many searches one person may make per minute; 0 for no limit.
+    public var searchesPerMinute = 60
+    /// A typing notice is relayed at most once per this long for one person in one conversation;
+    /// clients send one about as often while someone types, and stop showing the dots after two
+    /// such intervals without one.
+    public var typingInterval: Duration = .seconds(3)
     /// SHA-256 (lowercase hex) of the operator's admin token for `/api/admin/*`; nil turns that
     /// API off (`adminToken(_:)` sets it from the token).
     public var adminTokenHash: String?
@@ -72,10 +90,10 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxClientMessageBytes: Int = 64 * 1024, sendQueueLimit: Int = 1024,
         sessionLifetime: Duration = .seconds(30 * 24 * 3600), passwordCost: UInt8 = 11, expiryDelay: Duration = .seconds(120),
-        expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 2 * 1024 * 1024, secureCookies: Bool = false,
+        expirySweepInterval: Duration = .seconds(5), maxBlobBytes: Int = 10 * 1024 * 1024, secureCookies: Bool = false,
         trustedProxies: [AddressRange] = [], maxConnectionsPerUser: Int = 32, uploadQuotaBytes: Int64 = 50 * 1024 * 1024,
         unusedUploadLifetime: Duration = .seconds(24 * 3600), maxGroupMembers: Int = 500, additionsPerMinute: Int = 20,
-        signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, imageProxyAllowsPrivateHosts: Bool = false,
+        signUpsPerHour: Int = 10, passwordAttemptsPerMinute: Int = 30, allowsPrivateHosts: Bool = false,
         imageProxyFetchesPerMinute: Int = 120, appCallDeadline: Duration = AppWire.callDeadline
     ) {
         self.host = host
@@ -96,7 +114,7 @@ public struct ServerConfiguration: Sendable {
         self.additionsPerMinute = additionsPerMinute
         self.signUpsPerHour = signUpsPerHour
         self.passwordAttemptsPerMinute = passwordAttemptsPerMinute
-        self.imageProxyAllowsPrivateHosts = imageProxyAllowsPrivateHosts
+        self.allowsPrivateHosts = allowsPrivateHosts
         self.imageProxyFetchesPerMinute = imageProxyFetchesPerMinute
         self.appCallDeadline = appCallDeadline
         self.adminTokenHash = nil

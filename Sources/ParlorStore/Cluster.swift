@@ -22,6 +22,14 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case instanceChanged(user: UserID, conversation: ConversationID?, app: AppID)
     /// A conversation's title or members changed.
     case conversationChanged(ConversationID)
+    /// A message was edited or unsent (the store has it as it is now).
+    case messageChanged(conversation: ConversationID, message: MessageID)
+    /// A message's reactions changed (the store has them).
+    case reactionsChanged(conversation: ConversationID, message: MessageID)
+    /// A member who shares read receipts read further (the store has their mark).
+    case readMoved(user: UserID, conversation: ConversationID)
+    /// Someone started or stopped typing: never stored, only relayed.
+    case typing(user: UserID, conversation: ConversationID, isTyping: Bool)
     /// This node's listener reconnected: it may have missed events and must catch up from the store.
     case listenerRestarted
 }

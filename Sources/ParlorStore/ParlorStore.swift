@@ -42,6 +42,9 @@ public protocol ParlorStore: Sendable {
     /// `actor` is an admin and that the group keeps one. Nothing happens for a non-member.
     func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange
     func setTitle(_ title: String?, of conversation: ConversationID) async throws
+    /// Mutes a conversation for one member (or unmutes it); only they see it.
+    /// - Throws: `StoreError(.notFound)` when they are not a member.
+    func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws
 
     // MARK: Operations
     /// Why the store cannot serve requests now, in one line (unreachable, not migrated, and for a
@@ -74,6 +77,53 @@ public protocol ParlorStore: Sendable {
     ///   newly read.
     @discardableResult
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64)
+    /// `user`'s read mark in a conversation and the conversation's last sequence number (both 0
+    /// for someone who is not a member).
+    func readMark(user: UserID, conversation: ConversationID) async throws -> (mark: Int64, last: Int64)
+
+    // MARK: Edits, unsends, replies
+    /// Replaces a text message's text, keeping the old one as a version, when `sender` sent it
+    /// after `sentAfter`, it is not unsent, and it has fewer than `maxEdits` versions.
+    /// - Returns: the message as it is now; nil when any of that no longer holds (the caller
+    ///   checked first, to say which: this is the race-free commit).
+    func editMessage(
+        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
+    ) async throws -> StoredMessage?
+    /// Erases a message's content, versions and reactions, when `sender` sent it after `sentAfter`
+    /// and it is not unsent yet.
+    /// - Returns: the message as it is now; nil when that no longer holds.
+    func unsendMessage(_ id: MessageID, in conversation: ConversationID, sender: UserID, sentAfter: Date) async throws -> StoredMessage?
+    /// The texts a message had before its edits, oldest first.
+    func versions(of message: MessageID, in conversation: ConversationID) async throws -> [MessageVersion]
+    /// The messages replying to `message`, oldest first, at most `limit`.
+    func replies(to message: MessageID, in conversation: ConversationID, limit: Int) async throws -> [StoredMessage]
+
+    // MARK: Search
+    /// The messages of `user`'s conversations that have a word starting with each of `terms`'
+    /// words (see `SearchTerms`), the best match first, then the newest; at most `limit`. Unsent
+    /// messages are not found.
+    func search(_ terms: SearchTerms, user: UserID, limit: Int) async throws -> [StoredMessage]
+
+    // MARK: Reactions
+    /// Puts `user`'s `emoji` on a message (`on`), or takes it off; doing what is already done
+    /// changes nothing. A new emoji on a message that already has `maxKinds` different ones is
+    /// refused (`.full`), so members cannot grow a message's reactions without bound.
+    /// - Returns: the message's reactions now, oldest first, and whether this call changed them.
+    /// - Throws: `.notFound` when the message is not in the conversation, or was unsent; `.full` as said.
+    func setReaction(
+        _ emoji: String, on: Bool, user: UserID, message: MessageID, conversation: ConversationID, maxKinds: Int
+    ) async throws -> (reactions: [ReactionRecord], changed: Bool)
+    /// The reactions on these messages of a conversation, oldest first for each; messages with
+    /// none are left out.
+    func reactions(to messages: [MessageID], in conversation: ConversationID) async throws -> [MessageID: [ReactionRecord]]
+
+    // MARK: Read receipts
+    /// How far each member who shares read receipts has read, and when their mark last moved
+    /// (nil before this was recorded).
+    func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord]
+    /// Whether `user` lets others see how far they have read (true unless they turned it off).
+    func sharesReadReceipts(_ user: UserID) async throws -> Bool
+    func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws
 
     // MARK: Expiring messages
     /// Records that `user` first read an expiring message at `at` (later reads keep the first).
@@ -110,6 +160,9 @@ public protocol ParlorStore: Sendable {
     /// The blob, when `reader` may see it: they uploaded it. (Until messages can carry uploads,
     /// nobody else may.)
     func blob(hash: String, readableBy reader: UserID) async throws -> Blob?
+    /// A blob's type and size, when `reader` may fetch it (as `blob(hash:readableBy:)` says),
+    /// without reading its bytes.
+    func blobInfo(hash: String, readableBy reader: UserID) async throws -> (contentType: String, size: Int64)?
     /// Forgets uploads made before `cutoff` that no message uses, and the bytes no upload holds.
     /// - Returns: how many uploads were forgotten.
     func removeUnusedUploads(before cutoff: Date) async throws -> Int

@@ -119,7 +119,7 @@ actor PostgresCommitBatcher {
         var head: StoredMessage?
         for row in rows {
             let stored = try PostgresStore.decodeMessage(row)
-            if try row.makeRandomAccess()[6].decode(Int32.self) == 0 { existing = stored } else { head = stored }
+            if try row.makeRandomAccess()[PostgresStore.messageColumnCount].decode(Int32.self) == 0 { existing = stored } else { head = stored }
         }
         if let existing { return (existing, true) }
         if session != nil, let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw SessionConflict(head: head) }
@@ -130,16 +130,27 @@ actor PostgresCommitBatcher {
             WITH next AS (
                 UPDATE conversations SET last_seq = last_seq + 1, last_activity = \(now) WHERE id = \(conversation) RETURNING last_seq
             )
-            INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at)
+            INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, reply_to, search_text)
             SELECT \(conversation), last_seq, \(message.id.description), \(message.sender.description), \(message.content.kind),
-                \(session), \(try PostgresStore.encode(message.content)), \(now)
+                \(session), \(try PostgresStore.encode(message.content)), \(now), \(message.replyTo?.description),
+                \(message.content.searchIndexText)
             FROM next
             RETURNING seq
             """, logger: logger).first?.decode(Int64.self)
         guard let sequence else { throw StoreError(.notFound, "There is no such conversation.") }
+        let mentioned = message.content.mentionedUsers
+        if !mentioned.isEmpty {
+            try await PostgresStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, on: connection, logger: logger)
+        }
+        if case .attachment(let attachment) = message.content {
+            try await connection.rows("""
+                INSERT INTO message_blobs (conversation_id, seq, hash) VALUES (\(conversation), \(sequence), \(attachment.hash))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+        }
         let stored = StoredMessage(
             id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
-            content: message.content, sentAt: now.date)
+            content: message.content, sentAt: now.date, replyTo: message.replyTo)
         return (stored, false)
     }
 }

@@ -172,6 +172,84 @@ enum PostgresSchema {
             )
             """,
         ]),
+        Migration(name: "v5: reactions", statements: [
+            """
+            CREATE TABLE reactions (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                message_id TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                emoji TEXT NOT NULL,
+                reacted_at TIMESTAMPTZ NOT NULL,
+                reaction_order BIGINT GENERATED ALWAYS AS IDENTITY,
+                PRIMARY KEY (conversation_id, message_id, user_id, emoji)
+            )
+            """,
+        ]),
+        Migration(name: "v6: replies, edits, unsends", statements: [
+            "ALTER TABLE messages ADD COLUMN reply_to TEXT",
+            "ALTER TABLE messages ADD COLUMN edited_at TIMESTAMPTZ",
+            "ALTER TABLE messages ADD COLUMN unsent_at TIMESTAMPTZ",
+            "CREATE INDEX messages_by_reply ON messages(conversation_id, reply_to, seq) WHERE reply_to IS NOT NULL",
+            """
+            CREATE TABLE message_versions (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                message_id TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                replaced_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (conversation_id, message_id, version)
+            )
+            """,
+        ]),
+        Migration(name: "v7: read receipts", statements: [
+            "ALTER TABLE members ADD COLUMN last_read_at TIMESTAMPTZ",
+            "ALTER TABLE users ADD COLUMN shares_read_receipts BOOLEAN NOT NULL DEFAULT true",
+        ]),
+        // The words of each message (SearchTerms.indexText), as a tsvector of the `simple`
+        // configuration (no stemming, no stop words: the same words SQLite's FTS5 indexes).
+        Migration(
+            name: "v8: search",
+            statements: [
+                "ALTER TABLE messages ADD COLUMN search_text TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE messages ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED",
+            ],
+            then: { connection, logger in
+                let rows = try await connection.rows(
+                    "SELECT conversation_id, seq, content FROM messages WHERE unsent_at IS NULL", logger: logger)
+                for row in rows {
+                    let (conversation, sequence, content) = try row.decode((String, Int64, String).self)
+                    // A row that cannot be read stays out of the index rather than stopping the server.
+                    guard let text = (try? RowCodec.decode(StoredContent.self, from: content))?.searchIndexText else { continue }
+                    try await connection.rows(
+                        "UPDATE messages SET search_text = \(text) WHERE conversation_id = \(conversation) AND seq = \(sequence)", logger: logger)
+                }
+                try await connection.rows("CREATE INDEX messages_search ON messages USING GIN (search)", logger: logger)
+            }),
+        Migration(name: "v9: muted conversations", statements: [
+            "ALTER TABLE members ADD COLUMN muted BOOLEAN NOT NULL DEFAULT false",
+        ]),
+        Migration(name: "v10: mentions", statements: [
+            """
+            CREATE TABLE mentions (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                seq BIGINT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                PRIMARY KEY (conversation_id, user_id, seq)
+            )
+            """,
+            "CREATE INDEX mentions_by_message ON mentions (conversation_id, seq)",
+        ]),
+        Migration(name: "v11: attachments", statements: [
+            """
+            CREATE TABLE message_blobs (
+                conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                seq BIGINT NOT NULL,
+                hash TEXT NOT NULL,
+                PRIMARY KEY (conversation_id, seq, hash)
+            )
+            """,
+            "CREATE INDEX message_blobs_by_hash ON message_blobs (hash)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

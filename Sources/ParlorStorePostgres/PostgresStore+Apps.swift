@@ -101,13 +101,28 @@ extension PostgresStore {
         }
     }
 
+    /// `columns` of the blob, when `reader` may fetch it: its uploader, and the members of a
+    /// conversation with a message using it.
+    private func readableBlob(_ hash: String, reader: UserID, columns: String) async throws -> PostgresRow? {
+        let reader = reader.description
+        return try await query("""
+            SELECT \(unescaped: columns) FROM blobs b
+            WHERE b.hash = \(hash) AND (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = \(reader))
+                OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
+                           WHERE mb.hash = b.hash AND m.user_id = \(reader)))
+            """).first
+    }
+
     public func blob(hash: String, readableBy reader: UserID) async throws -> Blob? {
-        guard let row = try await query("""
-            SELECT b.hash, b.content_type, b.data FROM blobs b JOIN blob_uploads u ON u.hash = b.hash
-            WHERE b.hash = \(hash) AND u.user_id = \(reader.description)
-            """).first else { return nil }
+        guard let row = try await readableBlob(hash, reader: reader, columns: "b.hash, b.content_type, b.data") else { return nil }
         let (hash, contentType, data) = try row.decode((String, String, Data).self)
         return Blob(hash: hash, contentType: contentType, data: data)
+    }
+
+    public func blobInfo(hash: String, readableBy reader: UserID) async throws -> (contentType: String, size: Int64)? {
+        guard let row = try await readableBlob(hash, reader: reader, columns: "b.content_type, b.size") else { return nil }
+        let (contentType, size) = try row.decode((String, Int64).self)
+        return (contentType, size)
     }
 
     public func removeUnusedUploads(before cutoff: Date) async throws -> Int {
@@ -115,7 +130,10 @@ extension PostgresStore {
             let removed = try await connection.rows(
                 "DELETE FROM blob_uploads WHERE uploaded_at < \(Timestamp(cutoff)) RETURNING 1", logger: self.logger)
             try await connection.rows(
-                "DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash)", logger: self.logger)
+                """
+                DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash)
+                    AND NOT EXISTS (SELECT 1 FROM message_blobs mb WHERE mb.hash = b.hash)
+                """, logger: self.logger)
             return removed.count
         }
     }

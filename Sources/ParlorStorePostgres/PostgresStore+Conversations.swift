@@ -81,11 +81,13 @@ extension PostgresStore {
             let only = conversation?.description ?? ""
             let rows = try await connection.rows("""
                 SELECT c.id,
-                    (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id)
+                    (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id),
+                    (SELECT count(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq),
+                    m.muted
                 FROM members m JOIN conversations c ON c.id = m.conversation_id
                 WHERE m.user_id = \(user.description) AND (\(only) = '' OR c.id = \(only)) ORDER BY c.last_activity DESC, c.id
                 """, logger: self.logger)
-            let unread = try rows.map { try $0.decode((String, Int64).self) }
+            let unread = try rows.map { try $0.decode((String, Int64, Int64, Bool).self) }
             let ids = unread.map(\.0)
             let records = try await Self.conversations(ids: ids, on: connection, logger: self.logger)
             let lastRows = try await connection.rows("""
@@ -97,12 +99,23 @@ extension PostgresStore {
                 let message = try Self.decodeMessage(row)
                 last[message.conversationID] = message
             }
-            let counts = Dictionary(unread, uniquingKeysWith: { first, _ in first })
+            let members = Dictionary(
+                unread.map { ($0.0, (unread: $0.1, mentions: $0.2, muted: $0.3)) }, uniquingKeysWith: { first, _ in first })
             return records.map { record in
-                ConversationSummary(
-                    conversation: record, unreadCount: Int(counts[record.id.description] ?? 0), lastMessage: last[record.id])
+                let member = members[record.id.description]
+                return ConversationSummary(
+                    conversation: record, unreadCount: Int(member?.unread ?? 0), lastMessage: last[record.id], isMuted: member?.muted ?? false,
+                    unreadMentions: Int(member?.mentions ?? 0))
             }
         }
+    }
+
+    public func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws {
+        let updated = try await query("""
+            UPDATE members SET muted = \(muted) WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
+            RETURNING 1
+            """)
+        guard !updated.isEmpty else { throw StoreError(.notFound, "There is no such conversation.") }
     }
 
     public func addMember(_ user: UserID, to conversation: ConversationID) async throws {

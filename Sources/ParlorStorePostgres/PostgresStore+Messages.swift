@@ -43,7 +43,9 @@ extension PostgresStore {
         // The subquery reads the row as it was before this statement's update.
         let rows = try await query("""
             UPDATE members SET last_read_seq = GREATEST(last_read_seq,
-                LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))))
+                LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description)))),
+                last_read_at = CASE WHEN LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))) > last_read_seq
+                    THEN \(Timestamp(Date())) ELSE last_read_at END
             WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
             RETURNING last_read_seq, (SELECT m.last_read_seq FROM members m
                        WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description))
@@ -51,6 +53,16 @@ extension PostgresStore {
         guard let row = rows.first else { return (0, 0) }
         let (current, previous) = try row.decode((Int64, Int64).self)
         return (previous, current)
+    }
+
+    public func readMark(user: UserID, conversation: ConversationID) async throws -> (mark: Int64, last: Int64) {
+        let rows = try await query("""
+            SELECT m.last_read_seq, c.last_seq FROM members m JOIN conversations c ON c.id = m.conversation_id
+            WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description)
+            """)
+        guard let row = rows.first else { return (0, 0) }
+        let (mark, last) = try row.decode((Int64, Int64).self)
+        return (mark, last)
     }
 
     public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {

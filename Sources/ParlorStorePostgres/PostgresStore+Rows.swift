@@ -7,13 +7,19 @@ import PostgresNIO
 
 extension PostgresStore {
     /// The columns `decodeMessage` reads, in its order; a query may select more after them.
-    static let messageColumns = "conversation_id, seq, id, sender_id, content, sent_at"
+    static let messageColumns = "conversation_id, seq, id, sender_id, content, sent_at, reply_to, edited_at, unsent_at"
+    /// How many columns `messageColumns` names: a query's own columns come after them.
+    static let messageColumnCount = 9
     /// The columns `decodeUser` reads, in its order.
     static let userColumns = "id, username, display_name, created_at"
 
     static func decodeMessage(_ row: PostgresRow) throws -> StoredMessage {
-        let (conversation, sequence, id, sender, json, sentAt) = try readable { try row.decode((String, Int64, String, String, String, Timestamp).self) }
-        return try RowCodec.message(id: id, conversation: conversation, sequence: sequence, sender: sender, content: json, sentAt: sentAt.date)
+        let (conversation, sequence, id, sender, json, sentAt, replyTo, editedAt, unsentAt) = try readable {
+            try row.decode((String, Int64, String, String, String, Timestamp, String?, Timestamp?, Timestamp?).self)
+        }
+        return try RowCodec.message(
+            id: id, conversation: conversation, sequence: sequence, sender: sender, content: json, sentAt: sentAt.date, replyTo: replyTo,
+            editedAt: editedAt?.date, unsentAt: unsentAt?.date)
     }
 
     static func decodeUser(_ row: PostgresRow) throws -> User {

@@ -72,14 +72,24 @@ enum CommitBatcher {
         else { throw StoreError(.notFound, "There is no such conversation.") }
         let stored = StoredMessage(
             id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
-            content: message.content, sentAt: now)
+            content: message.content, sentAt: now, replyTo: message.replyTo)
         try db.cachedStatement(
-            sql: "INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            sql: """
+                INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, reply_to, search_text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
         ).execute(
             arguments: [
                 conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
-                try SQLiteStore.encode(message.content), SQLiteStore.time(now),
+                try SQLiteStore.encode(message.content), SQLiteStore.time(now), message.replyTo?.description,
+                message.content.searchIndexText,
             ])
+        let mentioned = message.content.mentionedUsers
+        if !mentioned.isEmpty { try SQLiteStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, in: db) }
+        if case .attachment(let attachment) = message.content {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")
+                .execute(arguments: [conversation, sequence, attachment.hash])
+        }
         return (stored, false)
     }
 }

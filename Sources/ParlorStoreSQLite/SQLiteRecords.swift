@@ -15,9 +15,14 @@ struct MessageRow: Decodable, FetchableRecord {
     let senderId: String
     let content: String
     let sentAt: Double
+    let replyTo: String?
+    let editedAt: Double?
+    let unsentAt: Double?
 
     func stored() throws -> StoredMessage {
-        try RowCodec.message(id: id, conversation: conversationId, sequence: seq, sender: senderId, content: content, sentAt: SQLiteStore.date(sentAt))
+        try RowCodec.message(
+            id: id, conversation: conversationId, sequence: seq, sender: senderId, content: content, sentAt: SQLiteStore.date(sentAt),
+            replyTo: replyTo, editedAt: editedAt.map(SQLiteStore.date), unsentAt: unsentAt.map(SQLiteStore.date))
     }
 }
 
@@ -63,6 +68,8 @@ struct MemberRow: Decodable, FetchableRecord {
 struct SummaryRow: Decodable, FetchableRecord {
     let id: String
     let unread: Int
+    let mentions: Int
+    let muted: Bool
 }
 
 /// An `expiring_reads` row that was just hidden.

@@ -131,6 +131,95 @@ enum SQLiteSchema {
                 )
                 """)
         }
+        migrator.registerMigration("v5: reactions") { db in
+            try db.execute(sql: """
+                CREATE TABLE reactions (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    message_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    emoji TEXT NOT NULL,
+                    reacted_at REAL NOT NULL,
+                    PRIMARY KEY (conversation_id, message_id, user_id, emoji)
+                )
+                """)
+        }
+        migrator.registerMigration("v6: replies, edits, unsends") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN reply_to TEXT;
+                ALTER TABLE messages ADD COLUMN edited_at REAL;
+                ALTER TABLE messages ADD COLUMN unsent_at REAL;
+                CREATE INDEX messages_by_reply ON messages(conversation_id, reply_to, seq) WHERE reply_to IS NOT NULL;
+                CREATE TABLE message_versions (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    message_id TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    replaced_at REAL NOT NULL,
+                    PRIMARY KEY (conversation_id, message_id, version)
+                );
+                """)
+        }
+        migrator.registerMigration("v7: read receipts") { db in
+            try db.execute(sql: """
+                ALTER TABLE members ADD COLUMN last_read_at REAL;
+                ALTER TABLE users ADD COLUMN shares_read_receipts INTEGER NOT NULL DEFAULT 1;
+                """)
+        }
+        migrator.registerMigration("v8: search") { db in
+            // The words of each message (SearchTerms.indexText), in an FTS5 index over that column.
+            // Triggers keep the index in step with the rows; it is keyed by the messages' rowid,
+            // which only VACUUM renumbers (Parlor never runs it; docs/OPERATING.md says how to
+            // rebuild the index after one).
+            try db.execute(sql: "ALTER TABLE messages ADD COLUMN search_text TEXT NOT NULL DEFAULT ''")
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, content FROM messages WHERE unsent_at IS NULL")
+            while let row = try rows.next() {
+                // A row that cannot be read stays out of the index rather than stopping the server.
+                guard let content = try? RowCodec.decode(StoredContent.self, from: row["content"]) else { continue }
+                try db.execute(
+                    sql: "UPDATE messages SET search_text = ? WHERE rowid = ?", arguments: [content.searchIndexText, row["rowid"] as Int64])
+            }
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE message_search USING fts5(
+                    search_text, content = 'messages', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+                );
+                INSERT INTO message_search (message_search) VALUES ('rebuild');
+                CREATE TRIGGER message_search_insert AFTER INSERT ON messages BEGIN
+                    INSERT INTO message_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+                END;
+                CREATE TRIGGER message_search_delete AFTER DELETE ON messages BEGIN
+                    INSERT INTO message_search (message_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+                END;
+                CREATE TRIGGER message_search_update AFTER UPDATE OF search_text ON messages BEGIN
+                    INSERT INTO message_search (message_search, rowid, search_text) VALUES ('delete', old.rowid, old.search_text);
+                    INSERT INTO message_search (rowid, search_text) VALUES (new.rowid, new.search_text);
+                END;
+                """)
+        }
+        migrator.registerMigration("v9: muted conversations") { db in
+            try db.execute(sql: "ALTER TABLE members ADD COLUMN muted INTEGER NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v10: mentions") { db in
+            try db.execute(sql: """
+                CREATE TABLE mentions (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    PRIMARY KEY (conversation_id, user_id, seq)
+                );
+                CREATE INDEX mentions_by_message ON mentions(conversation_id, seq);
+                """)
+        }
+        migrator.registerMigration("v11: attachments") { db in
+            try db.execute(sql: """
+                CREATE TABLE message_blobs (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    hash TEXT NOT NULL,
+                    PRIMARY KEY (conversation_id, seq, hash)
+                );
+                CREATE INDEX message_blobs_by_hash ON message_blobs(hash);
+                """)
+        }
         return migrator
     }
 }

@@ -126,13 +126,27 @@ extension SQLiteStore {
         }
     }
 
+    /// Who may fetch a blob: its uploader, and the members of a conversation with a message using it.
+    static let blobReadable = """
+        (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = :reader)
+         OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
+                    WHERE mb.hash = b.hash AND m.user_id = :reader))
+        """
+
     public func blob(hash: String, readableBy reader: UserID) async throws -> Blob? {
         try await read { db in
             try BlobRow.fetchOne(
-                db, sql: """
-                    SELECT b.hash, b.content_type, b.data FROM blobs b JOIN blob_uploads u ON u.hash = b.hash
-                    WHERE b.hash = ? AND u.user_id = ?
-                    """, arguments: [hash, reader.description])?.blob
+                db, sql: "SELECT b.hash, b.content_type, b.data FROM blobs b WHERE b.hash = :hash AND \(Self.blobReadable)",
+                arguments: ["hash": hash, "reader": reader.description])?.blob
+        }
+    }
+
+    public func blobInfo(hash: String, readableBy reader: UserID) async throws -> (contentType: String, size: Int64)? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT b.content_type, b.size FROM blobs b WHERE b.hash = :hash AND \(Self.blobReadable)",
+                arguments: ["hash": hash, "reader": reader.description]
+            ).map { (contentType: $0["content_type"], size: $0["size"]) }
         }
     }
 
@@ -140,7 +154,7 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM blob_uploads WHERE uploaded_at < ?", arguments: [Self.time(cutoff)])
             let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads)")
+            try db.execute(sql: "DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads) AND hash NOT IN (SELECT hash FROM message_blobs)")
             return removed
         }
     }

@@ -52,7 +52,9 @@ extension SQLiteStore {
             let rows = try SummaryRow.fetchAll(
                 db, sql: """
                     SELECT c.id,
-                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread
+                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread,
+                        (SELECT COUNT(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq) AS mentions,
+                        m.muted
                     FROM members m JOIN conversations c ON c.id = m.conversation_id
                     WHERE m.user_id = ? AND (? IS NULL OR c.id = ?) ORDER BY c.last_activity DESC
                     """, arguments: [user.description, conversation?.description, conversation?.description])
@@ -61,8 +63,17 @@ extension SQLiteStore {
                 let last = try MessageRow.fetchOne(
                     db, sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1", arguments: [row.id]
                 ).map { try $0.stored() }
-                return ConversationSummary(conversation: record, unreadCount: row.unread, lastMessage: last)
+                return ConversationSummary(conversation: record, unreadCount: row.unread, lastMessage: last, isMuted: row.muted, unreadMentions: row.mentions)
             }
+        }
+    }
+
+    public func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE members SET muted = ? WHERE conversation_id = ? AND user_id = ?",
+                arguments: [muted, conversation.description, user.description])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such conversation.") }
         }
     }
 

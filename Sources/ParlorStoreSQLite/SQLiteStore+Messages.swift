@@ -58,7 +58,25 @@ extension SQLiteStore {
                     WHERE conversation_id = ? AND user_id = ?
                     """,
                 arguments: [sequence, conversation.description] + arguments)
-            return (previous, try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? previous)
+            let current = try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? previous
+            if current > previous {
+                try db.execute(
+                    sql: "UPDATE members SET last_read_at = ? WHERE conversation_id = ? AND user_id = ?", arguments: [Self.time(Date())] + arguments)
+            }
+            return (previous, current)
+        }
+    }
+
+    public func readMark(user: UserID, conversation: ConversationID) async throws -> (mark: Int64, last: Int64) {
+        try await read { db in
+            let row = try Row.fetchOne(
+                db, sql: """
+                    SELECT m.last_read_seq, c.last_seq FROM members m JOIN conversations c ON c.id = m.conversation_id
+                    WHERE m.conversation_id = ? AND m.user_id = ?
+                    """,
+                arguments: [conversation.description, user.description])
+            guard let row else { return (0, 0) }
+            return (row[0] as Int64? ?? 0, row[1] as Int64? ?? 0)
         }
     }
 
@@ -100,7 +118,7 @@ extension SQLiteStore {
             Set(try String.fetchAll(
                 db, sql: "SELECT message_id FROM expiring_reads WHERE user_id = ? AND conversation_id = ? AND hidden = 1",
                 arguments: [user.description, conversation.description]
-            ).compactMap(MessageID.init))
+            ).compactMap(MessageID.init(_:)))
         }
     }
 }

@@ -146,7 +146,7 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [Add.self, List.self, Remove.self, RotateSecret.self, Run.self])
+        subcommands: [New.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -221,7 +221,7 @@ struct AppsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a seed app in this process, dialled in to a server that hosts it outside (parlor serve --out-of-process ID).")
         @Argument(help: "The seed app's id, for example org.parlor.tictactoe.") var id: String
-        @Option(help: "The server's address (env PARLOR_URL; default http://127.0.0.1:8080).") var server: String?
+        @Option(help: "The server's address; for several nodes of one Parlor, their addresses separated by commas (env PARLOR_URL; default http://127.0.0.1:8080).") var server: String?
         @Option(help: "The feed LinkShare reads.") var feedURL: String?
 
         func run() async throws {
@@ -230,7 +230,7 @@ struct AppsCommand: AsyncParsableCommand {
             }
             do {
                 try await SeedApps.runOutOfProcess(
-                    AppID(id), server: server.flatMap(URL.init(string:)), secret: nil, feedURL: feedURL.flatMap(URL.init(string:))
+                    AppID(id), servers: server.map(ServerAddresses.parse) ?? [], secret: nil, feedURL: feedURL.flatMap(URL.init(string:))
                 ) {
                     // Unbuffered, so a script waiting for it sees it at once.
                     FileHandle.standardOutput.write(Data("\(id) is connected.\n".utf8))

@@ -27,7 +27,9 @@ struct DataOptions: ParsableArguments {
         let file = folder.appendingPathComponent("\(app.rawValue).credential")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CommandFailure("Cannot create \(file.path).")
+            }
             try Data(secret.utf8).write(to: file)
         } catch {
             throw CommandFailure("Cannot write \(file.path): \(error.localizedDescription).")

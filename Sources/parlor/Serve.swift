@@ -47,7 +47,10 @@ struct Serve: AsyncParsableCommand {
     var trustedProxies: [String] = []
 
     @Option(help: "The address people open when a reverse proxy stands in front, such as https://chat.example.org (env PARLOR_PUBLIC_URL): https makes cookies Secure.")
-    var publicURL: String? = ProcessInfo.processInfo.environment["PARLOR_PUBLIC_URL"]
+    var publicURL: String?
+
+    /// `--public-url`, else the environment's PARLOR_PUBLIC_URL.
+    private var publicAddress: String? { publicURL ?? ProcessInfo.processInfo.environment["PARLOR_PUBLIC_URL"] }
 
     @Option(help: "Serve /metrics without a token on this port of 127.0.0.1 (for a local Prometheus).")
     var metricsPort: Int?
@@ -67,7 +70,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
-    @Flag(help: "Let the image proxy fetch images from hosts on private networks (apps on a local network).")
+    @Flag(help: "Let the image proxy, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
     var imageProxyPrivateHosts = false
 
     func validate() throws {
@@ -78,8 +81,8 @@ struct Serve: AsyncParsableCommand {
         if let bad = trustedProxies.first(where: { AddressRange($0) == nil }) {
             throw ValidationError("--trusted-proxy \(bad): not an IP address or a network such as 10.0.0.0/8.")
         }
-        if let publicURL {
-            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+        if let publicAddress {
+            guard let url = URL(string: publicAddress), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
                   url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, url.user == nil
             else {
                 throw ValidationError("--public-url is the address people open, such as https://chat.example.org (no path, query or user).")
@@ -120,8 +123,8 @@ struct Serve: AsyncParsableCommand {
         var settings = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: trustedProxies.compactMap(AddressRange.init),
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,
-            passwordAttemptsPerMinute: passwordAttemptsPerMinute, imageProxyAllowsPrivateHosts: imageProxyPrivateHosts)
-        settings.publicURL = publicURL.flatMap(URL.init(string:))
+            passwordAttemptsPerMinute: passwordAttemptsPerMinute, allowsPrivateHosts: imageProxyPrivateHosts)
+        settings.publicURL = publicAddress.flatMap(URL.init(string:))
         settings.signInNotice = signInNotice ?? (demo ? DemoData.signInNotice : nil)
         settings.metricsPort = metricsPort
         // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.

@@ -1,5 +1,8 @@
 import Foundation
+import GRDB
 import ParlorKit
+import ParlorServer
+@testable import ParlorStoreSQLite
 import Testing
 
 @Suite("Hosting apps: live bubbles, composing, failures")
@@ -83,6 +86,78 @@ struct AppHostingTests {
             try await again.hello(since: since)
             #expect(try await again.next().type == "ready", "the expired message is not replayed")
             for socket in [aliceSocket, carolSocket, again] { await socket.disconnect() }
+        }
+    }
+
+    @Test("A read whose expiry countdown could not be stored leaves the read mark where it was, so reading again starts the countdown")
+    func expiringReadSurvivesAFailure() async throws {
+        let server = try TestServer.withTestApps {
+            $0.expiryDelay = .zero
+            $0.expirySweepInterval = .milliseconds(100)
+        }
+        try await server.run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let since = [direct.id: Int64(0)]
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+            let opened = try await aliceSocket.openApp(Self.probe, in: direct.id)
+            try await aliceSocket.activate("Send expiring", in: opened, conversation: direct.id)
+            let message = try #require(try await bobSocket.messages(1).first)
+            let read: [String: JSON] = ["conversation": .string(direct.id), "sequence": JSON.int(message.sequence)]
+
+            // The disk refuses the countdown's row: the read fails, and the mark must not move.
+            try await store.pool.write { db in
+                try db.execute(sql: "CREATE TRIGGER refuse_reads BEFORE INSERT ON expiring_reads BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+            }
+            try await bobSocket.send("read", read)
+            #expect(try await bobSocket.error().error != nil, "the failed read is reported")
+            let summary = try #require(try await api.get("/api/conversations", as: bob).decode([Wire.Conversation].self).first)
+            #expect(summary.unreadCount == 1, "still unread: nothing was marked")
+
+            try await store.pool.write { db in try db.execute(sql: "DROP TRIGGER refuse_reads") }
+            try await bobSocket.send("read", read)
+            let expired = try await bobSocket.next("expired", timeout: .seconds(60))
+            #expect(expired.messageID == message.id, "reading again started the countdown")
+            #expect(try await api.messages(in: direct.id, as: bob).isEmpty)
+            for socket in [aliceSocket, bobSocket] { await socket.disconnect() }
+        }
+    }
+
+    @Test("Two people send messages staged on the same head: the second is re-applied to the new head by the app (rebase), so both count")
+    func stagedMessagesRebase() async throws {
+        try await TestServer.withTestApps().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol])
+            let since = [group.id: Int64(0)]
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+            let carolSocket = try await TestSocket.session(port: port, as: carol, since: since)
+            let tally = ShowOfHands.id.rawValue
+
+            try await aliceSocket.activate("Start", in: try await aliceSocket.openApp(tally, in: group.id), conversation: group.id)
+            _ = try await aliceSocket.staged()
+            let start = try await aliceSocket.sendStaged(in: group.id)
+            #expect(start.app?.layout.caption == "0 hands up")
+
+            // Bob and Carol both raise a hand on the first message before either sends.
+            for socket in [bobSocket, carolSocket] {
+                _ = try await socket.messages(1)
+                try await socket.activate("Raise", in: try await socket.tapMessage(start.id, in: group.id), conversation: group.id)
+                _ = try await socket.staged()
+            }
+            let bobs = try await bobSocket.sendStaged(in: group.id)
+            #expect(bobs.app?.layout.caption == "1 hands up")
+            let carols = try await carolSocket.sendStaged(in: group.id)
+            #expect(carols.app?.layout.caption == "2 hands up", "Carol's hand was added to Bob's message, not lost")
+            let history = try await api.messages(in: group.id, as: alice)
+            #expect(history.map { $0.app?.layout.caption } == ["0 hands up", "1 hands up", "2 hands up"])
+            for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
         }
     }
 

@@ -15,6 +15,7 @@ struct AppRouteTests {
             let ids = directory.apps.map(\.id.rawValue)
             #expect(Set(ids).isSuperset(of: ["org.parlor.iconstore", "org.parlor.tictactoe", "org.parlor.rsvp", "org.parlor.todo", "org.parlor.hello"]))
             #expect(directory.apps.allSatisfy { $0.installed })
+            #expect(directory.apps.filter { $0.summary.isEmpty }.map(\.name).isEmpty, "every app says in the store what it does")
             #expect(directory.packs.allSatisfy { $0.installed && $0.drawerID == "sticker:\($0.id)" && !$0.stickers.isEmpty })
             #expect(directory.drawer == ids + directory.packs.map(\.drawerID))
             let iconStore = try #require(directory.apps.first { $0.id == "org.parlor.iconstore" })

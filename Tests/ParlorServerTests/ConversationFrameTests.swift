@@ -82,6 +82,8 @@ struct ConversationFrameTests {
                 ("closeApp", [:]),
                 ("read", ["sequence": 1]),
                 ("keep", ["message": .string(message.id)]),
+                ("react", ["message": .string(message.id), "emoji": "❤️", "on": true]),
+                ("typing", ["typing": true]),
             ]
             for conversation in [direct.id, ConversationID()] {
                 for (type, fields) in operations {

@@ -115,6 +115,42 @@ struct RemoteAppTests {
         }
     }
 
+    @Test("Given the nodes of one Parlor, AppRunner keeps a connection to each, so people on every node use the app")
+    func runnerServesEveryNode() async throws {
+        try await Self.server().run(.live) { first, firstStore in
+            try await Self.server().run(.live) { second, secondStore in
+                // Two nodes share their registrations (here copied, as a shared database would have them).
+                let secret = try await Self.register(firstStore)
+                let registration = try #require(try await firstStore.registeredApps().first)
+                try await secondStore.saveRegisteredApp(registration)
+                let ports = [try #require(first.port), try #require(second.port)]
+
+                let (connected, signal) = AsyncStream.makeStream(of: Void.self)
+                let servers = ports.compactMap { URL(string: "http://127.0.0.1:\($0)") }
+                let runner = Task { try await AppRunner(app: Probe(), servers: servers, secret: secret).run { signal.yield() } }
+                defer { runner.cancel() }
+                var welcomes = connected.makeAsyncIterator()
+                for _ in ports { _ = await welcomes.next() }
+
+                for api in [first, second] {
+                    try await Self.waitUntilListed(api, as: try await api.signUp("alice"), listed: true)
+                }
+                for (api, port) in zip([first, second], ports) {
+                    let bob = try await api.signUp("bob")
+                    let carol = try await api.signUp("carol")
+                    let direct = try await api.conversation(of: bob, with: [carol])
+                    let socket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+                    let opened = try await socket.openApp(Self.probe, in: direct.id)
+                    #expect(opened.error == nil, "on the node at \(port): \(String(describing: opened.error))")
+                    try await socket.activate("Send live", in: opened, conversation: direct.id)
+                    #expect(try await socket.messages(1).first?.app != nil, "the app answered on the node at \(port)")
+                    await socket.disconnect()
+                }
+            }
+        }
+        #expect(ServerAddresses.parse("http://a:8080, http://b:8080 http://c:8080").map(\.host) == ["a", "b", "c"])
+    }
+
     @Test("A message the app could not check is refused with messageNotChecked and never committed")
     func uncheckedMessagesAreRefused() async throws {
         try await Self.withRegisteredProbe { setting in
@@ -154,7 +190,9 @@ struct RemoteAppTests {
 
     @Test("An app that is not connected, late, unreadable, oversized or gone mid-call costs its users one sentence; the server and other apps carry on")
     func misbehavingApps() async throws {
-        try await Self.withRegisteredProbe(deadline: .milliseconds(500)) { setting in
+        // Long enough that a well-behaved answer is never late on a loaded machine (at 500 ms, a
+        // CI run saw an unreadable answer arrive after the deadline).
+        try await Self.withRegisteredProbe(deadline: .seconds(2)) { setting in
             let (api, port, alice, direct, secret) = (setting.api, setting.port, setting.alice, setting.direct, setting.secret)
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             func close() async throws {
@@ -251,6 +289,12 @@ struct RemoteAppTests {
             #expect(ended.code == .policyViolation)
             #expect(ended.reason == "This app's credential was replaced.")
             await #expect(throws: (any Error).self) { try await FakeApp.connect(port: port, secret: secret) }
+            // AppRunner stops for good on the old credential, and says why.
+            let refusal = await #expect(throws: ConnectionRefused.self) {
+                try await AppRunner(app: Probe(), server: URL(string: "http://127.0.0.1:\(port)"), secret: secret).run()
+            }
+            #expect(refusal?.code == "unknownAppCredential")
+            #expect(refusal?.description.contains("PARLOR_APP_SECRET") == true)
 
             try await Self.withRunner(port: port, secret: rotated) {
                 let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])

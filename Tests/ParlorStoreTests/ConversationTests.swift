@@ -97,8 +97,15 @@ struct ConversationTests {
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 3)
             #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
 
+            let before = try await store.readMark(user: alice.id, conversation: conversation.id)
+            #expect(before.mark == 0 && before.last == 4)
             let first = try await store.markRead(user: alice.id, conversation: conversation.id, upTo: 2)
             #expect(first.previous == 0 && first.current == 2, "the mark before and after: what was newly read")
+            let after = try await store.readMark(user: alice.id, conversation: conversation.id)
+            #expect(after.mark == 2 && after.last == 4)
+            let stranger = try await store.makeUser("carol")
+            let outside = try await store.readMark(user: stranger.id, conversation: conversation.id)
+            #expect(outside.mark == 0 && outside.last == 0, "someone outside learns nothing")
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
             #expect(try await store.summary(of: conversation, for: bob)?.unreadCount == 1)
 

@@ -26,7 +26,8 @@ struct StoreBackend: Sendable, CustomTestStringConvertible {
         let path = directory.appendingPathComponent("parlor.sqlite").path
         return TestDatabase(
             open: { try SQLiteStore(path: path, logger: .quiet) },
-            destroy: { try FileManager.default.removeItem(at: directory) })
+            destroy: { try FileManager.default.removeItem(at: directory) },
+            sqlitePath: path)
     }
 }
 
@@ -68,6 +69,8 @@ struct TestDatabase: Sendable {
     let destroy: @Sendable () async throws -> Void
     /// For PostgreSQL, the database's URL.
     var postgresURL: String?
+    /// For SQLite, the database file's path.
+    var sqlitePath: String?
 }
 
 extension StoreBackend {

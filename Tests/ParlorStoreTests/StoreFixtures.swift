@@ -63,12 +63,13 @@ func appMessage(
 }
 
 extension StoredMessage {
-    /// The text of a text message, or the caption of an app message.
+    /// The text of a text message, the caption of an app message, or an attachment's name.
     var text: String? {
         switch content {
         case .text(let text): text
         case .app(let message): message.template?.caption
         case .sticker: nil
+        case .attachment(let attachment): attachment.name
         }
     }
 }

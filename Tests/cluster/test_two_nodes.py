@@ -88,6 +88,7 @@ class Client:
         self.node, self.token, self.conversation = node, token, conversation
         self.received = []  # sequence numbers, in arrival order
         self.texts = {}
+        self.others = []  # every other frame about the conversation (reactions, typing), in order
         self.socket = None
         self.reader = None
 
@@ -109,6 +110,10 @@ class Client:
                 elif frame["type"] == "message" and frame["message"]["conversation"] == self.conversation:
                     self.received.append(frame["message"]["sequence"])
                     self.texts[frame["message"]["sequence"]] = frame["message"].get("text")
+                elif frame["type"] in ("reactions", "typing", "readReceipt") and frame.get("conversation") == self.conversation:
+                    self.others.append(frame)
+                elif frame["type"] == "messageChanged" and frame["message"]["conversation"] == self.conversation:
+                    self.others.append(frame)
         except websockets.ConnectionClosed:
             pass
 
@@ -202,6 +207,60 @@ def test_concurrent_sends_through_both_nodes_make_one_gapless_sequence(database)
         assert sorted(sequences) == list(range(1, 121))
         history = node_b.http("GET", f"/api/conversations/{conversation}/messages?after=0&limit=500", token=bob_token)
         assert [m["sequence"] for m in history] == list(range(1, 121))
+    finally:
+        node_a.stop()
+        node_b.stop()
+
+
+def test_reactions_edits_receipts_and_typing_cross_nodes(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+        alice_id = node_a.http("GET", "/api/me", token=alice_token)["user"]["id"]
+
+        async def until(condition, what, timeout=15):
+            deadline = asyncio.get_running_loop().time() + timeout
+            while not condition():
+                assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+                await asyncio.sleep(0.05)
+
+        async def scenario():
+            alice, bob = Client(node_a, alice_token, conversation), Client(node_b, bob_token, conversation)
+            await alice.connect()
+            await bob.connect()
+            await alice.send("hello from node A")
+            await bob.wait_for(1)
+            message = node_b.http("GET", f"/api/conversations/{conversation}/messages", token=bob_token)[0]["id"]
+
+            # Alice, on node A, reacts: Bob, on node B, sees it; then she takes it off.
+            for on in (True, False):
+                await alice.socket.send(json.dumps({
+                    "type": "react", "conversation": conversation, "message": message, "emoji": "❤️", "on": on}))
+                expected = [{"emoji": "❤️", "users": [alice_id]}] if on else []
+                await until(lambda: any(f["type"] == "reactions" and f["reactions"] == expected for f in bob.others),
+                            f"Bob to see the heart {'put' if on else 'taken off'}")
+            history = node_b.http("GET", f"/api/conversations/{conversation}/messages", token=bob_token)
+            assert "reactions" not in history[0]
+
+            # Alice edits her message on node A: Bob on node B sees the new text.
+            await alice.socket.send(json.dumps({"type": "edit", "conversation": conversation, "message": message, "text": "hello, edited"}))
+            await until(lambda: any(f["type"] == "messageChanged" and f["message"].get("text") == "hello, edited" for f in bob.others),
+                        "Bob to see the edit")
+            # Bob reads on node B: Alice on node A sees his receipt.
+            await bob.socket.send(json.dumps({"type": "read", "conversation": conversation, "sequence": 1}))
+            await until(lambda: any(f["type"] == "readReceipt" and f["receipt"]["sequence"] == 1 for f in alice.others),
+                        "Alice to see Bob's read receipt")
+
+            # Alice types on node A: Bob on node B sees her start and stop; nothing is stored.
+            for typing in (True, False):
+                await alice.socket.send(json.dumps({"type": "typing", "conversation": conversation, "typing": typing}))
+                await until(lambda: any(f["type"] == "typing" and f["typing"] == typing and f["userID"] == alice_id for f in bob.others),
+                            f"Bob to see Alice {'start' if typing else 'stop'} typing")
+            assert not [f for f in alice.others if f["type"] == "typing"], "the typist's own tab hears nothing"
+            await alice.close()
+            await bob.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
     finally:
         node_a.stop()
         node_b.stop()

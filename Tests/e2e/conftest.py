@@ -92,10 +92,13 @@ class FeedServer:
         feed = self
         # What the listing serves; a test may replace it (and must restore DEFAULT_POSTS).
         self.posts = self.DEFAULT_POSTS
+        # Seconds the listing takes to answer; a test may set it (and must put it back to 0).
+        self.delay = 0.0
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):
                 if self.path.startswith("/r/test.json"):
+                    time.sleep(feed.delay)
                     body = json.dumps(feed.listing()).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")

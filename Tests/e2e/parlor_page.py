@@ -24,6 +24,19 @@ WAIT = 20.0
 RETRYABLE = (StaleElementReferenceException, NoSuchElementException, ElementClickInterceptedException, ElementNotInteractableException)
 
 
+_AXE_SOURCE: str | None = None
+
+
+def axe_source() -> str:
+    """axe-core's axe.min.js as shipped in the axe-playwright-python wheel (scripts/e2e installs it)."""
+    global _AXE_SOURCE
+    if _AXE_SOURCE is None:
+        import axe_playwright_python  # the package's __init__ is empty: nothing of Playwright's loads
+
+        _AXE_SOURCE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+    return _AXE_SOURCE
+
+
 def xpath_literal(text: str) -> str:
     """`text` as an XPath string literal, whatever quotes it holds."""
     if "'" not in text:
@@ -238,6 +251,21 @@ class Person:
     def press_in_app(self, label: str, exact: bool = True):
         self.press(label, root=lambda: self.surface(), exact=exact)
 
+    def choose_in_app(self, option: str):
+        """Chooses `option` in a segmented choice (a picker) of the open app, as a click on its label."""
+        def segment():
+            for label in self.surface().find_elements(By.CSS_SELECTOR, "label.vt-segment"):
+                if label.text == option and label.is_displayed():
+                    return label
+            return None
+
+        self.click(segment, f"the choice '{option}'")
+
+    def chosen_in_app(self) -> list[str]:
+        """The options shown chosen in the open app's pickers."""
+        return [label.text for label in self.surface().find_elements(By.CSS_SELECTOR, "label.vt-segment")
+                if label.find_element(By.CSS_SELECTOR, "input").is_selected()]
+
     def type_in_app(self, label: str, text: str, submit: bool = False):
         def field():
             surface = self.surface()
@@ -246,9 +274,29 @@ class Person:
                     return surface.find_element(By.ID, lab.get_attribute("for"))
             return None
 
-        element = self.wait(field, f"the field '{label}'")
-        element.click()
-        element.send_keys(text + (Keys.ENTER if submit else ""))
+        # The app redraws after each edit of another field (an app in its own process answers each
+        # keystroke a little later, so redraws can go on for a while): a field found a moment ago
+        # may have been replaced. Click the current one until a click lands, then type into
+        # whatever has the focus (the client keeps it on the field across redraws).
+        def click_field():
+            element = field()
+            if element is None:
+                return None
+            try:
+                element.click()
+            except StaleElementReferenceException:
+                return None
+            return element
+
+        element = self.wait(click_field, f"to click the field '{label}'")
+
+        # A redraw between finding the focused field and typing makes that reference stale, and
+        # nothing is typed: the focus is on the new field, so find it again and type.
+        def type_text():
+            self.driver.switch_to.active_element.send_keys(text + (Keys.ENTER if submit else ""))
+            return True
+
+        self.wait(type_text, f"to type into the field '{label}'")
         return element
 
     # MARK: Accessibility
@@ -272,6 +320,43 @@ class Person:
     def assert_controls_named(self, where: str):
         problems = self.unnamed_controls()
         assert not problems, f"{self.username}: controls without a name on {where}: {problems}"
+
+    AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+    def axe_violations(self) -> list[dict]:
+        """Runs axe-core over the page as it is now (WCAG 2.0/2.1 A and AA rules) and returns its
+        violations. The script comes from the axe-playwright-python wheel and goes in through
+        WebDriver, so the page's Content-Security-Policy stays as it is."""
+        if not self.js("return typeof window.axe === 'object'"):
+            self.js(axe_source() + "\n;return typeof window.axe;")
+        result = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})"
+            "  .then((r) => done(r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,"
+            "     nodes: v.nodes.map((n) => ({target: n.target.join(' '), summary: n.failureSummary}))}))))"
+            "  .catch((e) => done({error: String(e)}));",
+            self.AXE_TAGS)
+        assert not isinstance(result, dict), f"axe failed to run: {result}"
+        return result
+
+    def assert_accessible(self, where: str):
+        """Fails listing every WCAG A/AA violation axe finds on `where` (a few nodes of each)."""
+        violations = self.axe_violations()
+        if not violations:
+            return
+        self.shot(f"axe-{where}")
+        lines = []
+        for violation in violations:
+            lines.append(f"- {violation['id']} ({violation['impact']}): {violation['help']} [{len(violation['nodes'])} nodes]")
+            for node in violation["nodes"][:4]:
+                summary = " ".join((node["summary"] or "").split())
+                lines.append(f"    {node['target']}: {summary[:300]}")
+        raise AssertionError(f"{self.username}: axe found WCAG A/AA violations on {where}:\n" + "\n".join(lines))
+
+    def focused_element(self) -> str:
+        """What has the keyboard focus, as tag#id.class (\"body\" when nothing does)."""
+        return self.js("const e = document.activeElement; return e ? e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"
+                       " + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') : 'none';")
 
     def announcements(self) -> str:
         return self.js("return document.getElementById('announcer').textContent")

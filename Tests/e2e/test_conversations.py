@@ -96,7 +96,7 @@ def test_an_app_removed_from_the_drawer_is_offered_from_its_message(browsers):
     bob.press("Get RSVP")
     bob.wait_for_surface("RSVP", style="expanded")
     bob.wait_for_node_text("title", "Lunch at noon?")
-    bob.press_in_app("YES")
+    bob.choose_in_app("Going")
     alice.wait_for_card("1 going")
     bob.open_drawer()
     assert "RSVP" in bob.drawer_names()

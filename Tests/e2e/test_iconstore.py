@@ -32,14 +32,21 @@ def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
     bob.shot("icon-detail")
     bob.assert_controls_named("the icon's detail")
     bob.press_in_app("Like Cat icon")
-    bob.wait(lambda: bob.button("You liked Cat icon", bob.surface()) is not None, "the Like button to say Liked")
+    bob.wait(lambda: bob.button("Unlike Cat icon", bob.surface()) is not None, "the Like button to offer Unlike")
 
-    # The like replaces the bubble in the same session, for both.
+    # The like answers in the same session: one bubble, still showing the icon in full, with who likes it.
     for person in (alice, bob):
-        person.wait_for_card("Bob liked Cat icon")
+        card = person.wait_for_card("♥ Bob")
+        assert "Cat icon" in person.card_text(card) and "$2.99" in person.card_text(card), person.card_text(card)
         person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the icon")
         assert person.summary_lines() == ["Shared Cat icon ($2.99)"], person.summary_lines()
     alice.shot("like-received")
+
+    # Bob takes the like back.
+    bob.press_in_app("Unlike Cat icon")
+    bob.wait(lambda: bob.button("Like Cat icon", bob.surface()) is not None, "Like to come back")
+    alice.wait(lambda: "♥" not in alice.card_text(alice.app_cards()[-1]), "the bubble to show no like")
+    assert alice.summary_lines() == ["Shared Cat icon ($2.99)", "Bob liked Cat icon"], alice.summary_lines()
 
     # Closing the detail (its close control) goes back to the list.
     bob.press_in_app("Close Cat icon")
@@ -62,6 +69,10 @@ def test_the_store_home_screen_shows_an_icon_and_buys_it(browsers):
     # Focus moves into the presented screen.
     alice.wait(lambda: alice.js("return document.activeElement.classList.contains('modal-title')"), "focus on the detail's title")
     alice.press_in_app("Buy Cat icon for $2.99")
+    # Stores confirm a purchase first.
+    alice.wait_for_node_text("confirm-question", "Buy Cat icon for $2.99?")
+    alice.shot("store-confirm")
+    alice.press_in_app("Confirm: buy Cat icon for $2.99")
     alice.wait_for_node_text("detail-owned", "Owned")
     alice.shot("store-owned")
     alice.press_in_app("Close Cat icon")

@@ -48,6 +48,9 @@ def test_the_keyboard_alone_is_enough(browsers):
     bob.wait_for_text_bubble("Typed with the keyboard")
 
     # The drawer: opened from its button, focus on its first app; Escape closes it and focus returns.
+    # Before the field: the paperclip, then the drawer's button.
+    shift_tab(alice)
+    assert focused(alice)["label"] == "Send a photo or file"
     shift_tab(alice)
     assert focused(alice)["label"] == "Apps"
     keys(alice, Keys.ENTER)
@@ -73,7 +76,7 @@ def test_the_keyboard_alone_is_enough(browsers):
     bob.wait_for_card("Want to play Tic-Tac-Toe?")
 
     # Escape closes an open app.
-    shift_tab(alice)
+    tab_to(alice, lambda f: f["label"] == "Apps", "the drawer's button", backwards=True)
     keys(alice, Keys.ENTER)
     tab_to(alice, lambda f: f["label"] == "Open RSVP", "RSVP in the drawer")
     keys(alice, Keys.ENTER)
@@ -127,5 +130,16 @@ def test_dark_mode_follows_the_system(browsers):
     assert background == "rgb(0, 0, 0)", background
     theirs = alice.js("return getComputedStyle(document.querySelector('.entry-theirs .bubble')).color")
     assert theirs != "rgb(29, 29, 31)", "text in their bubbles is light on dark"
+    # The game's board in the bubble is drawn for the dark scheme too, not a bright white square.
+    alice.wait(lambda: alice.js("const i = document.querySelector('.app-card img'); return i && i.complete && i.naturalWidth > 0"), "the board image")
+    corner = alice.js("""
+        const img = document.querySelector('.app-card img');
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+        const context = canvas.getContext('2d');
+        context.drawImage(img, 0, 0);
+        return Array.from(context.getImageData(4, 4, 1, 1).data);
+    """)
+    assert max(corner[:3]) < 80, f"the board's background is {corner}, not dark"
     alice.open_drawer()
     alice.shot("dark-mode")

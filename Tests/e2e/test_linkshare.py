@@ -40,3 +40,24 @@ def test_a_feed_post_is_shared_and_opened_in_the_web_page(browsers, feed):
     finally:
         bob.driver.switch_to.default_content()
     bob.shot("web-page-open")
+
+
+@pytest.mark.flow
+def test_a_slow_refresh_shows_that_it_is_working(browsers, feed):
+    """A button pressed in an app says it is working (busy, with a spinner) until the app answers:
+    a Refresh or Retry that takes seconds must not look ignored."""
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    alice.open_app("LinkShare")
+    alice.wait(lambda: "Parlor ships message apps on Linux" in alice.surface_text(), "the feed's posts")
+    feed.delay = 3.0
+    try:
+        alice.press_in_app("Refresh")
+        busy = alice.js("return [...document.querySelectorAll('.surface button[aria-busy=\"true\"]')].map(b => b.textContent)")
+        assert busy == ["Refresh"], busy
+        alice.shot("refresh-busy")
+        alice.wait(lambda: not alice.js("return document.querySelector('.surface button[aria-busy]') !== null"),
+                   "the app's answer to replace the busy button")
+    finally:
+        feed.delay = 0.0
+    assert "Parlor ships message apps on Linux" in alice.surface_text()

@@ -110,7 +110,7 @@ def test_an_open_app_catches_up_after_reconnecting(browsers):
     alice.wait(lambda: alice.visible(".connection-banner"), "the connection-lost banner")
     bob.tap_card("Picnic on Sunday?")
     bob.wait_for_surface("RSVP", style="expanded")
-    bob.press_in_app("YES")
+    bob.choose_in_app("Going")
     bob.wait_for_node_text("yes-count", "1 going")
 
     alice.js("window.__parlorTest.restore()")

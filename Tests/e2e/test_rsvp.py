@@ -9,8 +9,10 @@ def answer(person, choice):
     person.tap_card(TITLE)
     person.wait_for_surface("RSVP", style="expanded")
     person.wait_for_node_text("title", TITLE)
-    person.press_in_app(choice)
-    person.wait_for_node_text("your-answer", f"Your answer: {choice.capitalize()}")
+    person.choose_in_app(choice)
+    person.wait_for_node_text("your-answer", f"Your answer: {choice}")
+    # The answer given is shown chosen (not a disabled button), and can be changed.
+    person.wait(lambda: person.chosen_in_app() == [choice], f"'{choice}' to be shown chosen")
 
 
 @pytest.mark.flow
@@ -27,6 +29,8 @@ def test_three_answers_are_counted_on_every_screen(browsers):
     alice.press_in_app("Create RSVP")
     alice.wait_for_surface("RSVP", style="expanded")
     alice.type_in_app("Title", TITLE)
+    alice.type_in_app("When (optional)", "Friday at 8 PM")
+    alice.type_in_app("Where (optional)", "Alice's place")
     alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
     alice.shot("rsvp-form")
     alice.assert_controls_named("the RSVP form")
@@ -37,13 +41,18 @@ def test_three_answers_are_counted_on_every_screen(browsers):
 
     # Bob and Carol answer from the bubble; Alice too.
     bob.wait_for_card(TITLE)
-    answer(bob, "YES")
-    assert "1 going" in bob.surface_text()
+    answer(bob, "Maybe")
+    assert "1 maybe" in bob.surface_text() and "When: Friday at 8 PM" in bob.surface_text()
+    # Bob changes his mind in the open app.
+    bob.choose_in_app("Going")
+    bob.wait_for_node_text("your-answer", "Your answer: Going")
+    bob.wait(lambda: bob.chosen_in_app() == ["Going"], "'Going' to be shown chosen")
+    bob.wait_for_node_text("yes-count", "1 going")
     bob.shot("bob-answered")
     carol.wait_for_card("1 going")
-    answer(carol, "NO")
+    answer(carol, "Can't go")
     alice.wait_for_card("1 can't go")
-    answer(alice, "YES")
+    answer(alice, "Going")
     # The organizer sees who answered.
     alice.wait(lambda: "Yes (2)" in alice.surface_text() and "No (1)" in alice.surface_text(), "the organizer's list of answers")
     text = alice.surface_text()
@@ -59,9 +68,11 @@ def test_three_answers_are_counted_on_every_screen(browsers):
         card = person.wait_for_card("2 going", "the bubble to count two yes")
         assert "1 can't go" in person.card_text(card)
         person.wait(lambda p=person: len(p.app_cards()) == 1, "the invitation to be one bubble")
+        assert "Friday at 8 PM" in person.card_text(card) and "Alice's place" in person.card_text(card)
         assert person.summary_lines() == [
             f"Alice asked: {TITLE}",
-            "Bob answered Yes",
+            "Bob answered Maybe",
+            "Bob changed to Yes",
             "Carol answered No",
         ], person.summary_lines()
         person.shot("final-counts")

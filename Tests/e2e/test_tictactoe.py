@@ -25,6 +25,13 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
     alice.open_app("Tic-Tac-Toe")
     surface = alice.wait_for_surface("Tic-Tac-Toe", style="compact")
     assert "You play X" in alice.surface_text()
+    # The whole board fits the compact tray (at this 720-pixel-high window too): no row is cut off.
+    cut_off = alice.js("""
+        const body = document.querySelector('.surface .surface-body').getBoundingClientRect();
+        return [...document.querySelectorAll('.surface .vt-button-square')]
+            .filter(b => b.getBoundingClientRect().bottom > body.bottom + 0.5).length;
+    """)
+    assert cut_off == 0, f"{cut_off} squares are below the tray's bottom edge"
     alice.shot("game-opened-compact")
     alice.press_in_app("Row 1, column 1, empty")
     alice.wait_surface_closed()

@@ -3,35 +3,28 @@ messages, a sender's display name, a group title, an app's view text and bubble 
 posts in LinkShare, an invitation's title in RSVP) and links: every entry shows as the text it is,
 no script runs, and the page loads nothing from another host."""
 
-import json
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from parlor_api import call, sign_in
 
 CORPUS = [line for line in (Path(__file__).with_name("xss_corpus.txt")).read_text().splitlines() if line]
 NAME = "<svg/onload=alert('name')>"
 TITLE = '"><script>alert("title")</script>'
 
 
-def http(base: str, method: str, path: str, body=None, token: str | None = None):
-    request = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request) as response:
-        return json.loads(response.read() or b"null")
 
 
 @pytest.mark.flow
 def test_every_corpus_entry_is_shown_as_text_and_runs_nothing(server, browsers):
-    alice = http(server.url, "POST", "/api/auth/signin", {"username": "alice", "password": "parlor-demo"})["token"]
-    mallory = http(server.url, "POST", "/api/auth/signup", {"username": "mallory", "displayName": NAME, "password": "purple-otter-47"})["token"]
-    group = http(server.url, "POST", "/api/conversations", {"title": TITLE, "members": ["bob", "mallory"]}, alice)
+    alice = sign_in(server.url, "alice")
+    mallory = call(server.url, "POST", "/api/auth/signup", {"username": "mallory", "displayName": NAME, "password": "purple-otter-47"})["token"]
+    group = call(server.url, "POST", "/api/conversations", {"title": TITLE, "members": ["bob", "mallory"]}, alice)
     messages = f"/api/conversations/{group['id']}/messages"
     for index, entry in enumerate(CORPUS):
         author = mallory if index % 2 else alice
-        http(server.url, "POST", messages, {"id": f"00000000-0000-4000-8000-{index:012d}", "text": entry}, author)
+        call(server.url, "POST", messages, {"id": f"00000000-0000-4000-8000-{index:012d}", "text": entry}, author)
 
     bob = browsers("bob")
     watch_violations(bob)

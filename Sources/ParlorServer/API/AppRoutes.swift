@@ -13,6 +13,9 @@ struct AppRoutes {
         ([0x89, 0x50, 0x4E, 0x47], "image/png"), ([0xFF, 0xD8, 0xFF], "image/jpeg"), ([0x47, 0x49, 0x46, 0x38], "image/gif"),
     ]
 
+    /// What a file that is not a recognised image is stored and served as.
+    static let fileType = "application/octet-stream"
+
     func add(to router: Router<ParlorRequestContext>) {
         router.get("/api/apps") { _, context in
             let user = try context.requireUser()
@@ -54,13 +57,19 @@ struct AppRoutes {
         }
         router.post("/api/blobs") { request, context in
             let user = try context.requireUser()
+            // `kind=file`: any file (sent as an attachment); without it, an image (apps' pictures).
+            let kind = request.uri.queryParameters.get("kind")
+            guard kind == nil || kind == "file" else { throw APIError.invalid("'kind' is file, or left out for an image.") }
+            let anyFile = kind == "file"
             var request = request
             let limit = services.configuration.maxBlobBytes
             guard let buffer = try? await request.collectBody(upTo: limit) else {
                 throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
             }
             let data = Data(buffer: buffer)
-            guard let type = Self.blobTypes.first(where: { data.starts(with: $0.prefix) })?.type else {
+            guard !data.isEmpty else { throw APIError(.badRequest, code: "emptyUpload", "The file is empty: there is nothing to send.") }
+            let imageType = Self.blobTypes.first(where: { data.starts(with: $0.prefix) })?.type
+            guard let type = imageType ?? (anyFile ? Self.fileType : nil) else {
                 throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
             }
             let hash = Digest.sha256Hex(data)
@@ -70,19 +79,25 @@ struct AppRoutes {
                     .contentTooLarge, code: "uploadQuotaExceeded",
                     "Your uploads take the \(quota / 1024 / 1024) MiB they may; uploads no message uses are removed after a day.")
             }
-            return try JSONBody.response(Wire.Blob(hash: hash, url: "/blobs/\(hash)"), status: .created)
+            return try JSONBody.response(
+                Wire.Blob(hash: hash, url: "/blobs/\(hash)", contentType: type, size: Int64(data.count)), status: .created)
         }
-        router.get("/blobs/:hash") { _, context in
+        router.get("/blobs/:hash") { request, context in
             // Private: only who may see the upload gets it. Anyone signed in who may not gets the
             // 404 of a hash nobody uploaded; nobody signed in gets 401, whatever the hash.
             let user = try context.requireUser()
-            guard let hash = context.parameters.get("hash"), hash.count == 64,
-                  let blob = try await services.store.blob(hash: hash, readableBy: user.id)
-            else { throw APIError.notFound }
-            return Response(
-                status: .ok,
-                headers: [.contentType: blob.contentType, .cacheControl: "private, max-age=31536000, immutable"],
-                body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
+            guard let hash = context.parameters.get("hash"), hash.count == 64 else { throw APIError.notFound }
+            // Asked again each time (a blob stops being shared when its message is unsent or the
+            // viewer leaves), but its bytes are never sent twice: its hash is its ETag.
+            let etag = "\"\(hash)\""
+            if request.headers[.ifNoneMatch] == etag, try await services.store.blobInfo(hash: hash, readableBy: user.id) != nil {
+                return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
+            }
+            guard let blob = try await services.store.blob(hash: hash, readableBy: user.id) else { throw APIError.notFound }
+            var headers: HTTPFields = [.contentType: blob.contentType, .cacheControl: "private, no-cache", .eTag: etag]
+            // Only the images recognised by their bytes are shown; anything else is downloaded.
+            if !Self.blobTypes.contains(where: { $0.type == blob.contentType }) { headers[.contentDisposition] = "attachment" }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
         }
     }
 

@@ -41,7 +41,14 @@ struct AuthRoutes {
             return Response(status: .noContent, headers: cookie(nil))
         }
         router.get("/api/me") { _, context in
-            try JSONBody.response(Wire.Me(user: Wire.User(try context.requireUser())))
+            let user = try context.requireUser()
+            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
+        }
+        router.patch("/api/me") { request, context in
+            let user = try context.requireUser()
+            let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
+            if let shares = change.sharesReadReceipts { try await accounts.store.setSharesReadReceipts(shares, user: user.id) }
+            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
         }
     }
 

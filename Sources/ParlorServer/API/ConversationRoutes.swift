@@ -17,9 +17,28 @@ struct ConversationRoutes {
     struct NewMember: Decodable { let username: String }
 
     struct NewMessage: Decodable {
+        struct AttachmentChoice: Decodable {
+            let hash: String
+            let name: String
+        }
+
         let id: MessageID
         let text: String?
         let sticker: String?
+        let attachment: AttachmentChoice?
+        /// Present only as an id: `null` is not one.
+        let replyTo: MessageID?
+
+        private enum CodingKeys: String, CodingKey { case id, text, sticker, attachment, replyTo }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(MessageID.self, forKey: .id)
+            text = try container.decodeIfPresent(String.self, forKey: .text)
+            sticker = try container.decodeIfPresent(String.self, forKey: .sticker)
+            attachment = try container.decodeIfPresent(AttachmentChoice.self, forKey: .attachment)
+            replyTo = container.contains(.replyTo) ? try container.decode(MessageID.self, forKey: .replyTo) : nil
+        }
     }
 
     func add(to router: Router<ParlorRequestContext>) {
@@ -60,17 +79,25 @@ struct ConversationRoutes {
         router.delete("/api/conversations/:id/members/:user") { _, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            guard let removed = context.parameters.get("user").flatMap(UserID.init) else { throw APIError.notFound }
+            guard let removed = context.parameters.get("user").flatMap(UserID.init(_:)) else { throw APIError.notFound }
             try await conversations.removeMember(removed, from: conversation, by: user.id)
             return Response(status: .noContent)
         }
         @Sendable func setAdmin(_ isAdmin: Bool, _ context: ParlorRequestContext) async throws -> Response {
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            guard let member = context.parameters.get("user").flatMap(UserID.init) else { throw APIError.notFound }
+            guard let member = context.parameters.get("user").flatMap(UserID.init(_:)) else { throw APIError.notFound }
             try await conversations.setAdmin(member, isAdmin, in: conversation, by: user.id)
             return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
         }
+        @Sendable func setMuted(_ muted: Bool, _ context: ParlorRequestContext) async throws -> Response {
+            let user = try context.requireUser()
+            let conversation = try conversationID(context)
+            try await conversations.setMuted(muted, conversation, by: user.id)
+            return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
+        }
+        router.put("/api/conversations/:id/muted") { _, context in try await setMuted(true, context) }
+        router.delete("/api/conversations/:id/muted") { _, context in try await setMuted(false, context) }
         router.put("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(true, context) }
         router.delete("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(false, context) }
         router.get("/api/conversations/:id/messages") { request, context in
@@ -81,28 +108,43 @@ struct ConversationRoutes {
                 guard let after = Int64(text), after >= 0 else { throw APIError.invalid("'after' is a sequence number: a whole number, 0 or more.") }
                 return after
             }
-            let limit = try query.get("limit").map { text in
-                guard let limit = Int(text), (1...Self.maxPage).contains(limit) else {
-                    throw APIError.invalid("'limit' is a whole number from 1 to \(Self.maxPage).")
-                }
-                return limit
-            } ?? 100
-            var result: [Wire.Message] = []
-            for message in try await messaging.visibleMessages(user: user.id, conversation: conversation, after: after, limit: limit) {
-                result.append(await renderer.render(message, for: user.id))
-            }
-            return try JSONBody.response(result)
+            let limit = try Self.limit(query, upTo: Self.maxPage) ?? 100
+            let messages = try await messaging.visibleMessages(user: user.id, conversation: conversation, after: after, limit: limit)
+            return try JSONBody.response(try await renderer.render(messages, for: user.id))
         }
         router.post("/api/conversations/:id/messages") { request, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)
             let body = try await JSONBody.decode(NewMessage.self, from: request, limit: 128 * 1024)
-            let sent = switch (body.text, body.sticker) {
-            case (let text?, nil): try await messaging.sendText(text, id: body.id, from: user.id, in: conversation)
-            case (nil, let sticker?): try await messaging.sendSticker(sticker, id: body.id, from: user.id, in: conversation)
-            default: throw APIError.invalid("Send either 'text' or 'sticker'.")
+            let sent = switch (body.text, body.sticker, body.attachment) {
+            case (let text?, nil, nil): try await messaging.sendText(text, id: body.id, replyTo: body.replyTo, from: user.id, in: conversation)
+            case (nil, let sticker?, nil): try await messaging.sendSticker(sticker, id: body.id, from: user.id, in: conversation)
+            case (nil, nil, let file?):
+                try await messaging.sendAttachment(hash: file.hash, name: file.name, id: body.id, from: user.id, in: conversation)
+            default: throw APIError.invalid("Send one of 'text', 'sticker' or 'attachment'.")
             }
             return try JSONBody.response(await messaging.wire(sent, for: user.id), status: .created)
+        }
+        router.get("/api/conversations/:id/reads") { _, context in
+            let user = try context.requireUser()
+            return try JSONBody.response(try await messaging.readReceipts(for: user.id, in: try conversationID(context)))
+        }
+        router.get("/api/conversations/:id/messages/:message/versions") { _, context in
+            let user = try context.requireUser()
+            let versions = try await services.changes.versions(of: try messageID(context), for: user.id, in: try conversationID(context))
+            return try JSONBody.response(versions)
+        }
+        router.get("/api/conversations/:id/messages/:message/replies") { _, context in
+            let user = try context.requireUser()
+            let replies = try await services.changes.replies(to: try messageID(context), for: user.id, in: try conversationID(context))
+            return try JSONBody.response(try await renderer.render(replies, for: user.id))
+        }
+        router.get("/api/search") { request, context in
+            let user = try context.requireUser()
+            let query = request.uri.queryParameters
+            guard let text = query.get("q"), !text.isEmpty else { throw APIError.invalid("Say what to search for in 'q'.") }
+            let limit = try Self.limit(query, upTo: MessageSearch.maxResults) ?? 20
+            return try JSONBody.response(try await services.search.search(text, limit: limit, for: user.id))
         }
         router.get("/api/conversations/:id/staged") { _, context in
             let user = try context.requireUser()
@@ -116,8 +158,23 @@ struct ConversationRoutes {
     /// The most messages one history page returns.
     static let maxPage = 500
 
+    /// The `limit` query parameter, when given: a whole number from 1 to `maximum`.
+    static func limit(_ query: Parameters, upTo maximum: Int) throws -> Int? {
+        try query.get("limit").map { text in
+            guard let limit = Int(text), (1...maximum).contains(limit) else {
+                throw APIError.invalid("'limit' is a whole number from 1 to \(maximum).")
+            }
+            return limit
+        }
+    }
+
     private func conversationID(_ context: ParlorRequestContext) throws -> ConversationID {
-        guard let id = context.parameters.get("id").flatMap(ConversationID.init) else { throw APIError.notFound }
+        guard let id = context.parameters.get("id").flatMap(ConversationID.init(_:)) else { throw APIError.notFound }
+        return id
+    }
+
+    private func messageID(_ context: ParlorRequestContext) throws -> MessageID {
+        guard let id = context.parameters.get("message").flatMap(MessageID.init(_:)) else { throw APIError.notFound }
         return id
     }
 }

@@ -16,9 +16,46 @@ extension Wire {
         public var notice: String?
     }
 
-    /// `GET /api/auth/me`.
+    /// `GET /api/search`: what a search found, best match first.
+    public struct SearchResults: Codable, Sendable {
+        public var query: String
+        public var results: [SearchResult]
+    }
+
+    /// One message a search found, in the conversation it is in.
+    public struct SearchResult: Codable, Sendable {
+        public var conversation: ConversationID
+        public var message: Message
+        /// Its text (or a long text's part around the first word found), in pieces: the words
+        /// found are the pieces with `match`.
+        public var excerpt: [ExcerptPiece]
+    }
+
+    public struct ExcerptPiece: Codable, Sendable, Hashable {
+        public var text: String
+        public var match: Bool
+    }
+
+    /// `GET /api/me`, and what `PATCH /api/me` answers.
     public struct Me: Codable, Sendable {
         public var user: User
+        /// Whether others see how far this user has read (their read receipts).
+        public var sharesReadReceipts: Bool
+    }
+
+    /// `PATCH /api/me`: the settings to change; a setting left out stays as it is, and `null` is
+    /// not a value.
+    public struct MeChange: Codable, Sendable {
+        public var sharesReadReceipts: Bool?
+
+        private enum CodingKeys: String, CodingKey { case sharesReadReceipts }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if container.contains(.sharesReadReceipts) {
+                sharesReadReceipts = try container.decode(Bool.self, forKey: .sharesReadReceipts)
+            }
+        }
     }
 
     /// `GET /api/conversations/{id}/staged`: `staged` is absent when the compose field is empty.
@@ -67,6 +104,9 @@ extension Wire {
     public struct Blob: Codable, Sendable {
         public var hash: String
         public var url: String
+        /// An image type, or `application/octet-stream` for a file that is not a known image.
+        public var contentType: String
+        public var size: Int64
     }
 
     /// Every HTTP error's body: `{"error": {"code": ..., "message": ..., "details": ...}}`.

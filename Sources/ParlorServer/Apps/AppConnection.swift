@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
 import Synchronization
 
 /// One connected copy of an app outside the server: the frames waiting to be written to it, and
@@ -28,8 +28,8 @@ final class AppConnection: Sendable {
 
     private struct State {
         var queuedBytes = 0
-        /// Frames received in the current second, for the flood limit.
-        var window: (start: ContinuousClock.Instant, count: Int)?
+        /// Frames received in the last second, for the flood limit.
+        var frames = FrameAllowance(limit: AppWire.maxFramesPerSecond)
     }
 
     init(app: AppID, name: String, secretHash: String, deadline: Duration) {
@@ -49,14 +49,7 @@ final class AppConnection: Sendable {
     /// - Returns: false when the connection must close.
     func admit() -> Bool {
         let now = ContinuousClock.now
-        return state.withLock { state in
-            if let window = state.window, now - window.start < .seconds(1) {
-                state.window = (window.start, window.count + 1)
-            } else {
-                state.window = (now, 1)
-            }
-            return (state.window?.count ?? 0) <= AppWire.maxFramesPerSecond
-        }
+        return state.withLock { $0.frames.admit(at: now) }
     }
 
     /// Handles one text frame from the app.

@@ -1,6 +1,6 @@
 import Foundation
-import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 extension AppHost {
@@ -48,7 +48,14 @@ extension AppHost {
         return InstanceConfiguration(
             localParticipant: try await store.participantID(user: key.user, app: key.app), remoteParticipants: remote,
             surface: key.scope == .home ? .home : .messages, conversationHost: host,
-            container: StoreContainer(store: store, user: key.user, app: key.app), httpClient: httpClient, snapshot: snapshot)
+            container: StoreContainer(store: store, user: key.user, app: key.app),
+            httpClient: fetchClient(for: key.app), snapshot: snapshot)
+    }
+
+    /// `app`'s requests over HTTP: checked against where its manifest lets it go, and logged when they fail.
+    private func fetchClient(for app: AppID) -> any FetchClient {
+        guard let manifest = directory.app(app)?.manifest else { return httpClient }
+        return AppFetchClient(client: httpClient, manifest: manifest, allowPrivateHosts: allowsPrivateHosts, logger: logger)
     }
 
     /// Saves the instance and sends its new look to the user's connections only (on every node).

@@ -17,20 +17,29 @@ extension AppHost {
         await hub.send(.staged(conversation: conversation, staged: staged), to: user)
     }
 
-    /// Sends what the user staged. On a stale session head the staged message stays and the
-    /// error says so; the app gets `didStartSending` once it is committed.
+    /// Sends what the user staged. On a stale session head the app re-applies the message to the
+    /// new head when it can (`MessagesApp.rebase`); otherwise the staged message stays and the
+    /// error says so. The app gets `didStartSending` once it is committed.
     func sendStaged(user: UserID, conversation: ConversationID) async throws -> Messaging.Sent? {
         try await membership.requireMember(user, of: conversation)
         guard let record = try await store.staged(user: user, conversation: conversation) else { return nil }
-        let sent = switch record.item {
+        let sent: Messaging.Sent
+        var sentMessage: Message?
+        switch record.item {
         case .message(let message):
-            try await messaging.sendAppMessage(message, replacing: record.replacing, from: user, in: conversation)
+            (sent, sentMessage) = try await MessageRules.sendStaged(message, replacing: record.replacing) { staged, head in
+                // Only after a conflict: the sender's participant id costs a store write.
+                guard let app = staged.appID.flatMap(directory.app) else { return nil }
+                return try await app.rebase(staged, onto: head, sender: try await store.participantID(user: user, app: app.manifest.id))
+            } commit: {
+                try await messaging.sendAppMessage($0, replacing: $1, from: user, in: conversation)
+            }
         case .sticker(let sticker):
-            try await messaging.commit(NewMessage(id: MessageID(), conversationID: conversation, sender: user, content: .sticker(sticker)))
+            sent = try await messaging.commit(NewMessage(id: MessageID(), conversationID: conversation, sender: user, content: .sticker(sticker)))
         }
         try await setStaged(nil, user: user, conversation: conversation)
-        if case .message(let message) = record.item {
-            await notifySending(message, sent: true, user: user, conversation: conversation)
+        if let sentMessage {
+            await notifySending(sentMessage, sent: true, user: user, conversation: conversation)
         }
         return sent
     }

@@ -18,10 +18,12 @@ final class AppHost: Sendable {
     let instances: InstanceRegistry
     let caches: ViewerCaches
     let directory: AppDirectory
-    let httpClient: any FetchClient
+    let httpClient: ServerFetchClient
+    /// Apps may reach private addresses through `*` (`ServerConfiguration.allowsPrivateHosts`).
+    let allowsPrivateHosts: Bool
     let logger: Logger
 
-    init(store: any ParlorStore, membership: Membership, drawers: Drawers, renderer: Renderer, messaging: Messaging, hub: Hub, bus: any ClusterBus, instances: InstanceRegistry, caches: ViewerCaches, directory: AppDirectory, httpClient: any FetchClient, logger: Logger) {
+    init(store: any ParlorStore, membership: Membership, drawers: Drawers, renderer: Renderer, messaging: Messaging, hub: Hub, bus: any ClusterBus, instances: InstanceRegistry, caches: ViewerCaches, directory: AppDirectory, httpClient: ServerFetchClient, allowsPrivateHosts: Bool, logger: Logger) {
         self.store = store
         self.membership = membership
         self.drawers = drawers
@@ -33,6 +35,7 @@ final class AppHost: Sendable {
         self.caches = caches
         self.directory = directory
         self.httpClient = httpClient
+        self.allowsPrivateHosts = allowsPrivateHosts
         self.logger = logger
     }
 

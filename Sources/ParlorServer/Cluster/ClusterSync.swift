@@ -56,6 +56,14 @@ struct ClusterSync: Service {
                 await services.apps.refreshInstance(user: user, scope: conversation.map { .conversation($0) } ?? .home, app: app)
             case .conversationChanged(let conversation):
                 try await services.conversations.changedElsewhere(conversation)
+            case .messageChanged(let conversation, let message):
+                try await services.changes.changedElsewhere(message, in: conversation)
+            case .reactionsChanged(let conversation, let message):
+                try await services.reactions.changedElsewhere(message, in: conversation)
+            case .readMoved(let user, let conversation):
+                await services.messaging.showReceipt(of: user, in: conversation)
+            case .typing(let user, let conversation, let isTyping):
+                try await services.typing.relayedElsewhere(isTyping, user: user, in: conversation)
             case .listenerRestarted:
                 // Every conversation this node serves: those it has fanned out and those of the
                 // users connected to it. Its newest message is enough: a connection that missed

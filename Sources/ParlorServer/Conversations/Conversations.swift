@@ -1,5 +1,5 @@
 import Foundation
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 /// Conversations and their rules: who may start one and with whom (a 1:1 conversation with the
@@ -106,6 +106,13 @@ final class Conversations: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         try await store.setTitle(try Self.title(proposed), of: record.id)
         await notices.announce(record.id, to: record.members)
+    }
+
+    /// Mutes a conversation for `user` (or unmutes it), and tells their other tabs and devices.
+    func setMuted(_ muted: Bool, _ conversation: ConversationID, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        try await store.setMuted(muted, user: user, conversation: record.id)
+        await notices.announce(record.id, to: [user])
     }
 
     /// Adds the person called `username` to a group conversation.

@@ -18,11 +18,12 @@ final class Messaging: Sendable {
     let directory: AppDirectory
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
+    let bus: any ClusterBus
 
     init(
         store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
         fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration,
-        metrics: ServerMetrics
+        metrics: ServerMetrics, bus: any ClusterBus
     ) {
         self.store = store
         self.membership = membership
@@ -35,6 +36,7 @@ final class Messaging: Sendable {
         self.directory = directory
         self.configuration = configuration
         self.metrics = metrics
+        self.bus = bus
     }
 
     /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
@@ -50,11 +52,62 @@ final class Messaging: Sendable {
         return await renderer.render(sent.stored, for: user)
     }
 
-    /// Sends a text message. Retrying with the same id returns the original.
-    func sendText(_ text: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
-        try await membership.requireMember(user, of: conversation)
+    /// Sends a text message, perhaps as a reply. Retrying with the same id returns the original.
+    /// - Throws: `replyTargetNotFound` when `replyTo` is not a message the sender sees here.
+    func sendText(_ text: String, id: MessageID, replyTo: MessageID? = nil, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        let record = try await membership.requireMember(user, of: conversation)
         try MessageRules.checkText(text)
-        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text)))
+        try Self.checkMentions(in: text, members: record.members)
+        if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
+            throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
+        }
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text), replyTo: replyTo))
+    }
+
+    /// The longest name a photo or file is sent under.
+    static let maxFileNameLength = 200
+
+    /// Sends a photo or file the sender uploaded (`POST /api/blobs?kind=file`) or can already see;
+    /// from then on the conversation's members may fetch it.
+    /// - Throws: `attachmentNotFound` (404) for a blob the sender may not fetch; `invalidFileName`.
+    func sendAttachment(hash: String, name: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        try await membership.requireMember(user, of: conversation)
+        let fileName: String
+        do {
+            fileName = try NameRules.check(name, what: "A file name", maxLength: Self.maxFileNameLength)
+        } catch {
+            throw APIError(.badRequest, code: "invalidFileName", error.message)
+        }
+        guard !fileName.contains("/"), !fileName.contains("\\") else {
+            throw APIError(.badRequest, code: "invalidFileName", "A file name cannot contain / or \\.")
+        }
+        guard hash.count == 64, let blob = try await store.blobInfo(hash: hash, readableBy: user) else {
+            throw APIError(.notFound, code: "attachmentNotFound", "There is no upload of yours with that hash; upload the file first.")
+        }
+        let attachment = StoredAttachment(hash: hash, name: fileName, contentType: blob.contentType, size: blob.size)
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .attachment(attachment)))
+    }
+
+    /// The most people one message may mention.
+    static let maxMentions = 20
+
+    /// Refuses mentions (`<@user id>`, `MentionTokens`) of people outside the conversation, or too many.
+    /// - Throws: `tooManyMentions`; `mentionNotMember`.
+    static func checkMentions(in text: String, members: [UserID]) throws {
+        let mentioned = MentionTokens.users(in: text)
+        guard mentioned.count <= maxMentions else {
+            throw APIError(.badRequest, code: "tooManyMentions", "A message can mention at most \(maxMentions) people.")
+        }
+        guard mentioned.allSatisfy(members.contains) else {
+            throw APIError(.badRequest, code: "mentionNotMember", "Only people in this conversation can be mentioned.")
+        }
+    }
+
+    /// A message of the conversation as `user` may see it: nil when there is none, or it expired for them.
+    func visibleMessage(_ id: MessageID, user: UserID, conversation: ConversationID) async throws -> StoredMessage? {
+        guard let message = try await store.message(id: id, in: conversation) else { return nil }
+        if try await store.hiddenMessages(user: user, conversation: conversation).contains(id) { return nil }
+        return message
     }
 
     /// Sends a sticker of one of the server's packs (`<pack>/<file>`).
@@ -174,21 +227,49 @@ final class Messaging: Sendable {
     }
 
     /// Marks messages read up to `sequence`; expiring messages from others start their countdown.
+    ///
+    /// The countdowns are recorded before the mark moves: if recording fails, the mark stays and
+    /// the next read records them again (recording is idempotent), so a read message never misses
+    /// its countdown.
     func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws {
         try await membership.requireMember(user, of: conversation)
-        let (previous, current) = try await store.markRead(user: user, conversation: conversation, upTo: sequence)
-        // The user's other tabs show the new unread count.
-        await notices.send(conversation, to: [user])
-        // Everything newly read, however far back the previous mark was.
-        let now = Date()
-        try await store.forEachPage(in: conversation, after: previous, through: current) { page in
-            for message in page
-            where MessageRules.startsExpiry(
-                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: current)
-            {
-                try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
+        let (previous, last) = try await store.readMark(user: user, conversation: conversation)
+        // Never past the last message this call has seen: what arrives meanwhile is read by a later call.
+        let target = min(sequence, last)
+        // A stale mark from another tab, or a repeated read, reads nothing new: nothing to store.
+        if target > previous {
+            let now = Date()
+            try await store.forEachPage(in: conversation, after: previous, through: target) { page in
+                for message in page
+                where MessageRules.startsExpiry(
+                    of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: target)
+                {
+                    try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
+                }
+            }
+            let (before, after) = try await store.markRead(user: user, conversation: conversation, upTo: target)
+            if after > before, try await store.sharesReadReceipts(user) {
+                await showReceipt(of: user, in: conversation)
+                await bus.publish(.readMoved(user: user, conversation: conversation))
             }
         }
+        // The user's other tabs show the unread count.
+        await notices.send(conversation, to: [user])
+    }
+
+    /// How far each member who shares read receipts has read, for a member.
+    func readReceipts(for user: UserID, in conversation: ConversationID) async throws -> [Wire.ReadReceipt] {
+        try await membership.requireMember(user, of: conversation)
+        return try await store.readReceipts(in: conversation).map(Wire.ReadReceipt.init)
+    }
+
+    /// Shows the other members connected here how far `user` has read (they share receipts).
+    func showReceipt(of user: UserID, in conversation: ConversationID) async {
+        guard let record = try? await caches.conversation(conversation, store: store),
+              let receipt = try? await store.readReceipts(in: conversation).first(where: { $0.user == user })
+        else { return }
+        let frame = Wire.ServerFrame.readReceipt(conversation: conversation, receipt: Wire.ReadReceipt(receipt))
+        await hub.send(.frame(frame.json()), to: record.members.filter { $0 != user })
     }
 
     /// Keeps an expiring message for `user`.

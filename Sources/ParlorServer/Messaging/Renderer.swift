@@ -1,6 +1,6 @@
 import Foundation
-import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorHost
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 /// Turns stored things into what one viewer sees on the wire: messages (resolved image URLs,
@@ -20,17 +20,77 @@ final class Renderer: Sendable {
     }
 
     /// A message as `viewer` sees it.
-    func render(_ message: StoredMessage, for viewer: UserID) async -> Wire.Message {
+    /// - Parameter page: messages at hand, so that a reply quoting one of them reads no other.
+    func render(_ message: StoredMessage, for viewer: UserID, page: [MessageID: StoredMessage] = [:]) async -> Wire.Message {
         let sender = (try? await caches.users([message.sender], store: store))?.first
         var wire = Wire.Message(
             id: message.id, conversation: message.conversationID, sequence: message.sequence, sender: message.sender,
             senderName: sender?.displayName ?? "Former member", sentAt: message.sentAt, kind: message.content.kind)
+        if let replyTo = message.replyTo { wire.replyTo = await quote(replyTo, in: message.conversationID, page: page) }
+        if message.unsentAt != nil {
+            wire.kind = "unsent"
+            return wire
+        }
+        wire.editedAt = message.editedAt
         switch message.content {
         case .text(let text): wire.text = text
         case .sticker(let sticker): wire.sticker = Self.wire(sticker)
+        case .attachment(let attachment): wire.attachment = Wire.Attachment(attachment)
         case .app(let appMessage): wire.app = await renderApp(appMessage, id: message.id, conversation: message.conversationID, for: viewer)
         }
         return wire
+    }
+
+    /// `text` as people read it: each mention as "@Name" ("@someone" for an account gone).
+    func readable(_ text: String) async -> String { await readableText(of: .text(text)) }
+
+    /// What people read in a message (`StoredContent.searchableText`), mentions as names.
+    func readableText(of content: StoredContent) async -> String {
+        let mentioned = content.mentionedUsers
+        guard !mentioned.isEmpty else { return content.searchableText() }
+        let users = (try? await caches.users(mentioned, store: store)) ?? []
+        return content.searchableText { id in "@\(users.first { $0.id == id }?.displayName ?? "someone")" }
+    }
+
+    /// The longest text a reply's quote keeps.
+    static let quoteLength = 100
+
+    /// The message a reply quotes, as one line; nil when it is gone.
+    private func quote(_ id: MessageID, in conversation: ConversationID, page: [MessageID: StoredMessage]) async -> Wire.ReplyQuote? {
+        var quoted = page[id]
+        if quoted == nil { quoted = try? await store.message(id: id, in: conversation) }
+        guard let quoted else { return nil }
+        let sender = (try? await caches.users([quoted.sender], store: store))?.first
+        let preview: String
+        if quoted.unsentAt != nil {
+            preview = "Unsent message"
+        } else {
+            switch quoted.content {
+            case .text(let text):
+                let readable = await readable(text)
+                preview = readable.count > Self.quoteLength ? "\(readable.prefix(Self.quoteLength))…" : readable
+            case .sticker: preview = "Sticker"
+            case .attachment(let attachment): preview = attachment.isImage ? "Photo" : attachment.name
+            case .app(let message): preview = "\(message.appID.flatMap { directory.app($0)?.manifest.name } ?? "App") message"
+            }
+        }
+        return Wire.ReplyQuote(id: quoted.id, sequence: quoted.sequence, senderName: sender?.displayName ?? "Former member", preview: preview)
+    }
+
+    /// Messages of one conversation as `viewer` sees them, with their reactions (one store read
+    /// for all: a new message has none, so only pages of stored ones need this).
+    func render(_ messages: [StoredMessage], for viewer: UserID) async throws -> [Wire.Message] {
+        guard let conversation = messages.first?.conversationID else { return [] }
+        let reactions = try await store.reactions(to: messages.map(\.id), in: conversation)
+        let page = Dictionary(messages.map { ($0.id, $0) }) { first, _ in first }
+        var result: [Wire.Message] = []
+        result.reserveCapacity(messages.count)
+        for message in messages {
+            var wire = await render(message, for: viewer, page: page)
+            if message.unsentAt == nil { wire.reactions = reactions[message.id].map(Wire.Reaction.grouped) }
+            result.append(wire)
+        }
+        return result
     }
 
     /// Whether a message reads the same for every viewer (text, stickers), so its frame can be
@@ -84,8 +144,10 @@ final class Renderer: Sendable {
         if let last = summary.lastMessage {
             let name = members.first { $0.id == last.sender }?.displayName ?? "Someone"
             switch last.content {
-            case .text(let text): preview = "\(name): \(text.prefix(80))"
+            case _ where last.unsentAt != nil: preview = "\(name) unsent a message"
+            case .text(let text): preview = "\(name): \(await readable(text).prefix(80))"
             case .sticker: preview = "\(name) sent a sticker"
+            case .attachment(let attachment): preview = attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
             case .app(let message):
                 let appName = message.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app"
                 preview = "\(name) · \(appName)"
@@ -94,7 +156,8 @@ final class Renderer: Sendable {
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
             members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
-            unreadCount: summary.unreadCount, preview: preview)
+            unreadCount: summary.unreadCount, preview: preview, lastActivityAt: summary.lastMessage?.sentAt, isMuted: summary.isMuted,
+            unreadMentions: summary.unreadMentions)
     }
 
     /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.

@@ -127,7 +127,9 @@ struct ConnectionWriter: Sendable {
         }
         let hidden = try await store.hiddenMessages(user: connection.user, conversation: conversation)
         let after = try await store.forEachPage(in: conversation, after: delivered, through: sequence) { page in
-            for message in page where !hidden.contains(message.id) { try await write(message, outbound: outbound) }
+            for message in try await renderer.render(page.filter { !hidden.contains($0.id) }, for: connection.user) {
+                try await outbound.write(.text(Wire.ServerFrame.message(message).json()))
+            }
         }
         state.delivered[conversation] = max(after, delivered)
     }

@@ -144,8 +144,9 @@ struct Gateway: Sendable {
             writer.start(since: since)
         case .ping:
             reply(.pong(requestId: request.requestId), on: connection)
-        case .sendText(let conversation, let id, let text):
-            await ack(try await messaging.sendText(text, id: id, from: user, in: conversation), to: request, user: user, connection: connection)
+        case .sendText(let conversation, let id, let text, let replyTo):
+            let sent = try await messaging.sendText(text, id: id, replyTo: replyTo, from: user, in: conversation)
+            await ack(sent, to: request, user: user, connection: connection)
         case .sendSticker(let conversation, let id, let sticker):
             await ack(try await messaging.sendSticker(sticker, id: id, from: user, in: conversation), to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
@@ -175,6 +176,14 @@ struct Gateway: Sendable {
             try await messaging.markRead(user: user, conversation: conversation, upTo: sequence)
         case .keep(let conversation, let message):
             try await messaging.keep(message, user: user, conversation: conversation)
+        case .react(let conversation, let message, let emoji, let on):
+            try await services.reactions.react(emoji, on: on, to: message, by: user, in: conversation)
+        case .typing(let conversation, let isTyping):
+            try await services.typing.typing(isTyping, user: user, in: conversation)
+        case .edit(let conversation, let message, let text):
+            try await services.changes.edit(message, text: text, by: user, in: conversation)
+        case .unsend(let conversation, let message):
+            try await services.changes.unsend(message, by: user, in: conversation)
         }
     }
 

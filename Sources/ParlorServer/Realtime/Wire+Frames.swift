@@ -1,13 +1,14 @@
 import Foundation
 import ParlorHost
 import ParlorKit
+import ParlorStore
 
 extension Wire {
     /// What a client sends over the WebSocket, one case per `type` (docs/PROTOCOL.md §3).
     public enum ClientFrame: Sendable, Hashable {
         case hello(since: [String: Int64])
         case ping
-        case sendText(conversation: ConversationID, id: MessageID, text: String)
+        case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?)
         case sendSticker(conversation: ConversationID, id: MessageID, sticker: String)
         case sendStaged(conversation: ConversationID)
         case removeStaged(conversation: ConversationID)
@@ -21,11 +22,19 @@ extension Wire {
         case closeHome(app: AppID)
         case read(conversation: ConversationID, sequence: Int64)
         case keep(conversation: ConversationID, message: MessageID)
+        /// Puts (`on`) or takes off the sender's `emoji` on a message.
+        case react(conversation: ConversationID, message: MessageID, emoji: String, on: Bool)
+        /// The sender is typing in a conversation, or stopped.
+        case typing(conversation: ConversationID, isTyping: Bool)
+        /// Replaces the text of one of the sender's text messages.
+        case edit(conversation: ConversationID, message: MessageID, text: String)
+        /// Erases one of the sender's messages for everyone.
+        case unsend(conversation: ConversationID, message: MessageID)
 
         /// Every client frame's `type`, as the wire spells it.
         public enum Kind: String, CaseIterable, Sendable {
             case hello, ping, sendText, sendSticker, sendStaged, removeStaged, openApp, tapMessage, appEvent, setStyle
-            case closeApp, openHome, homeEvent, closeHome, read, keep
+            case closeApp, openHome, homeEvent, closeHome, read, keep, react, typing, edit, unsend
         }
 
         public var kind: Kind {
@@ -46,16 +55,21 @@ extension Wire {
             case .closeHome: .closeHome
             case .read: .read
             case .keep: .keep
+            case .react: .react
+            case .typing: .typing
+            case .edit: .edit
+            case .unsend: .unsend
             }
         }
 
         /// The conversation the frame acts in, if any.
         public var conversation: ConversationID? {
             switch self {
-            case .sendText(let conversation, _, _), .sendSticker(let conversation, _, _), .sendStaged(let conversation),
+            case .sendText(let conversation, _, _, _), .sendSticker(let conversation, _, _), .sendStaged(let conversation),
                 .removeStaged(let conversation), .openApp(let conversation, _), .tapMessage(let conversation, _),
                 .appEvent(let conversation, _, _), .setStyle(let conversation, _), .closeApp(let conversation),
-                .read(let conversation, _), .keep(let conversation, _):
+                .read(let conversation, _), .keep(let conversation, _), .react(let conversation, _, _, _),
+                .typing(let conversation, _), .edit(let conversation, _, _), .unsend(let conversation, _):
                 conversation
             case .hello, .ping, .openHome, .homeEvent, .closeHome:
                 nil
@@ -103,7 +117,7 @@ extension Wire {
             let container: KeyedDecodingContainer<Key>
 
             enum Key: String, CodingKey {
-                case since, conversation, id, text, sticker, app, message, event, style, sequence
+                case since, conversation, id, text, sticker, app, message, event, style, sequence, emoji, on, typing, replyTo
             }
 
             init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Key.self) }
@@ -112,7 +126,10 @@ extension Wire {
                 switch kind {
                 case .hello: .hello(since: try container.decodeIfPresent([String: Int64].self, forKey: .since) ?? [:])
                 case .ping: .ping
-                case .sendText: .sendText(conversation: try conversation(), id: try field(.id), text: try field(.text))
+                case .sendText:
+                    .sendText(
+                        conversation: try conversation(), id: try field(.id), text: try field(.text),
+                        replyTo: try container.decodeIfPresent(MessageID.self, forKey: .replyTo))
                 case .sendSticker: .sendSticker(conversation: try conversation(), id: try field(.id), sticker: try field(.sticker))
                 case .sendStaged: .sendStaged(conversation: try conversation())
                 case .removeStaged: .removeStaged(conversation: try conversation())
@@ -126,6 +143,10 @@ extension Wire {
                 case .closeHome: .closeHome(app: try field(.app))
                 case .read: .read(conversation: try conversation(), sequence: try field(.sequence))
                 case .keep: .keep(conversation: try conversation(), message: try field(.message))
+                case .react: .react(conversation: try conversation(), message: try field(.message), emoji: try field(.emoji), on: try field(.on))
+                case .typing: .typing(conversation: try conversation(), isTyping: try field(.typing))
+                case .edit: .edit(conversation: try conversation(), message: try field(.message), text: try field(.text))
+                case .unsend: .unsend(conversation: try conversation(), message: try field(.message))
                 }
             }
 
@@ -148,6 +169,8 @@ extension Wire {
         case ready
         case pong(requestId: String?)
         case message(Message)
+        /// A message already delivered changed: edited or unsent.
+        case messageChanged(Message)
         case ack(requestId: String?, message: Message)
         case resync(conversation: ConversationID)
         /// `info` is nil when the user is no longer a member.
@@ -158,12 +181,19 @@ extension Wire {
         case app(conversation: ConversationID, app: AppID, update: AppUpdate)
         case home(app: AppID, update: AppUpdate)
         case expired(conversation: ConversationID, messageID: MessageID)
+        /// A message's reactions now.
+        case reactions(conversation: ConversationID, messageID: MessageID, reactions: [Reaction])
+        /// Someone is typing in a conversation, or stopped.
+        case typing(conversation: ConversationID, userID: UserID, isTyping: Bool)
+        /// Another member read further.
+        case readReceipt(conversation: ConversationID, receipt: ReadReceipt)
         /// `head` is the session's head now, for `sessionConflict`.
         case error(ErrorBody, requestId: String?, head: Message?)
 
         /// Every server frame's `type`, as the wire spells it.
         public enum Kind: String, CaseIterable, Sendable {
-            case welcome, ready, pong, message, ack, resync, conversation, staged, composeText, app, home, expired, error
+            case welcome, ready, pong, message, messageChanged, ack, resync, conversation, staged, composeText, app, home, expired
+            case reactions, typing, readReceipt, error
         }
 
         public var kind: Kind {
@@ -172,6 +202,7 @@ extension Wire {
             case .ready: .ready
             case .pong: .pong
             case .message: .message
+            case .messageChanged: .messageChanged
             case .ack: .ack
             case .resync: .resync
             case .conversation: .conversation
@@ -180,6 +211,9 @@ extension Wire {
             case .app: .app
             case .home: .home
             case .expired: .expired
+            case .reactions: .reactions
+            case .typing: .typing
+            case .readReceipt: .readReceipt
             case .error: .error
             }
         }
@@ -194,7 +228,7 @@ extension Wire {
 extension Wire.ServerFrame: Codable {
     private enum Key: String, CodingKey {
         case type, requestId, protocolVersion, user, conversation, conversationInfo, message, messageID, staged, text, app
-        case update, error, head
+        case update, error, head, reactions, userID, typing, receipt
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -208,7 +242,7 @@ extension Wire.ServerFrame: Codable {
             break
         case .pong(let requestId):
             try container.encodeIfPresent(requestId, forKey: .requestId)
-        case .message(let message):
+        case .message(let message), .messageChanged(let message):
             try container.encode(message, forKey: .message)
         case .ack(let requestId, let message):
             try container.encodeIfPresent(requestId, forKey: .requestId)
@@ -234,6 +268,17 @@ extension Wire.ServerFrame: Codable {
         case .expired(let conversation, let messageID):
             try container.encode(conversation, forKey: .conversation)
             try container.encode(messageID, forKey: .messageID)
+        case .reactions(let conversation, let messageID, let reactions):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(messageID, forKey: .messageID)
+            try container.encode(reactions, forKey: .reactions)
+        case .typing(let conversation, let userID, let isTyping):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(userID, forKey: .userID)
+            try container.encode(isTyping, forKey: .typing)
+        case .readReceipt(let conversation, let receipt):
+            try container.encode(conversation, forKey: .conversation)
+            try container.encode(receipt, forKey: .receipt)
         case .error(let error, let requestId, let head):
             try container.encode(error, forKey: .error)
             try container.encodeIfPresent(requestId, forKey: .requestId)
@@ -255,6 +300,7 @@ extension Wire.ServerFrame: Codable {
         case .ready: .ready
         case .pong: .pong(requestId: try optional(.requestId))
         case .message: .message(try field(.message))
+        case .messageChanged: .messageChanged(try field(.message))
         case .ack: .ack(requestId: try optional(.requestId), message: try field(.message))
         case .resync: .resync(conversation: try field(.conversation))
         case .conversation: .conversation(try field(.conversation), info: try optional(.conversationInfo))
@@ -263,6 +309,10 @@ extension Wire.ServerFrame: Codable {
         case .app: .app(conversation: try field(.conversation), app: try field(.app), update: try field(.update))
         case .home: .home(app: try field(.app), update: try field(.update))
         case .expired: .expired(conversation: try field(.conversation), messageID: try field(.messageID))
+        case .reactions:
+            .reactions(conversation: try field(.conversation), messageID: try field(.messageID), reactions: try field(.reactions))
+        case .typing: .typing(conversation: try field(.conversation), userID: try field(.userID), isTyping: try field(.typing))
+        case .readReceipt: .readReceipt(conversation: try field(.conversation), receipt: try field(.receipt))
         case .error: .error(try field(.error), requestId: try optional(.requestId), head: try optional(.head))
         }
     }

@@ -34,6 +34,12 @@ public enum Wire {
         public var unreadCount: Int
         /// A one-line preview of the newest message.
         public var preview: String?
+        /// When the newest message was sent; absent when there is none.
+        public var lastActivityAt: Date?
+        /// Whether the viewer muted it: their clients do not alert them of its messages.
+        public var isMuted: Bool
+        /// How many of the unread messages mention the viewer.
+        public var unreadMentions: Int
     }
 
     public struct StickerRef: Codable, Sendable, Hashable {
@@ -80,10 +86,85 @@ public enum Wire {
         public var sender: UserID
         public var senderName: String
         public var sentAt: Date
+        /// `text`, `sticker`, `app`, `attachment`, or `unsent` (its content is gone).
         public var kind: String
         public var text: String?
         public var sticker: StickerRef?
+        public var attachment: Attachment?
         public var app: AppMessage?
+        /// Reactions, grouped by emoji in the order each was first given; absent when none.
+        public var reactions: [Reaction]?
+        /// The message it replies to, quoted.
+        public var replyTo: ReplyQuote?
+        /// When its text was last edited; absent when never.
+        public var editedAt: Date?
+    }
+
+    /// A photo or file: where members fetch it (`GET /blobs/{hash}`), its name, type and size.
+    public struct Attachment: Codable, Sendable, Hashable {
+        public var url: String
+        public var name: String
+        public var contentType: String
+        public var size: Int64
+        /// Shown as a photo; otherwise offered as a file to download.
+        public var isImage: Bool
+
+        init(_ attachment: StoredAttachment) {
+            url = "/blobs/\(attachment.hash)"
+            name = attachment.name
+            contentType = attachment.contentType
+            size = attachment.size
+            isImage = attachment.isImage
+        }
+    }
+
+    /// The message a reply quotes: enough to show it and jump to it.
+    public struct ReplyQuote: Codable, Sendable, Hashable {
+        public var id: MessageID
+        public var sequence: Int64
+        public var senderName: String
+        /// One line of it: its text (cut at 100 characters), "Sticker", "<App> message" or "Unsent message".
+        public var preview: String
+    }
+
+    /// How far one member has read a conversation (only for members who share read receipts).
+    public struct ReadReceipt: Codable, Sendable, Hashable {
+        public var userID: UserID
+        /// The sequence number of the last message they read.
+        public var sequence: Int64
+        /// When they read up to it; absent for marks older than read receipts.
+        public var readAt: Date?
+
+        init(_ receipt: ReadReceiptRecord) {
+            userID = receipt.user
+            sequence = receipt.sequence
+            readAt = receipt.readAt
+        }
+    }
+
+    /// A text a message had before an edit.
+    public struct MessageVersion: Codable, Sendable, Hashable {
+        public var text: String
+        public var replacedAt: Date
+    }
+
+    /// One emoji on a message and who put it there, in the order they did.
+    public struct Reaction: Codable, Sendable, Hashable {
+        public var emoji: String
+        public var users: [UserID]
+
+        /// `records` grouped by emoji, in the order each emoji was first given.
+        static func grouped(_ records: [ReactionRecord]) -> [Reaction] {
+            var reactions: [Reaction] = []
+            for record in records {
+                if let index = reactions.firstIndex(where: { $0.emoji == record.emoji }) {
+                    reactions[index].users.append(record.user)
+                } else {
+                    reactions.append(Reaction(emoji: record.emoji, users: [record.user]))
+                }
+            }
+            return reactions
+        }
     }
 
     public struct Staged: Codable, Sendable {

@@ -64,13 +64,40 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     /// Messages after the member's read mark, not counting their own.
     public var unreadCount: Int
     public var lastMessage: StoredMessage?
+    /// Whether the member muted it: their devices do not alert them of its messages.
+    public var isMuted: Bool
+    /// Unread messages (after the member's read mark) that mention the member.
+    public var unreadMentions: Int
 
     /// A member's summary as a store read it.
-    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?) {
+    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, isMuted: Bool = false, unreadMentions: Int = 0) {
         self.conversation = conversation
         self.unreadCount = unreadCount
         self.lastMessage = lastMessage
+        self.isMuted = isMuted
+        self.unreadMentions = unreadMentions
     }
+}
+
+/// A photo or file sent in a conversation: an uploaded blob, by its hash, with the name it was
+/// sent under. Members of the conversation may fetch the blob while the message is there.
+public struct StoredAttachment: Sendable, Hashable, Codable {
+    /// Lowercase hex SHA-256 of the bytes (the blob's address).
+    public var hash: String
+    public var name: String
+    /// An image type for the images the server recognises, else `application/octet-stream`.
+    public var contentType: String
+    public var size: Int64
+
+    public init(hash: String, name: String, contentType: String, size: Int64) {
+        self.hash = hash
+        self.name = name
+        self.contentType = contentType
+        self.size = size
+    }
+
+    /// Whether it is shown as a photo (else offered as a file to download).
+    public var isImage: Bool { contentType.hasPrefix("image/") }
 }
 
 /// What a message holds.
@@ -78,14 +105,16 @@ public enum StoredContent: Sendable, Hashable, Codable {
     case text(String)
     case sticker(Sticker)
     case app(Message)
+    case attachment(StoredAttachment)
 
-    private enum CodingKeys: String, CodingKey { case kind, text, sticker, message }
+    private enum CodingKeys: String, CodingKey { case kind, text, sticker, message, attachment }
 
     public var kind: String {
         switch self {
         case .text: "text"
         case .sticker: "sticker"
         case .app: "app"
+        case .attachment: "attachment"
         }
     }
 
@@ -100,6 +129,7 @@ public enum StoredContent: Sendable, Hashable, Codable {
         case "text": self = .text(try container.decode(String.self, forKey: .text))
         case "sticker": self = .sticker(try container.decode(Sticker.self, forKey: .sticker))
         case "app": self = .app(try container.decode(Message.self, forKey: .message))
+        case "attachment": self = .attachment(try container.decode(StoredAttachment.self, forKey: .attachment))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "Unknown message kind '\(other)'")
         }
@@ -112,6 +142,7 @@ public enum StoredContent: Sendable, Hashable, Codable {
         case .text(let text): try container.encode(text, forKey: .text)
         case .sticker(let sticker): try container.encode(sticker, forKey: .sticker)
         case .app(let message): try container.encode(message, forKey: .message)
+        case .attachment(let attachment): try container.encode(attachment, forKey: .attachment)
         }
     }
 }
@@ -126,15 +157,27 @@ public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
     public var sender: UserID
     public var content: StoredContent
     public var sentAt: Date
+    /// The message this one replies to, in the same conversation.
+    public var replyTo: MessageID?
+    /// When its text was last edited (earlier texts are its versions).
+    public var editedAt: Date?
+    /// When its sender unsent it: its content is gone.
+    public var unsentAt: Date?
 
     /// A message as a store committed or read it.
-    public init(id: MessageID, conversationID: ConversationID, sequence: Int64, sender: UserID, content: StoredContent, sentAt: Date) {
+    public init(
+        id: MessageID, conversationID: ConversationID, sequence: Int64, sender: UserID, content: StoredContent, sentAt: Date,
+        replyTo: MessageID? = nil, editedAt: Date? = nil, unsentAt: Date? = nil
+    ) {
         self.id = id
         self.conversationID = conversationID
         self.sequence = sequence
         self.sender = sender
         self.content = content
         self.sentAt = sentAt
+        self.replyTo = replyTo
+        self.editedAt = editedAt
+        self.unsentAt = unsentAt
     }
 
     public var transcriptSessionID: SessionID? { content.appMessage?.session?.id }
@@ -148,13 +191,57 @@ public struct NewMessage: Sendable {
     public var content: StoredContent
     /// For a message in a session: the head it replaces (nil when it starts the session).
     public var replacing: MessageID?
+    /// The message it replies to (the caller has checked it is in the conversation).
+    public var replyTo: MessageID?
 
-    public init(id: MessageID, conversationID: ConversationID, sender: UserID, content: StoredContent, replacing: MessageID? = nil) {
+    public init(
+        id: MessageID, conversationID: ConversationID, sender: UserID, content: StoredContent, replacing: MessageID? = nil,
+        replyTo: MessageID? = nil
+    ) {
         self.id = id
         self.conversationID = conversationID
         self.sender = sender
         self.content = content
         self.replacing = replacing
+        self.replyTo = replyTo
+    }
+}
+
+/// A text a message had before an edit replaced it.
+public struct MessageVersion: Sendable, Hashable, Codable {
+    public var text: String
+    /// When the edit replaced it.
+    public var replacedAt: Date
+
+    public init(text: String, replacedAt: Date) {
+        self.text = text
+        self.replacedAt = replacedAt
+    }
+}
+
+/// How far one member has read a conversation.
+public struct ReadReceiptRecord: Sendable, Hashable, Codable {
+    public var user: UserID
+    /// The sequence number of the last message they read.
+    public var sequence: Int64
+    /// When they read up to it; nil for marks older than read receipts.
+    public var readAt: Date?
+
+    public init(user: UserID, sequence: Int64, readAt: Date?) {
+        self.user = user
+        self.sequence = sequence
+        self.readAt = readAt
+    }
+}
+
+/// One person's emoji on a message.
+public struct ReactionRecord: Sendable, Hashable, Codable {
+    public var user: UserID
+    public var emoji: String
+
+    public init(user: UserID, emoji: String) {
+        self.user = user
+        self.emoji = emoji
     }
 }
 

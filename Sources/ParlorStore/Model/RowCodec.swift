@@ -8,10 +8,15 @@ public enum RowCodec {
     /// A message from its columns.
     /// - Throws: `StoreError(.unavailable)` when an id or the content cannot be read.
     public static func message(
-        id: String, conversation: String, sequence: Int64, sender: String, content json: String, sentAt: Date
+        id: String, conversation: String, sequence: Int64, sender: String, content json: String, sentAt: Date,
+        replyTo: String? = nil, editedAt: Date? = nil, unsentAt: Date? = nil
     ) throws -> StoredMessage {
         guard let id = MessageID(id), let conversation = ConversationID(conversation), let sender = UserID(sender) else {
             throw StoreError(.unavailable, "A stored message id is corrupt.")
+        }
+        let reply = try replyTo.map { text throws(StoreError) in
+            guard let reply = MessageID(text) else { throw StoreError(.unavailable, "A stored message id is corrupt.") }
+            return reply
         }
         let content: StoredContent
         do {
@@ -19,7 +24,9 @@ public enum RowCodec {
         } catch {
             throw StoreError(.unavailable, "A stored message could not be read.")
         }
-        return StoredMessage(id: id, conversationID: conversation, sequence: sequence, sender: sender, content: content, sentAt: sentAt)
+        return StoredMessage(
+            id: id, conversationID: conversation, sequence: sequence, sender: sender, content: content, sentAt: sentAt, replyTo: reply,
+            editedAt: editedAt, unsentAt: unsentAt)
     }
 
     /// An account from its columns.

@@ -12,6 +12,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notFound = Code(name: "notFound")
         /// The input breaks a rule of the store (an empty title, too many members).
         public static let invalid = Code(name: "invalid")
+        /// Something holds as many as it may (a message's kinds of reaction).
+        public static let full = Code(name: "full")
         /// The database failed.
         public static let unavailable = Code(name: "unavailable")
     }

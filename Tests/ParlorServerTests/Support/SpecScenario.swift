@@ -57,13 +57,27 @@ struct SpecScenario {
         try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "carol"])
         try await call(.post, "/api/conversations/\(group.id)/members", as: bob, json: ["username": "nobody"])
         try await call(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: bob)
+        try await call(.put, "/api/conversations/\(group.id)/muted", as: bob)
+        try await call(.delete, "/api/conversations/\(group.id)/muted", as: bob)
         try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: bob)
         try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
         try await call(.delete, "/api/conversations/\(group.id)/admins/\(alice.id)", as: alice)
         try await call(.delete, "/api/conversations/\(group.id)/admins/\(bob.id)", as: bob)
 
         let messages = "/api/conversations/\(group.id)/messages"
-        try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "Hello spec"])
+        let hello = try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "Hello spec"]).decode(Wire.Message.self)
+        try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "text": "Hi!", "replyTo": "\(hello.id)"])
+        try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "text": "Hi!", "replyTo": "\(UUID().uuidString)"])
+        try await call(.get, "\(messages)/\(hello.id)/replies", as: carol)
+        try await call(.get, "/api/conversations/\(group.id)/reads", as: carol)
+        try await call(.get, "/api/search?q=hello&limit=5", as: carol)
+        try await call(.get, "/api/search?q=%3F%21", as: carol)
+        try await call(.get, "/api/search?q=hello")
+        try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": false])
+        try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": "yes"])
+        try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": .null])
+        try await call(.get, "\(messages)/\(hello.id)/versions", as: carol)
+        try await call(.get, "\(messages)/\(UUID().uuidString)/versions", as: carol)
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "\(String(repeating: "x", count: 10_001))"])
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "sticker": "none/none.png"])
         let directory = try await call(.get, "/api/apps", as: alice).decode(Wire.Directory.self)
@@ -89,6 +103,14 @@ struct SpecScenario {
         let blob = try await call(.post, "/api/blobs", as: alice, body: png).decode(Wire.Blob.self)
         try await call(.post, "/api/blobs", as: alice, body: Data("text".utf8))
         try await call(.get, blob.url, as: alice)
+        let file = try await call(.post, "/api/blobs?kind=file", as: alice, body: Data("notes".utf8)).decode(Wire.Blob.self)
+        try await call(.post, messages, as: alice, json: [
+            "id": "\(UUID().uuidString)", "attachment": ["hash": .string(file.hash), "name": "notes.txt"],
+        ])
+        try await call(.post, messages, as: alice, json: [
+            "id": "\(UUID().uuidString)", "attachment": ["hash": .string(String(repeating: "b", count: 64)), "name": "x.txt"],
+        ])
+        try await call(.get, file.url, as: bob)
         try await call(.get, blob.url)
         try await call(.get, "/blobs/\(String(repeating: "a", count: 64))")
         try await call(.get, "/images/proxy?url=http%3A%2F%2F127.0.0.1%2Fa.png", as: alice)

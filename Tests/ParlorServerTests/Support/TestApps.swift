@@ -115,9 +115,51 @@ struct Broken: MessagesApp {
     func willResignActive(state: inout State, context: AppContext) async throws { throw Failure() }
 }
 
+/// A show of hands in one session, on `SharedState`: "Start" stages a new tally, "Raise" stages
+/// the viewer's raised hand on the tapped message. Staged hands that meet a newer head are
+/// re-applied to it (`rebase`), so hands raised at once all count.
+struct ShowOfHands: MessagesApp {
+    static let id: AppID = "org.parlor.test.hands"
+    typealias Hands = SharedState<String, Bool>
+
+    var manifest: AppManifest { AppManifest(id: Self.id, name: "Hands", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#)) }
+    struct State: Codable, Sendable { var selected: Message? }
+    enum Action: Codable, Sendable { case start, raise }
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        Button("Start", action: Action.start)
+        Button("Raise", action: Action.raise)
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws {
+        switch action {
+        case .start:
+            try await context.conversation.insert(try Self.message(Hands("Hands up"), session: Session()))
+        case .raise:
+            guard let selected = state.selected, let session = selected.session else { return }
+            var hands = try Hands(message: selected)
+            hands[context.conversation.localParticipantIdentifier] = true
+            try await context.conversation.insert(try Self.message(hands, session: session))
+        }
+    }
+
+    func willBecomeActive(state: inout State, context: AppContext) async throws { state.selected = context.conversation.selectedMessage }
+    func validate(_ message: Message, replacing head: Message?) throws { try Hands.validate(message, replacing: head) }
+    func rebase(_ message: Message, onto head: Message) throws -> Message? {
+        try Hands.rebase(message, onto: head) { try Self.message($0, session: head.session ?? Session()) }
+    }
+
+    static func message(_ hands: Hands, session: Session) throws -> Message {
+        Message(
+            session: session, url: try hands.url(base: "https://parlor.example/tally"),
+            layout: .template(TemplateLayout(caption: "\(hands.count(of: true)) hands up")))
+    }
+}
+
 extension TestServer {
-    /// The built-in apps plus Probe and Broken.
+    /// The built-in apps plus Probe, Broken and ShowOfHands.
     static func withTestApps(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
-        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken())]), configure: configure)
+        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken()), AnyMessagesApp(ShowOfHands())]), configure: configure)
     }
 }

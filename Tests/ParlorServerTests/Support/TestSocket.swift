@@ -164,7 +164,8 @@ final class TestSocket: Sendable {
         try await next(timeout: timeout) { $0.requestId == requestId && ($0.type == "ack" || $0.type == "error") }
     }
 
-    private func next(timeout: Duration, where matches: @escaping @Sendable (Frame) -> Bool) async throws -> Frame {
+    /// The oldest frame that `matches`; other frames stay for later.
+    func next(timeout: Duration, where matches: @escaping @Sendable (Frame) -> Bool) async throws -> Frame {
         let event = await mailbox.take(timeout: timeout) { event in event.frame.map(matches) ?? true }
         switch event {
         case .frame(let frame)?: return frame
@@ -182,6 +183,20 @@ final class TestSocket: Sendable {
             if let message = frame.message { messages.append(message) }
         }
         return messages
+    }
+
+    /// Every frame the server queued for this connection before it answers a ping sent now, in
+    /// order: once another connection's request is answered, what the server sent here because of
+    /// it is all read, however slow the machine (a connection's frames keep their order).
+    func framesQueued(timeout: Duration = .seconds(15)) async throws -> [Frame] {
+        let marker = "queued-\(UUID().uuidString)"
+        try await send("ping", ["requestId": .string(marker)])
+        var frames: [Frame] = []
+        while true {
+            let frame = try await next(timeout: timeout)
+            if frame.type == "pong", frame.requestId == marker { return frames }
+            frames.append(frame)
+        }
     }
 
     /// Every frame not yet taken, including those arriving within `duration`.

@@ -1,6 +1,7 @@
 import Foundation
 import ParlorKit
 import ParlorServer
+import ParlorStore
 
 // Tests read what the server sends as the server's own `Wire` types: frames as `Wire.ServerFrame`,
 // HTTP answers as `Wire.Session`, `Wire.Directory`, … Whether those types match docs/PROTOCOL.md
@@ -23,7 +24,7 @@ extension Wire.ServerFrame {
     /// The message of a `message` or `ack` frame.
     var message: Wire.Message? {
         switch self {
-        case .message(let message), .ack(_, let message): message
+        case .message(let message), .ack(_, let message), .messageChanged(let message): message
         default: nil
         }
     }
@@ -41,7 +42,8 @@ extension Wire.ServerFrame {
     var conversation: ConversationID? {
         switch self {
         case .resync(let conversation), .conversation(let conversation, _), .staged(let conversation, _),
-            .composeText(let conversation, _), .app(let conversation, _, _), .expired(let conversation, _):
+            .composeText(let conversation, _), .app(let conversation, _, _), .expired(let conversation, _),
+            .reactions(let conversation, _, _), .typing(let conversation, _, _):
             conversation
         case .message(let message), .ack(_, let message): message.conversation
         default: nil
@@ -77,7 +79,21 @@ extension Wire.ServerFrame {
     }
 
     var messageID: MessageID? {
-        if case .expired(_, let messageID) = self { messageID } else { nil }
+        switch self {
+        case .expired(_, let messageID), .reactions(_, let messageID, _): messageID
+        default: nil
+        }
+    }
+
+    /// A `reactions` frame's reactions, as `emoji: [user]`.
+    var reactionsByEmoji: [String: [UserID]]? {
+        guard case .reactions(_, _, let reactions) = self else { return nil }
+        return Dictionary(reactions.map { ($0.emoji, $0.users) }) { first, _ in first }
+    }
+
+    /// A `typing` frame's person and whether they are typing.
+    var typingNotice: (user: UserID, isTyping: Bool)? {
+        if case .typing(_, let user, let isTyping) = self { (user, isTyping) } else { nil }
     }
 
     var user: Wire.User? {

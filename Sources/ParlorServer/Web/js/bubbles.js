@@ -2,7 +2,7 @@
 // template layout, or its live layout drawn by the app).
 
 import { h, safeImageURL, safeWebURL } from './dom.js';
-import { resolveMentions } from './mentions.js';
+import { mentionPieces, resolveMentions, sameId } from './mentions.js';
 import { renderView } from './viewtree.js';
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
@@ -25,9 +25,14 @@ export function timeLabel(iso) {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 }
 
-/** A text message's bubble. */
-export function textBubble(text) {
-  return h('div', { class: 'bubble bubble-text' }, h('p', { class: 'bubble-body' }, linkified(text)));
+/** A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own marked. */
+export function textBubble(text, conversation = null, viewerId = null) {
+  const parts = mentionPieces(text, conversation).flatMap((piece) => {
+    if (typeof piece === 'string') return linkified(piece);
+    const isViewer = sameId(piece.mention, viewerId);
+    return [h('span', { class: ['mention', isViewer && 'mention-me'], text: piece.name })];
+  });
+  return h('div', { class: 'bubble bubble-text' }, h('p', { class: 'bubble-body' }, parts));
 }
 
 /** A sticker, drawn without a bubble, as Messages does. */

@@ -6,8 +6,11 @@ import { announce } from './dom.js';
 import { newId } from './ids.js';
 import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
+import { mentionsUser, readableText } from './mentions.js';
 
 const HISTORY_PAGE = 200;
+/** The most messages the server returns in one history page. */
+const MAX_PAGE = 500;
 let connection = null;
 /** Conversation ids the person is looking at (for unread counts and read receipts). */
 let visibleConversation = null;
@@ -25,6 +28,9 @@ export function start() {
       emit('ready', isReconnect);
       if (isReconnect) {
         loadConversations().catch(() => {});
+        // Reactions changed meanwhile are not replayed: load each history again when shown.
+        for (const t of state.transcripts.values()) t.loaded = false;
+        for (const conversation of state.typing.keys()) clearTyping(conversation);
         // What was staged or removed meanwhile is not replayed: ask again, now or when opened.
         for (const id of [...state.staged.keys()]) if (id !== visibleConversation) state.staged.delete(id);
         if (visibleConversation) refreshStaged(visibleConversation).catch(() => {});
@@ -77,10 +83,12 @@ export function ensureTranscript(conversationId) {
   }
   t.loading = (async () => {
     try {
-      const [messages, staged] = await Promise.all([
+      const [messages, staged, reads] = await Promise.all([
         api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?limit=${HISTORY_PAGE}`),
         api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`),
+        api(`/api/conversations/${encodeURIComponent(conversationId)}/reads`).catch(() => []),
       ]);
+      state.reads.set(conversationId, new Map(reads.map((r) => [r.userID, r])));
       for (const message of messages) t.put(message);
       t.loaded = true;
       if (messages.length < HISTORY_PAGE) t.reachedStart = true;
@@ -113,6 +121,23 @@ export async function loadEarlier(conversationId) {
   emit('transcript', conversationId);
 }
 
+/** Loads earlier pages until the tab holds the message numbered `sequence` (and a few before it),
+ * one contiguous page after another, as far back as it is. */
+export async function loadBackTo(conversationId, sequence) {
+  await ensureTranscript(conversationId);
+  const t = transcript(conversationId);
+  for (;;) {
+    const oldest = t.firstSequence();
+    if (oldest === null || t.reachedStart || oldest <= sequence) return;
+    const after = Math.max(0, sequence - 11, oldest - 1 - MAX_PAGE);
+    const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${oldest - 1 - after}`);
+    for (const message of messages) if (message.sequence < oldest) t.put(message);
+    if (after === 0) t.reachedStart = true;
+    emit('transcript', conversationId);
+    if (messages.length === 0) return;
+  }
+}
+
 /** Reloads a conversation from scratch (after a resync, or when installing an app changes how it draws). */
 export async function reloadTranscript(conversationId) {
   const t = transcript(conversationId);
@@ -136,6 +161,9 @@ function handleFrame(frame) {
     case 'message':
     case 'ack':
       if (frame.message) receiveMessage(frame.message);
+      break;
+    case 'messageChanged':
+      if (frame.message) receiveChange(frame.message);
       break;
     case 'error':
       receiveError(frame);
@@ -170,12 +198,27 @@ function handleFrame(frame) {
     case 'resync':
       reloadTranscript(frame.conversation).catch(() => {});
       break;
+    case 'reactions':
+      receiveReactions(frame);
+      break;
+    case 'readReceipt':
+      if (frame.receipt) {
+        if (!state.reads.has(frame.conversation)) state.reads.set(frame.conversation, new Map());
+        state.reads.get(frame.conversation).set(frame.receipt.userID, frame.receipt);
+        emit('transcript', frame.conversation);
+      }
+      break;
+    case 'typing':
+      if (frame.typing) startTyping(frame.conversation, frame.userID);
+      else stopTyping(frame.conversation, frame.userID);
+      break;
     default:
       break;
   }
 }
 
 function receiveMessage(message) {
+  stopTyping(message.conversation, message.sender);
   const t = transcript(message.conversation);
   const isNew = t.put(message);
   if (!isNew) {
@@ -186,11 +229,16 @@ function receiveMessage(message) {
   const fromMe = state.me && message.sender === state.me.id;
   if (isNew && conversation) {
     conversation.preview = previewOf(message);
+    conversation.lastActivityAt = message.sentAt;
     conversation.lastSequence = Math.max(conversation.lastSequence ?? 0, message.sequence);
     const seen = visibleConversation === message.conversation && document.visibilityState === 'visible';
-    if (!fromMe && !seen) conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
+    if (!fromMe && !seen) {
+      conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
+      if (mentionsUser(message.text, state.me?.id)) conversation.unreadMentions = (conversation.unreadMentions ?? 0) + 1;
+    }
     bump(message.conversation);
     emit('conversations');
+    if (!fromMe) emit('incoming', message);
     if (!fromMe && visibleConversation === message.conversation) announce(`${message.senderName}: ${spoken(message)}`);
     if (!fromMe && seen) markRead(message.conversation);
   } else if (isNew && !conversation) {
@@ -199,9 +247,61 @@ function receiveMessage(message) {
   emit('transcript', message.conversation);
 }
 
+/** An edited or unsent message replaces the one the tab has (one it does not have is left). */
+function receiveChange(message) {
+  const t = state.transcripts.get(message.conversation);
+  if (!t?.messages.has(message.id)) return;
+  t.messages.set(message.id, message);
+  // Replies quoting it show what it says now.
+  for (const [id, other] of t.messages) {
+    if (other.replyTo?.id === message.id) {
+      const preview = message.kind === 'unsent' ? 'Unsent message' : (message.text ?? other.replyTo.preview);
+      t.messages.set(id, { ...other, replyTo: { ...other.replyTo, preview } });
+    }
+  }
+  // The list's preview follows from the server's conversation frame when it was the newest.
+  emit('transcript', message.conversation);
+}
+
+function receiveReactions(frame) {
+  const t = state.transcripts.get(frame.conversation);
+  const message = t?.messages.get(frame.messageID);
+  if (!message) return;
+  // A new object, so the transcript sees that the message changed.
+  t.messages.set(message.id, { ...message, reactions: frame.reactions?.length ? frame.reactions : undefined });
+  emit('transcript', frame.conversation);
+}
+
+/** How long someone shows as typing after their last notice (two of the server's intervals). */
+const TYPING_SHOWN_FOR = 6000;
+
+function startTyping(conversationId, userId) {
+  let typists = state.typing.get(conversationId);
+  if (!typists) {
+    typists = new Map();
+    state.typing.set(conversationId, typists);
+  }
+  clearTimeout(typists.get(userId));
+  typists.set(userId, setTimeout(() => stopTyping(conversationId, userId), TYPING_SHOWN_FOR));
+  emit('typing', conversationId);
+}
+
+function stopTyping(conversationId, userId) {
+  const typists = state.typing.get(conversationId);
+  if (!typists?.has(userId)) return;
+  clearTimeout(typists.get(userId));
+  typists.delete(userId);
+  emit('typing', conversationId);
+}
+
+function clearTyping(conversationId) {
+  for (const userId of [...(state.typing.get(conversationId)?.keys() ?? [])]) stopTyping(conversationId, userId);
+}
+
 function spoken(message) {
-  if (message.text) return message.text;
+  if (message.text) return readableText(message.text, state.conversations.get(message.conversation));
   if (message.sticker) return `sticker, ${message.sticker.description}`;
+  if (message.attachment) return `${message.attachment.isImage ? 'photo' : 'file'} ${message.attachment.name}`;
   if (message.app) return message.app.accessibilityLabel || message.app.layout?.caption || message.app.appName;
   return 'a message';
 }
@@ -246,13 +346,14 @@ export function setVisibleConversation(conversationId) {
   visibleConversation = conversationId;
 }
 
-export function sendText(conversationId, text) {
+/** Sends a text; `reply` ({id, senderName, preview}) makes it a reply to that message. */
+export function sendText(conversationId, text, reply = null) {
   const id = newId();
   const t = transcript(conversationId);
   const requestId = newId();
-  t.pending.set(id, { id, kind: 'text', text, status: 'sending', requestId, sentAt: new Date().toISOString() });
+  t.pending.set(id, { id, kind: 'text', text, replyTo: reply ?? undefined, status: 'sending', requestId, sentAt: new Date().toISOString() });
   emit('transcript', conversationId);
-  send({ type: 'sendText', requestId, conversation: conversationId, id, text }, { retry: true });
+  send({ type: 'sendText', requestId, conversation: conversationId, id, text, replyTo: reply?.id }, { retry: true });
 }
 
 export function sendSticker(conversationId, sticker) {
@@ -273,7 +374,7 @@ export function retry(conversationId, id) {
   pending.requestId = newId();
   emit('transcript', conversationId);
   const frame = pending.kind === 'text'
-    ? { type: 'sendText', text: pending.text }
+    ? { type: 'sendText', text: pending.text, replyTo: pending.replyTo?.id }
     : { type: 'sendSticker', sticker: pending.sticker.id };
   send({ ...frame, requestId: pending.requestId, conversation: conversationId, id }, { retry: true });
 }
@@ -294,19 +395,48 @@ export const openHome = (app) => send({ type: 'openHome', app });
 export const homeEvent = (app, event) => send({ type: 'homeEvent', app, event });
 export const closeHome = (app) => send({ type: 'closeHome', app });
 export const keep = (conversation, message) => send({ type: 'keep', conversation, message });
+export const edit = (conversation, message, text) => send({ type: 'edit', conversation, message, text });
+export const unsend = (conversation, message) => send({ type: 'unsend', conversation, message });
+
+/** The texts a message had before its edits, oldest first. */
+export const versions = (conversation, message) =>
+  api(`/api/conversations/${encodeURIComponent(conversation)}/messages/${encodeURIComponent(message)}/versions`);
+
+/** The replies to a message, oldest first. */
+export const replies = (conversation, message) =>
+  api(`/api/conversations/${encodeURIComponent(conversation)}/messages/${encodeURIComponent(message)}/replies`);
+
+export const react = (conversation, message, emoji, on) => send({ type: 'react', conversation, message, emoji, on });
+/** Says whether the person is typing; said only while online (a late notice would be wrong). */
+export const typing = (conversation, isTyping) => (state.ready ? send({ type: 'typing', conversation, typing: isTyping }) : null);
 
 export function markRead(conversationId) {
   const t = state.transcripts.get(conversationId);
   const conversation = state.conversations.get(conversationId);
   if (!t || t.lastSequence === null || !state.ready) return;
-  if (conversation && conversation.unreadCount > 0) {
+  if (conversation && (conversation.unreadCount > 0 || conversation.unreadMentions > 0)) {
     conversation.unreadCount = 0;
+    conversation.unreadMentions = 0;
     emit('conversations');
   }
   if (t.readUpTo === t.lastSequence) return;
   t.readUpTo = t.lastSequence;
   send({ type: 'read', conversation: conversationId, sequence: t.lastSequence });
 }
+
+/** The signed-in person and their settings ({user, sharesReadReceipts}). */
+export const loadMe = () => api('/api/me');
+
+/** Mutes a conversation for this person (or unmutes it); their other tabs hear of it from the server. */
+export async function setMuted(conversationId, muted) {
+  const conversation = await api(`/api/conversations/${encodeURIComponent(conversationId)}/muted`, { method: muted ? 'PUT' : 'DELETE' });
+  state.conversations.set(conversationId, conversation);
+  emit('conversations');
+  return conversation;
+}
+
+/** Whether others see how far the person has read. */
+export const setSharesReadReceipts = (shares) => api('/api/me', { method: 'PATCH', body: { sharesReadReceipts: shares } });
 
 /** Installs an app or sticker pack (`sticker:<pack>`), or removes it. */
 export async function setInstalled(item, installed) {

@@ -3,12 +3,18 @@
 
 import { appCard, stickerView } from './bubbles.js';
 import { h, replaceChildren } from './dom.js';
+import { MentionPicker } from './mentionpicker.js';
+import { Uploads } from './attachments.js';
 
 export class Composer {
-  /** handlers: onSend(text, hasStaged), onRemoveStaged(), onToggleDrawer(), onDraft(text) */
+  /** handlers: onSend(text, hasStaged, context), onRemoveStaged(), onToggleDrawer(), onDraft(text), onContextEnd(),
+   * conversation() (the conversation, whose other members can be mentioned), onError(message) */
   constructor(handlers) {
     this.handlers = handlers;
     this.staged = null;
+    /** What the field does besides sending: `{kind: 'reply' | 'edit', message, label, preview}`, or null. */
+    this.context = null;
+    this.contextBar = h('div', { class: 'composer-context', hidden: true });
     this.appsButton = h('button', {
       type: 'button',
       class: 'icon-button composer-apps',
@@ -16,6 +22,23 @@ export class Composer {
       on: { click: () => handlers.onToggleDrawer() },
     }, h('span', { class: 'icon icon-apps', attrs: { 'aria-hidden': 'true' } }));
     this.stagedBox = h('div', { class: 'composer-staged', hidden: true, attrs: { role: 'group', 'aria-label': 'Ready to send' } });
+    this.uploads = new Uploads({ conversationId: () => handlers.conversation?.()?.id, onError: (message) => handlers.onError?.(message) });
+    this.fileInput = h('input', {
+      type: 'file', class: 'visually-hidden', multiple: true, tabIndex: -1, attrs: { 'aria-hidden': 'true' },
+      on: {
+        change: () => {
+          const files = [...this.fileInput.files];
+          this.fileInput.value = '';
+          this.sendFiles(files);
+        },
+      },
+    });
+    this.attachButton = h('button', {
+      type: 'button',
+      class: 'icon-button composer-attach',
+      attrs: { 'aria-label': 'Send a photo or file' },
+      on: { click: () => this.fileInput.click() },
+    }, h('span', { class: 'icon icon-attach', attrs: { 'aria-hidden': 'true' } }));
     this.input = h('textarea', {
       class: 'composer-input',
       rows: 1,
@@ -27,10 +50,22 @@ export class Composer {
           this.refresh();
           handlers.onDraft(this.input.value);
         },
+        paste: (event) => {
+          const files = [...(event.clipboardData?.files ?? [])];
+          // Copied text may come with a picture of itself (office apps): the text is what was meant.
+          if (files.length === 0 || event.clipboardData.types.includes('text/plain')) return;
+          event.preventDefault();
+          this.sendFiles(files);
+        },
         keydown: (event) => {
+          if (this.mentions.handleKey(event)) return;
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
             event.preventDefault();
             this.submit();
+          } else if (event.key === 'Escape' && this.context) {
+            event.preventDefault();
+            event.stopPropagation();
+            this.endContext();
           }
         },
       },
@@ -40,7 +75,15 @@ export class Composer {
       class: 'composer-send',
       attrs: { 'aria-label': 'Send' },
     }, h('span', { class: 'icon icon-send', attrs: { 'aria-hidden': 'true' } }));
-    this.field = h('div', { class: 'composer-field' }, this.stagedBox, this.input);
+    this.mentions = new MentionPicker(this.input, {
+      members: () => (handlers.conversation?.()?.members ?? []).filter((m) => m.id !== handlers.me?.()),
+      onChange: () => {
+        this.autosize();
+        this.refresh();
+        handlers.onDraft(this.input.value);
+      },
+    });
+    this.field = h('div', { class: 'composer-field' }, this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.input);
     this.element = h('form', {
       class: 'composer',
       attrs: { 'aria-label': 'Write a message' },
@@ -50,22 +93,63 @@ export class Composer {
           this.submit();
         },
       },
-    }, this.appsButton, this.field, this.sendButton);
+    }, this.appsButton, this.attachButton, this.fileInput, this.field, this.sendButton);
     this.refresh();
   }
 
   submit() {
-    const text = this.input.value;
+    const text = this.mentions.encode(this.input.value);
     const hasText = text.trim().length > 0;
-    if (!hasText && !this.staged) return;
-    this.handlers.onSend(hasText ? text : null, Boolean(this.staged));
+    const context = this.context;
+    if (!hasText && (!this.staged || context?.kind === 'edit')) return;
+    this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && context?.kind !== 'edit', context);
     if (hasText) {
+      this.mentions.reset();
       this.input.value = '';
       this.autosize();
-      this.handlers.onDraft('');
+      if (context?.kind !== 'edit') this.handlers.onDraft('');
     }
+    // After clearing: ending an edit brings back what the field held before it.
+    if (context) this.endContext();
     this.refresh();
     this.input.focus();
+  }
+
+  /** Uploads files and sends each as a message. */
+  sendFiles(files) {
+    if (files.length > 0) this.uploads.send(files);
+  }
+
+  /** Replies to a message, or edits one (its text fills the field); the bar above says which. */
+  startContext(context) {
+    if (this.context) this.endContext();
+    this.context = context;
+    const cancel = context.kind === 'edit' ? 'Cancel editing' : 'Cancel reply';
+    replaceChildren(this.contextBar,
+      h('span', { class: 'composer-context-label', text: context.label }),
+      h('span', { class: 'composer-context-text', text: context.preview }),
+      h('button', {
+        type: 'button',
+        class: 'staged-remove composer-context-cancel',
+        attrs: { 'aria-label': cancel },
+        on: { click: () => { this.endContext(); this.input.focus(); } },
+      }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } })));
+    this.contextBar.hidden = false;
+    if (context.kind === 'edit') this.setText(this.mentions.decode(context.message.text, this.handlers.conversation?.()));
+    this.element.classList.add('has-context');
+    this.input.setAttribute('aria-label', context.kind === 'edit' ? 'Edit message' : `Reply to ${context.message.senderName}`);
+    this.input.focus();
+  }
+
+  endContext() {
+    const context = this.context;
+    if (!context) return;
+    this.context = null;
+    this.contextBar.hidden = true;
+    replaceChildren(this.contextBar);
+    this.element.classList.remove('has-context');
+    this.input.setAttribute('aria-label', 'Message');
+    this.handlers.onContextEnd?.(context);
   }
 
   setText(text) {

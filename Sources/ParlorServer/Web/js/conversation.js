@@ -5,6 +5,7 @@ import * as client from './client.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { Composer } from './compose.js';
 import { Drawer } from './drawer.js';
+import { readableText } from './mentions.js';
 import { conversationTitle, on, state, transcript } from './state.js';
 import { AppSurface } from './surface.js';
 import { TranscriptView } from './transcript.js';
@@ -24,7 +25,11 @@ export class ConversationView {
     this.header = h('header', { class: 'conversation-header' },
       h('a', { class: 'icon-button back-button', href: '#/', attrs: { 'aria-label': 'Back to conversations' } },
         h('span', { class: 'icon icon-back', attrs: { 'aria-hidden': 'true' } })),
-      h('div', { class: 'conversation-heading' }, this.title, this.subtitle));
+      h('div', { class: 'conversation-heading' }, this.title, this.subtitle),
+      this.muteButton = h('button', {
+        type: 'button', class: 'icon-button mute-button', attrs: { 'aria-label': 'Mute', 'aria-pressed': 'false' },
+        on: { click: () => this.toggleMuted() },
+      }, h('span', { class: 'icon icon-bell', attrs: { 'aria-hidden': 'true' } })));
 
     this.transcript = new TranscriptView({
       onOpen: (m) => this.openMessage(m),
@@ -37,6 +42,21 @@ export class ConversationView {
         announce('Kept.');
       },
       onRerender: () => this.renderTranscript(),
+      onReact: (m, emoji, isOn) => client.react(this.id, m.id, emoji, isOn),
+      onReply: (m) => this.composer.startContext({
+        kind: 'reply', message: m, label: `Replying to ${m.senderName}`, preview: this.previewOf(m),
+      }),
+      onEdit: (m) => {
+        this.savedDraft = this.composer.input.value;
+        this.composer.startContext({ kind: 'edit', message: m, label: 'Editing message', preview: this.previewOf(m) });
+      },
+      onUnsend: (m) => {
+        client.unsend(this.id, m.id);
+        announce('Unsent.');
+      },
+      onJump: (id) => this.jumpTo(id),
+      onThread: (m) => client.replies(this.id, m.id),
+      onVersions: (m) => client.versions(this.id, m.id),
       onEarlier: () => client.loadEarlier(this.id).catch((error) => this.shell.toast(error.message)),
     });
 
@@ -51,15 +71,35 @@ export class ConversationView {
     });
 
     this.composer = new Composer({
-      onSend: (text, hasStaged) => {
+      onSend: (text, hasStaged, context) => {
+        if (context?.kind === 'edit') {
+          if (text && text !== context.message.text) client.edit(this.id, context.message.id, text);
+          return;
+        }
         if (hasStaged) client.sendStaged(this.id);
-        if (text) client.sendText(this.id, text);
+        const m = context?.kind === 'reply' ? context.message : null;
+        if (text) client.sendText(this.id, text, m ? { id: m.id, senderName: m.senderName, preview: this.previewOf(m) } : null);
         this.transcript.stickToBottom = true;
       },
+      onContextEnd: (context) => {
+        if (context.kind !== 'edit') return;
+        this.composer.setText(this.savedDraft ?? state.drafts.get(this.id) ?? '');
+        this.savedDraft = null;
+      },
       onRemoveStaged: () => client.removeStaged(this.id),
+      conversation: () => state.conversations.get(this.id),
+      onError: (message) => this.shell.toast(message),
+      me: () => state.me?.id,
       onToggleDrawer: () => this.setTray(this.trayMode === 'drawer' ? 'none' : 'drawer', true),
-      onDraft: (text) => state.drafts.set(this.id, text),
+      onDraft: (text) => {
+        // An edit in progress is neither a draft nor typing a new message.
+        if (this.composer?.context?.kind === 'edit') return;
+        state.drafts.set(this.id, text);
+        this.noteTyping(text);
+      },
     });
+    /** When this tab last said the person is typing here (0: it has not, or said they stopped). */
+    this.typingSaidAt = 0;
     this.composer.setText(state.drafts.get(this.id) || '');
 
     this.drawer = new Drawer({
@@ -82,6 +122,22 @@ export class ConversationView {
     this.element = h('section', { class: 'conversation', attrs: { 'aria-labelledby': 'conversation-title' } },
       this.header, this.transcript.element, this.surface.element, this.webSheet, this.composer.element, this.tray);
     this.title.id = 'conversation-title';
+    // Files dropped anywhere on the conversation are sent to it.
+    const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+    this.element.addEventListener('dragover', (event) => {
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      this.element.classList.add('is-dropping');
+    });
+    this.element.addEventListener('dragleave', (event) => {
+      if (event.target === this.element || !this.element.contains(event.relatedTarget)) this.element.classList.remove('is-dropping');
+    });
+    this.element.addEventListener('drop', (event) => {
+      this.element.classList.remove('is-dropping');
+      if (!hasFiles(event)) return;
+      event.preventDefault();
+      this.composer.sendFiles([...event.dataTransfer.files]);
+    });
     this.element.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.trayMode !== 'none') {
         this.setTray('none', true);
@@ -94,6 +150,7 @@ export class ConversationView {
   mount() {
     this.unsubscribe.push(
       on('transcript', (id) => id === this.id && this.renderTranscript()),
+      on('typing', (id) => id === this.id && this.renderTyping()),
       on('conversations', () => this.renderHeader()),
       on('staged', (id) => id === this.id && this.composer.setStaged(state.staged.get(this.id) ?? null)),
       on('app', (id) => id === this.id && this.renderApp()),
@@ -111,6 +168,7 @@ export class ConversationView {
     client.setVisibleConversation(this.id);
     this.renderHeader();
     this.renderTranscript();
+    this.renderTyping();
     this.composer.setStaged(state.staged.get(this.id) ?? null);
     this.renderApp();
     if (!state.staged.has(this.id) && transcript(this.id).loaded) client.refreshStaged(this.id).catch(() => {});
@@ -120,6 +178,7 @@ export class ConversationView {
   }
 
   dispose() {
+    this.noteTyping('');
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     client.setVisibleConversation(null);
@@ -132,8 +191,25 @@ export class ConversationView {
     else this.composer.focus();
   }
 
+  async toggleMuted() {
+    const muted = !state.conversations.get(this.id)?.isMuted;
+    this.muteButton.disabled = true;
+    try {
+      await client.setMuted(this.id, muted);
+      announce(muted ? 'Muted: no notifications for this conversation.' : 'Unmuted.');
+    } catch (error) {
+      this.shell.toast(error.message);
+    } finally {
+      this.muteButton.disabled = false;
+    }
+  }
+
   renderHeader() {
     const conversation = state.conversations.get(this.id);
+    const muted = Boolean(conversation?.isMuted);
+    this.muteButton.setAttribute('aria-pressed', muted ? 'true' : 'false');
+    this.muteButton.title = muted ? 'Muted: no notifications. Press to unmute.' : 'Mute notifications';
+    this.muteButton.firstChild.className = `icon ${muted ? 'icon-muted' : 'icon-bell'}`;
     this.title.textContent = conversationTitle(conversation);
     const others = conversation ? conversation.members.filter((m) => !state.me || m.id !== state.me.id).map((m) => m.displayName) : [];
     this.subtitle.textContent = conversation?.isGroup ? `${others.join(', ')} and you` : '';
@@ -142,6 +218,62 @@ export class ConversationView {
 
   renderTranscript() {
     this.transcript.render(transcript(this.id), state.conversations.get(this.id));
+  }
+
+  /** One line of a message, for a reply's quote. */
+  previewOf(m) {
+    if (m.text !== undefined && m.text !== null) return readableText(m.text, state.conversations.get(this.id));
+    if (m.sticker) return 'Sticker';
+    if (m.attachment) return m.attachment.isImage ? 'Photo' : m.attachment.name;
+    if (m.app) return `${m.app.appName} message`;
+    return 'Message';
+  }
+
+  /** Shows a message a search found: loads history back to it, however far. */
+  async showMessage(messageId, sequence) {
+    try {
+      await client.loadBackTo(this.id, sequence);
+    } catch (error) {
+      this.shell.toast(error.message);
+      return;
+    }
+    this.renderTranscript();
+    if (!this.transcript.jumpTo(messageId)) this.shell.toast('That message is no longer here.');
+  }
+
+  /** Shows a message, loading earlier pages until it is there (a few at most). */
+  async jumpTo(messageId) {
+    for (let page = 0; page < 5; page += 1) {
+      if (this.transcript.jumpTo(messageId)) return;
+      const t = transcript(this.id);
+      if (t.reachedStart) break;
+      await client.loadEarlier(this.id).catch(() => {});
+      this.renderTranscript();
+    }
+    if (!this.transcript.jumpTo(messageId)) this.shell.toast('That message is no longer here.');
+  }
+
+  renderTyping() {
+    const conversation = state.conversations.get(this.id);
+    const typists = [...(state.typing.get(this.id)?.keys() ?? [])];
+    this.transcript.setTyping(typists.map((id) => conversation?.members.find((m) => m.id === id)?.displayName ?? 'Someone'));
+  }
+
+  /**
+   * Tells the others the person is typing: again every 2 seconds while the field has text (the
+   * server passes one on per 3 seconds; others stop showing it after 6), and once when it empties.
+   */
+  noteTyping(text) {
+    const now = Date.now();
+    if (text.trim()) {
+      if (now - this.typingSaidAt >= 2000) {
+        this.typingSaidAt = now;
+        client.typing(this.id, true);
+      }
+    } else if (this.typingSaidAt) {
+      this.typingSaidAt = 0;
+      client.typing(this.id, false);
+    }
   }
 
   renderApp() {

@@ -5,10 +5,11 @@ import { api, ApiError } from './api.js';
 import { showAuth } from './auth.js';
 import * as client from './client.js';
 import { ConversationView } from './conversation.js';
-import { focus, h, replaceChildren } from './dom.js';
+import { announce, focus, h, replaceChildren } from './dom.js';
 import { StoreDialog } from './drawer.js';
 import { HomeView } from './home.js';
 import { NewConversationDialog } from './newconversation.js';
+import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
 
@@ -21,7 +22,7 @@ async function boot() {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       root.removeAttribute('aria-busy');
-      showAuth(root, startApp);
+      showAuth(root, (user) => startApp(user, { signedIn: true }));
     } else {
       replaceChildren(root, h('main', { class: 'auth' }, h('div', { class: 'auth-card' },
         h('h1', { class: 'auth-title', text: 'Parlor cannot be reached' }),
@@ -31,11 +32,15 @@ async function boot() {
   }
 }
 
-function startApp(user) {
+/** Lays out Parlor for `user`; `signedIn` when they just signed in or up (focus then moves on
+ * purpose, to the open view or the conversation list, instead of falling to <body>). */
+function startApp(user, { signedIn = false } = {}) {
   state.me = user;
   root.removeAttribute('aria-busy');
   let view = null;
   let route = null;
+  /** A message a search found, to show once its conversation is open. */
+  let pendingMessage = null;
 
   const banner = h('div', { class: 'connection-banner', hidden: true, attrs: { role: 'status' } });
   const toasts = h('div', { class: 'toasts', attrs: { 'aria-live': 'assertive' } });
@@ -74,6 +79,31 @@ function startApp(user) {
         location.reload();
       }
     },
+    onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
+    onNotifications: async (wanted) => {
+      const enabled = await setNotifications(wanted);
+      announce(enabled ? 'Notifications on.' : 'Notifications off.');
+      return enabled;
+    },
+    onSearchResult: (result) => {
+      const target = { conversation: result.conversation, id: result.message.id, sequence: result.message.sequence };
+      if (route?.name === 'conversation' && route.id === target.conversation) {
+        view.showMessage(target.id, target.sequence);
+      } else {
+        pendingMessage = target;
+        location.hash = `#/c/${encodeURIComponent(target.conversation)}`;
+      }
+    },
+    onReadReceipts: async (shares) => {
+      try {
+        const me = await client.setSharesReadReceipts(shares);
+        announce(me.sharesReadReceipts ? 'Read receipts on.' : 'Read receipts off.');
+        return me;
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
   });
 
   replaceChildren(root, h('a', { class: 'skip-link', href: '#main', text: 'Skip to content', on: { click: (event) => { event.preventDefault(); focus(main); } } }),
@@ -94,13 +124,18 @@ function startApp(user) {
     root.querySelector('.layout').dataset.route = next.name;
     view?.mount();
     sidebar.setCurrent(next);
-    if (view) view.focusStart();
+    if (pendingMessage && next.name === 'conversation' && pendingMessage.conversation === next.id) {
+      view.showMessage(pendingMessage.id, pendingMessage.sequence);
+    } else if (view) {
+      view.focusStart();
+    }
+    pendingMessage = null;
   };
 
-  on('conversations', () => {
-    sidebar.render();
-    const unread = [...state.conversations.values()].reduce((sum, c) => sum + (c.unreadCount || 0), 0);
-    document.title = unread > 0 ? `(${unread}) Parlor` : 'Parlor';
+  on('conversations', () => sidebar.render());
+  startAlerts({
+    isShowing: (id) => route?.name === 'conversation' && route.id === id && document.visibilityState === 'visible' && document.hasFocus(),
+    open: (id) => { location.hash = `#/c/${encodeURIComponent(id)}`; },
   });
   on('directory', () => sidebar.render());
   on('status', (status) => {
@@ -140,6 +175,7 @@ function startApp(user) {
   });
   client.start();
   navigate();
+  if (signedIn && !view) sidebar.focusStart();
 }
 
 boot();

@@ -1,6 +1,9 @@
-// "$<participant id>" tokens in app texts become the names the server sends beside them.
+// Mentions in texts. "$<participant id>" tokens in app texts become the names the server sends
+// beside them; "<@user id>" in a text message is a member of the conversation, shown as "@Name".
 
 const TOKEN = /\$([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})/g;
+// Not followed by a combining mark: the server reads text by characters, and ">" with a mark on it is not ">".
+const USER_TOKEN = /<@([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})>(?!\p{M})/gu;
 
 /** `text` with every mention replaced by a display name ("someone" when unknown). */
 export function resolveMentions(text, names) {
@@ -8,3 +11,41 @@ export function resolveMentions(text, names) {
   const map = names || {};
   return text.replace(TOKEN, (_, id) => map[id] ?? map[id.toUpperCase()] ?? map[id.toLowerCase()] ?? 'someone');
 }
+
+/** Whether two user ids name the same person (ids compare without case). */
+export const sameId = (a, b) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase();
+
+/** The member of `conversation` with this id, if still there. */
+function member(conversation, id) {
+  return conversation?.members?.find((m) => sameId(m.id, id));
+}
+
+/** A text message's text in pieces: strings, and `{ mention: id, name }` for each member mentioned. */
+export function mentionPieces(text, conversation) {
+  const pieces = [];
+  let last = 0;
+  for (const match of text.matchAll(USER_TOKEN)) {
+    if (match.index > last) pieces.push(text.slice(last, match.index));
+    const person = member(conversation, match[1]);
+    pieces.push({ mention: match[1], member: Boolean(person), name: `@${person?.displayName ?? 'someone'}` });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) pieces.push(text.slice(last));
+  return pieces;
+}
+
+/** A text message's text as people read it: each mention as "@Name". */
+export function readableText(text, conversation) {
+  if (typeof text !== 'string' || !text.includes('<@')) return text ?? '';
+  return mentionPieces(text, conversation).map((p) => (typeof p === 'string' ? p : p.name)).join('');
+}
+
+/** Whether a text mentions the user with this id. */
+export function mentionsUser(text, userId) {
+  if (typeof text !== 'string' || !userId) return false;
+  for (const match of text.matchAll(USER_TOKEN)) if (sameId(match[1], userId)) return true;
+  return false;
+}
+
+/** The token a text holds for a mention of this user. */
+export const mentionToken = (userId) => `<@${userId}>`;

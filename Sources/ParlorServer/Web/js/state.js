@@ -1,5 +1,7 @@
 // What the tab knows, and a tiny publish/subscribe so views redraw what changed.
 
+import { readableText } from './mentions.js';
+
 const listeners = new Map();
 
 /** Calls `fn(detail)` on every `emit(topic)`; returns the unsubscribe function. */
@@ -36,6 +38,10 @@ export const state = {
   homes: new Map(),
   /** {apps, packs, drawer} from /api/apps. */
   directory: null,
+  /** Conversation id → (user id → {sequence, readAt}): how far members who share receipts have read. */
+  reads: new Map(),
+  /** Conversation id → (user id → the timer that stops showing them typing). */
+  typing: new Map(),
   /** Conversation id → unsent text in the compose field. */
   drafts: new Map(),
   /** 'connecting' | 'online' | 'reconnecting' | 'offline'. */
@@ -113,8 +119,12 @@ export function conversationTitle(conversation) {
 /** A one-line preview of a message for the conversation list. */
 export function previewOf(message) {
   const name = message.senderName;
-  if (message.text !== undefined && message.text !== null) return `${name}: ${message.text.slice(0, 80)}`;
+  if (message.kind === 'unsent') return `${name} unsent a message`;
+  if (message.text !== undefined && message.text !== null) {
+    return `${name}: ${readableText(message.text, state.conversations.get(message.conversation)).slice(0, 80)}`;
+  }
   if (message.sticker) return `${name} sent a sticker`;
+  if (message.attachment) return message.attachment.isImage ? `${name} sent a photo` : `${name} sent ${message.attachment.name}`;
   if (message.app) return `${name} · ${message.app.appName}`;
   return name;
 }

@@ -4,9 +4,25 @@
 
 import { appCard, stickerView, summaryLine, textBubble, timeLabel } from './bubbles.js';
 import { h } from './dom.js';
+import { readableText } from './mentions.js';
+import { attachmentView } from './attachments.js';
 import { state } from './state.js';
 
 const GAP_FOR_TIME = 15 * 60 * 1000;
+
+/** How long after sending a text its sender may edit it, and unsend any message (the server's windows). */
+const EDIT_WINDOW = 15 * 60 * 1000;
+const UNSEND_WINDOW = 2 * 60 * 1000;
+
+/** Messages' six tapbacks, as emoji, with the names people know them by. */
+export const TAPBACKS = [
+  ['❤️', 'Love'],
+  ['👍', 'Like'],
+  ['👎', 'Dislike'],
+  ['😂', 'Laugh'],
+  ['‼️', 'Emphasize'],
+  ['❓', 'Question'],
+];
 const signatures = new WeakMap();
 
 function signatureOf(message) {
@@ -19,15 +35,25 @@ function signatureOf(message) {
 }
 
 export class TranscriptView {
-  /** handlers: onOpen(message), onGet(message), onOpenLink(url, title), onRetry(id), onDiscard(id) */
+  /**
+   * handlers: onOpen(message), onGet(message), onOpenLink(url, title), onRetry(id), onDiscard(id), onReact(message, emoji, on),
+   * onReply(message), onEdit(message), onUnsend(message), onJump(messageId), onThread(message) → Promise<messages>,
+   * onVersions(message) → Promise<versions>
+   */
   constructor(handlers) {
     this.handlers = handlers;
     this.offerFor = null;
+    /** The message whose reaction picker is open. */
+    this.pickerFor = null;
+    /** The message whose replies (`{id, replies}`) or earlier versions (`{id, versions}`) are shown. */
+    this.thread = null;
+    this.history = null;
     this.cache = new Map();
     this.list = h('ol', { class: 'transcript-list', attrs: { 'aria-label': 'Messages' } });
     this.empty = h('p', { class: 'transcript-empty', text: 'No messages yet. Say hello!' });
     this.earlier = h('button', { type: 'button', class: 'button button-plain transcript-earlier', hidden: true, text: 'Show earlier messages', on: { click: () => this.showEarlier() } });
-    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list);
+    this.typing = h('p', { class: 'typing-indicator', attrs: { 'aria-live': 'polite' } });
+    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list, this.typing);
     this.stickToBottom = true;
     this.element.addEventListener('scroll', () => {
       const el = this.element;
@@ -55,8 +81,34 @@ export class TranscriptView {
     this.element.scrollTop = this.element.scrollHeight;
   }
 
+  /** Shows who is typing ("Alice is typing…"), or nothing. */
+  setTyping(names) {
+    const text = names.length === 0
+      ? ''
+      : names.length === 1
+        ? `${names[0]} is typing…`
+        : names.length === 2
+          ? `${names[0]} and ${names[1]} are typing…`
+          : `${names.length} people are typing…`;
+    if (this.typing.dataset.text === text) return;
+    this.typing.dataset.text = text;
+    this.typing.replaceChildren();
+    if (text) {
+      this.typing.append(
+        h('span', { class: 'typing-dots', attrs: { 'aria-hidden': 'true' } }, h('span'), h('span'), h('span')),
+        h('span', { class: 'typing-text', text }),
+      );
+    }
+    if (this.stickToBottom) this.scrollToBottom();
+  }
+
   /** Redraws from the transcript's messages and pending sends. */
   render(t, conversation) {
+    this.conversation = conversation;
+    // A redraw replaces an entry's elements: the control that had the focus gets it back.
+    const focused = document.activeElement;
+    const focusEntry = this.list.contains(focused) ? focused.closest('[data-key]')?.dataset.key : null;
+    const focusKey = focusEntry ? focused.closest('[data-focus-key]')?.dataset.focusKey : null;
     const entries = this.entries(t, conversation);
     this.empty.hidden = entries.length > 0 || !t.loaded;
     this.earlier.hidden = !t.loaded || t.reachedStart || t.messages.size === 0;
@@ -91,6 +143,10 @@ export class TranscriptView {
       this.scrollToBottom();
       this.stickToBottom = true;
     }
+    if (focusKey && !this.list.contains(document.activeElement)) {
+      const entry = this.cache.get(focusEntry)?.el;
+      entry?.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+    }
   }
 
   entries(t, conversation) {
@@ -102,6 +158,8 @@ export class TranscriptView {
       const session = m.app?.sessionID;
       if (session) newestOfSession.set(session, m.id);
     }
+    const replyCounts = new Map();
+    for (const m of messages) if (m.replyTo) replyCounts.set(m.replyTo.id, (replyCounts.get(m.replyTo.id) ?? 0) + 1);
     const entries = [];
     let previous = null;
     const add = (item) => {
@@ -123,12 +181,27 @@ export class TranscriptView {
       }
       const showSender = isGroup && !mine && prevSender !== m.sender;
       const offered = this.offerFor === m.id;
+      const picking = this.pickerFor === m.id;
+      const replies = replyCounts.get(m.id) ?? 0;
+      let thread = this.thread?.id === m.id ? this.thread : null;
+      // Replies the tab holds show as they are now (edited, unsent).
+      if (thread?.replies) thread = { ...thread, replies: thread.replies.map((reply) => t.messages.get(reply.id) ?? reply) };
+      const history = this.history?.id === m.id ? this.history : null;
+      const nameOf = (id) => (id === me ? 'You' : conversation?.members.find((member) => member.id === id)?.displayName ?? 'Former member');
       entries.push({
         key: `m:${m.id}`,
         mine,
-        sig: `B${showSender ? 1 : 0}${offered ? 1 : 0}${signatureOf(m)}`,
-        build: () => this.messageEntry(m, { mine, showSender, offered }),
+        sig: `B${showSender ? 1 : 0}${offered ? 1 : 0}${picking ? 1 : 0}${replies}:${conversation?.members.length ?? 0}`
+          + `${thread ? `T${thread.replies ? thread.replies.map(signatureOf).join('') : '…'}` : ''}`
+          + `${history ? `H${history.versions?.length ?? '…'}` : ''}${signatureOf(m)}`,
+        build: () => this.messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation }),
       });
+    }
+    // Under the person's own newest message, when it is the conversation's newest: Delivered or Read.
+    const last = messages[messages.length - 1];
+    if (last && last.sender === me && last.kind !== 'unsent') {
+      const status = receiptText(last, conversation, state.reads.get(conversation?.id), me);
+      entries.push({ key: `receipt:${last.id}`, sig: status, build: () => h('li', { class: 'entry entry-mine entry-receipt' }, h('p', { class: 'receipt-line', text: status })) });
     }
     for (const p of t.pending.values()) {
       if (t.messages.has(p.id)) continue;
@@ -138,7 +211,7 @@ export class TranscriptView {
     return entries;
   }
 
-  messageEntry(m, { mine, showSender, offered }) {
+  messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation }) {
     const li = h('li', {
       class: ['entry', mine ? 'entry-mine' : 'entry-theirs', m.app && 'entry-app', m.sticker && 'entry-sticker'],
       dataset: { messageId: m.id, sequence: m.sequence },
@@ -147,12 +220,23 @@ export class TranscriptView {
     if (showSender) li.append(h('p', { class: 'entry-sender', text: m.senderName }));
     const who = mine ? 'You' : m.senderName;
     li.append(h('span', { class: 'visually-hidden', text: `${who}, ${timeLabel(m.sentAt)}:` }));
+    if (m.kind === 'unsent') {
+      li.classList.add('entry-unsent');
+      li.append(h('p', { class: 'unsent-line', text: `${mine ? 'You' : m.senderName} unsent a message` }));
+      return li;
+    }
+    if (m.replyTo) li.append(this.quote(m.replyTo));
+    // The message and, beside it, the button that opens the reaction picker.
+    const body = h('div', { class: 'entry-body' });
+    li.append(body);
     if (m.text !== undefined && m.text !== null) {
-      li.append(textBubble(m.text));
+      body.append(textBubble(m.text, conversation, state.me?.id));
     } else if (m.sticker) {
-      li.append(stickerView(m.sticker));
+      body.append(stickerView(m.sticker));
+    } else if (m.attachment) {
+      body.append(attachmentView(m.attachment));
     } else if (m.app) {
-      li.append(appCard(m.app, {
+      body.append(appCard(m.app, {
         onOpen: () => this.handlers.onOpen(m),
         onOffer: () => {
           this.offerFor = m.id;
@@ -165,9 +249,216 @@ export class TranscriptView {
         li.append(h('button', { type: 'button', class: 'link-button entry-keep', text: 'Keep', on: { click: () => this.handlers.onKeep(m) } }));
       }
     } else {
-      li.append(textBubble('This message cannot be shown.'));
+      body.append(textBubble('This message cannot be shown.'));
     }
+    const whose = who === 'You' ? 'your' : `${who}'s`;
+    body.append(h('button', {
+      type: 'button',
+      class: ['react-button', picking && 'is-active'],
+      dataset: { focusKey: 'react' },
+      attrs: { 'aria-label': `React to or reply to ${whose} message`, 'aria-expanded': picking ? 'true' : 'false' },
+      on: { click: () => this.togglePicker(picking ? null : m.id) },
+    }, h('span', { attrs: { 'aria-hidden': 'true' }, text: '☺︎+' })));
+    if (m.editedAt) {
+      li.append(h('button', {
+        type: 'button',
+        class: 'link-button entry-edited',
+        text: history ? 'Hide earlier versions' : 'Edited',
+        attrs: { 'aria-expanded': history ? 'true' : 'false', 'aria-label': history ? 'Hide earlier versions' : 'Edited: show earlier versions' },
+        on: { click: () => this.toggleHistory(m) },
+      }));
+      if (history) li.append(this.versionsList(history));
+    }
+    if (m.reactions?.length) li.append(this.reactions(m, whose, nameOf));
+    if (picking) li.append(this.picker(m, whose, mine));
+    if (replies > 0) {
+      li.append(h('button', {
+        type: 'button',
+        class: 'link-button entry-replies',
+        text: thread ? 'Hide replies' : replies === 1 ? '1 reply' : `${replies} replies`,
+        attrs: { 'aria-expanded': thread ? 'true' : 'false' },
+        on: { click: () => this.toggleThread(m) },
+      }));
+    }
+    if (thread) li.append(this.threadView(thread, whose));
     return li;
+  }
+
+  /** The quote of the message a reply answers; pressing it jumps there. */
+  quote(replyTo) {
+    return h('button', {
+      type: 'button',
+      class: 'reply-quote',
+      attrs: { 'aria-label': `Reply to ${replyTo.senderName}: ${replyTo.preview}. Show that message` },
+      on: { click: () => this.handlers.onJump(replyTo.id) },
+    }, h('span', { class: 'reply-quote-name', text: replyTo.senderName }), h('span', { class: 'reply-quote-text', text: replyTo.preview }));
+  }
+
+  /** Scrolls to a message and marks it for a moment; false when it is not loaded. */
+  jumpTo(messageId) {
+    const entry = this.list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+    if (!entry) return false;
+    this.stickToBottom = false;
+    entry.scrollIntoView({ block: 'center' });
+    entry.classList.remove('is-highlighted');
+    void entry.offsetWidth;
+    entry.classList.add('is-highlighted');
+    entry.querySelector('.bubble, .app-card-tap, .sticker-message')?.setAttribute('tabindex', '-1');
+    entry.querySelector('.bubble, .app-card-tap, .sticker-message')?.focus({ preventScroll: true });
+    return true;
+  }
+
+  async toggleThread(m) {
+    if (this.thread?.id === m.id) {
+      this.thread = null;
+      this.handlers.onRerender();
+      return;
+    }
+    this.thread = { id: m.id, replies: null };
+    this.handlers.onRerender();
+    try {
+      const replies = await this.handlers.onThread(m);
+      if (this.thread?.id === m.id) this.thread = { id: m.id, replies };
+    } catch {
+      if (this.thread?.id === m.id) this.thread = { id: m.id, replies: [], failed: true };
+    }
+    this.handlers.onRerender();
+  }
+
+  threadView(thread, whose) {
+    const region = h('div', { class: 'thread', attrs: { role: 'region', 'aria-label': `Replies to ${whose} message` } });
+    if (!thread.replies || thread.failed) {
+      region.append(h('p', { class: 'thread-status', text: thread.failed ? 'The replies could not be loaded.' : 'Loading replies…' }));
+      return region;
+    }
+    const list = h('ol', { class: 'thread-list' });
+    for (const reply of thread.replies) {
+      list.append(h('li', { class: 'thread-item' },
+        h('span', { class: 'thread-name', text: reply.senderName }),
+        h('span', { class: 'thread-text', text: reply.kind === 'unsent' ? 'Unsent message' : readableText(reply.text, this.conversation) || (reply.sticker?.description ?? reply.app?.appName ?? '') }),
+        h('button', { type: 'button', class: 'link-button', text: 'Show', attrs: { 'aria-label': `Show ${reply.senderName}'s reply` }, on: { click: () => this.handlers.onJump(reply.id) } })));
+    }
+    region.append(list);
+    return region;
+  }
+
+  async toggleHistory(m) {
+    if (this.history?.id === m.id) {
+      this.history = null;
+      this.handlers.onRerender();
+      return;
+    }
+    this.history = { id: m.id, versions: null };
+    this.handlers.onRerender();
+    try {
+      const versions = await this.handlers.onVersions(m);
+      if (this.history?.id === m.id) this.history = { id: m.id, versions };
+    } catch {
+      if (this.history?.id === m.id) this.history = { id: m.id, versions: [] };
+    }
+    this.handlers.onRerender();
+  }
+
+  versionsList(history) {
+    const region = h('div', { class: 'versions', attrs: { role: 'region', 'aria-label': 'Earlier versions' } });
+    if (!history.versions) {
+      region.append(h('p', { class: 'thread-status', text: 'Loading…' }));
+      return region;
+    }
+    const list = h('ol', { class: 'versions-list' });
+    for (const version of history.versions) {
+      list.append(h('li', { class: 'version' }, h('span', { class: 'version-text', text: readableText(version.text, this.conversation) }),
+        h('span', { class: 'version-time', text: ` · until ${timeLabel(version.replacedAt)}` })));
+    }
+    region.append(list);
+    return region;
+  }
+
+  /** The message's reactions as toggles ("❤️ 2": pressing one adds or takes off the person's own). */
+  reactions(m, whose, nameOf) {
+    const me = state.me?.id;
+    const row = h('div', { class: 'reactions', attrs: { role: 'group', 'aria-label': `Reactions to ${whose} message` } });
+    for (const reaction of m.reactions ?? []) {
+      const mineToo = reaction.users.includes(me);
+      const names = reaction.users.map(nameOf).join(', ');
+      row.append(h('button', {
+        type: 'button',
+        class: ['reaction-chip', mineToo && 'is-mine'],
+        title: names,
+        dataset: { focusKey: `chip:${reaction.emoji}` },
+        attrs: { 'aria-pressed': mineToo ? 'true' : 'false', 'aria-label': `${reaction.emoji} ${reaction.users.length}: ${names}` },
+        on: { click: () => this.handlers.onReact(m, reaction.emoji, !mineToo) },
+      }, h('span', { class: 'reaction-emoji', text: reaction.emoji }), h('span', { class: 'reaction-count', text: String(reaction.users.length) })));
+    }
+    return row;
+  }
+
+  /** The tapbacks, a field for any other emoji, and Reply (Edit and Unsend on the person's own); Escape closes it. */
+  picker(m, whose, mine) {
+    const given = new Set((m.reactions ?? []).filter((r) => r.users.includes(state.me?.id)).map((r) => r.emoji));
+    const choose = (emoji) => {
+      this.handlers.onReact(m, emoji, !given.has(emoji));
+      this.togglePicker(null);
+    };
+    const other = h('input', { type: 'text', class: 'reaction-other', placeholder: 'Other emoji', maxLength: 16, attrs: { 'aria-label': 'Other emoji', autocomplete: 'off' } });
+    const form = h('form', {
+      class: 'reaction-other-form',
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          const emoji = other.value.trim();
+          if (emoji) choose(emoji);
+        },
+      },
+    }, other, h('button', { type: 'submit', class: 'button', text: 'Add' }));
+    const picker = h('div', {
+      class: 'reaction-picker',
+      attrs: { role: 'group', 'aria-label': `Tapbacks for ${whose} message` },
+      on: {
+        keydown: (event) => {
+          if (event.key === 'Escape') {
+            event.stopPropagation();
+            this.togglePicker(null);
+          }
+        },
+      },
+    },
+    TAPBACKS.map(([emoji, name]) => h('button', {
+      type: 'button',
+      class: ['tapback', given.has(emoji) && 'is-mine'],
+      dataset: { focusKey: `tapback:${emoji}` },
+      attrs: { 'aria-label': name, 'aria-pressed': given.has(emoji) ? 'true' : 'false' },
+      title: name,
+      on: { click: () => choose(emoji) },
+    }, h('span', { attrs: { 'aria-hidden': 'true' }, text: emoji }))),
+    form,
+    this.actions(m, mine));
+    return picker;
+  }
+
+  /** Reply; on the person's own message, Edit (a text, in its window) and Unsend (in its window, not in an app's session). */
+  actions(m, mine) {
+    const age = Date.now() - Date.parse(m.sentAt);
+    const act = (label, handler) => h('button', {
+      type: 'button',
+      class: 'button message-action',
+      text: label,
+      on: { click: () => { this.togglePicker(null); handler(m); } },
+    });
+    return h('div', { class: 'message-actions' },
+      m.text !== undefined && m.text !== null || m.sticker || m.app || m.attachment ? act('Reply', this.handlers.onReply) : null,
+      mine && m.kind === 'text' && age < EDIT_WINDOW ? act('Edit', this.handlers.onEdit) : null,
+      mine && !m.app?.sessionID && age < UNSEND_WINDOW ? act('Unsend', this.handlers.onUnsend) : null);
+  }
+
+  /** Opens the picker under one message (closing any other), or closes it; focus follows. */
+  togglePicker(messageId) {
+    const closing = this.pickerFor;
+    this.pickerFor = messageId;
+    this.handlers.onRerender();
+    const entry = (id) => this.list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+    if (messageId) entry(messageId)?.querySelector('.tapback')?.focus();
+    else if (closing) entry(closing)?.querySelector('.react-button')?.focus();
   }
 
   offer(m) {
@@ -192,7 +483,8 @@ export class TranscriptView {
 
   pendingEntry(p) {
     const li = h('li', { class: ['entry', 'entry-mine', `is-${p.status}`, p.kind === 'sticker' && 'entry-sticker'], dataset: { pendingId: p.id } });
-    li.append(p.kind === 'text' ? textBubble(p.text) : stickerView(p.sticker));
+    if (p.replyTo) li.append(this.quote(p.replyTo));
+    li.append(p.kind === 'text' ? textBubble(p.text, this.conversation, state.me?.id) : stickerView(p.sticker));
     if (p.status === 'failed') {
       li.append(
         h(
@@ -208,6 +500,21 @@ export class TranscriptView {
     }
     return li;
   }
+}
+
+/**
+ * "Read 3:41 PM" in a 1:1 conversation once the other person read it, "Read by Bob, Carol" in a
+ * group, else "Delivered" (the server has it). Only members who share read receipts count.
+ */
+function receiptText(message, conversation, reads, me) {
+  const others = (conversation?.members ?? []).filter((member) => member.id !== me);
+  const readers = others.filter((member) => (reads?.get(member.id)?.sequence ?? 0) >= message.sequence);
+  if (readers.length === 0) return 'Delivered';
+  if (!conversation?.isGroup) {
+    const at = reads.get(readers[0].id)?.readAt;
+    return at ? `Read ${timeLabel(at)}` : 'Read';
+  }
+  return readers.length === others.length && others.length > 3 ? 'Read by everyone' : `Read by ${readers.map((r) => r.displayName).join(', ')}`;
 }
 
 function timeSeparator(iso) {

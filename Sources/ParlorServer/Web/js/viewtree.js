@@ -10,6 +10,8 @@ export { stickerGrid, webPageView } from './widgets.js';
 
 const HEADING_TAGS = { largeTitle: 'h2', title: 'h2', title2: 'h3', title3: 'h4' };
 const CHANGE_DELAY = 300;
+/** The color roles a node may name (ParlorKit's ColorRole); anything else is ignored. */
+const COLOR_ROLES = new Set(['primary', 'secondary', 'accent', 'positive', 'destructive']);
 
 /** Resolves an ImageSource ({asset} or {url}) of `appId` to a URL, or null when unsafe. */
 export function imageURL(source, appId) {
@@ -77,7 +79,7 @@ const DRAWERS = {
   text(node, ctx) {
     const tag = HEADING_TAGS[node.style] || 'p';
     return h(tag, {
-      class: ['vt-text', `vt-text-${node.style || 'body'}`, node.color && `vt-color-${node.color}`],
+      class: ['vt-text', `vt-text-${node.style || 'body'}`, COLOR_ROLES.has(node.color) && `vt-color-${node.color}`],
       dataset: { nodeId: node.id },
       text: text(ctx, node.text),
     });
@@ -112,10 +114,19 @@ const DRAWERS = {
         disabled: Boolean(node.disabled) || !ctx.interactive,
         dataset: { nodeId: node.id, focusKey: `button:${node.id || node.action}:${label}` },
         attrs: { 'aria-label': label !== title ? label : null },
-        on: { click: () => act(ctx, node.action) },
+        on: {
+          click: (event) => {
+            // Until the app answers (its next view replaces this button), the button says it is
+            // working: a Retry that takes seconds must not look ignored.
+            const pressed = event.currentTarget;
+            pressed.classList.add('is-busy');
+            pressed.setAttribute('aria-busy', 'true');
+            act(ctx, node.action);
+          },
+        },
       },
       src ? h('img', { src, alt: '', attrs: { 'aria-hidden': 'true' }, class: 'vt-button-image' }) : null,
-      title ? h('span', { class: 'vt-button-title', text: title }) : null,
+      title ? h('span', { class: ['vt-button-title', COLOR_ROLES.has(node.color) && `vt-color-${node.color}`], text: title }) : null,
     );
     return button;
   },

@@ -1,0 +1,58 @@
+import Foundation
+import ParlorKit
+
+/// A person mentioned in a text is a reference, not a name: `<@user id>` in the message's text,
+/// which clients show as "@Name" from the conversation's members. The grammar is written here
+/// once; the store records who each message mentions, the server checks them and resolves names
+/// in previews.
+public enum MentionTokens {
+    static let opening = "<@"
+    static let idLength = 36
+
+    /// The people `text` mentions, each once, in order of first mention.
+    public static func users(in text: String) -> [UserID] {
+        var users: [UserID] = []
+        forEachToken(in: text) { _, user in
+            if !users.contains(user) { users.append(user) }
+        }
+        return users
+    }
+
+    /// `text` with each mention replaced by what `name` says for its person.
+    public static func replacing(in text: String, with name: (UserID) -> String) -> String {
+        guard text.contains(opening) else { return text }
+        var result = ""
+        var cursor = text.startIndex
+        forEachToken(in: text) { range, user in
+            result += text[cursor..<range.lowerBound]
+            result += name(user)
+            cursor = range.upperBound
+        }
+        return result + text[cursor...]
+    }
+
+    /// The token mentioning `user`.
+    public static func token(for user: UserID) -> String { "<@\(user)>" }
+
+    private static func forEachToken(in text: String, _ body: (Range<String.Index>, UserID) -> Void) {
+        var searchFrom = text.startIndex
+        while let open = text.range(of: opening, range: searchFrom..<text.endIndex) {
+            searchFrom = open.upperBound
+            guard let idEnd = text.index(open.upperBound, offsetBy: idLength, limitedBy: text.endIndex),
+                  idEnd < text.endIndex, text[idEnd] == ">",
+                  let user = UserID(String(text[open.upperBound..<idEnd]))
+            else { continue }
+            let range = open.lowerBound..<text.index(after: idEnd)
+            body(range, user)
+            searchFrom = range.upperBound
+        }
+    }
+}
+
+extension StoredContent {
+    /// The people a text message mentions.
+    public var mentionedUsers: [UserID] {
+        if case .text(let text) = self { return MentionTokens.users(in: text) }
+        return []
+    }
+}

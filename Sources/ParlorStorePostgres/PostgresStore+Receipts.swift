@@ -1,0 +1,25 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import PostgresNIO
+
+extension PostgresStore {
+    public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
+        let rows = try await query("""
+            SELECT m.user_id, m.last_read_seq, m.last_read_at FROM members m JOIN users u ON u.id = m.user_id
+            WHERE m.conversation_id = \(conversation.description) AND u.shares_read_receipts ORDER BY m.joined_at, m.join_order
+            """)
+        return try rows.compactMap { row in
+            let (user, sequence, readAt) = try Self.readable { try row.decode((String, Int64, Timestamp?).self) }
+            return UserID(user).map { ReadReceiptRecord(user: $0, sequence: sequence, readAt: readAt?.date) }
+        }
+    }
+
+    public func sharesReadReceipts(_ user: UserID) async throws -> Bool {
+        try await query("SELECT shares_read_receipts FROM users WHERE id = \(user.description)").first?.decode(Bool.self) ?? true
+    }
+
+    public func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws {
+        _ = try await query("UPDATE users SET shares_read_receipts = \(shares) WHERE id = \(user.description)")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import ParlorKit
+import ParlorStore
+
+extension SQLiteStore {
+    public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT m.user_id, m.last_read_seq, m.last_read_at FROM members m JOIN users u ON u.id = m.user_id
+                    WHERE m.conversation_id = ? AND u.shares_read_receipts = 1 ORDER BY m.joined_at, m.rowid
+                    """,
+                arguments: [conversation.description]
+            ).compactMap { row in
+                guard let user = UserID(row[0] as String) else { return nil }
+                return ReadReceiptRecord(user: user, sequence: row[1], readAt: (row[2] as Double?).map(Self.date))
+            }
+        }
+    }
+
+    public func sharesReadReceipts(_ user: UserID) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT shares_read_receipts FROM users WHERE id = ?", arguments: [user.description]) ?? true
+        }
+    }
+
+    public func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET shares_read_receipts = ? WHERE id = ?", arguments: [shares, user.description])
+        }
+    }
+}

@@ -1,0 +1,80 @@
+"""Notifications: turned on from Settings (the browser's permission asked on that click), shown for
+messages in conversations not on screen, never for muted ones; the tab's title and icon count the
+unread messages of conversations not muted."""
+
+
+import pytest
+
+from parlor_api import call, sign_in
+
+# Headless Chromium draws no notification: record each one the page makes, then let the browser's own
+# Notification do the rest.
+RECORDER = """
+window.__notifications = [];
+const Native = window.Notification;
+window.Notification = class extends Native {
+  constructor(title, options) {
+    window.__notifications.push({ title, body: options?.body ?? '', tag: options?.tag ?? '' });
+    super(title, options);
+  }
+};
+"""
+
+
+
+
+@pytest.mark.flow
+def test_notifications_mute_and_the_unread_badge(server, browsers):
+    bob = sign_in(server.url, "bob")
+    direct = next(c for c in call(server.url, "GET", "/api/conversations", token=bob)
+                  if not c["isGroup"] and {m["username"] for m in c["members"]} == {"alice", "bob"})
+    say = lambda text, index: call(server.url, "POST", f"/api/conversations/{direct['id']}/messages",
+                                   {"id": f"00000000-0000-4000-8000-0000000c{index:04d}", "text": text}, bob)
+
+    alice = browsers("alice")
+    alice.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url.rstrip("/"), "permissions": ["notifications"]})
+    alice.js(RECORDER)
+    notifications = lambda: alice.js("return window.__notifications")
+
+    alice.press("Settings")
+    toggle = alice.wait(lambda: (alice.visible("#setting-notifications") or [None])[0], "the notifications setting")
+    assert not toggle.is_selected(), "off until the person turns it on"
+    toggle.click()
+    alice.wait(lambda: toggle.is_selected() and toggle.is_enabled(), "notifications on")
+    alice.assert_accessible("the settings with notifications")
+    alice.press("Settings")
+
+    alice.open_conversation("Parlor demo")
+    say("Are you coming tonight?", 1)
+    alice.wait(lambda: notifications() == [{"title": "Bob", "body": "Are you coming tonight?", "tag": direct["id"]}],
+               "a notification for Bob's message, in a conversation not on screen")
+    alice.wait(lambda: alice.driver.title == "(1) Parlor", "the count in the tab's title")
+    icon = alice.js("return document.querySelector('link[rel=icon]').href")
+    assert icon.startswith("data:image/svg+xml,") and "%3E1%3C%2Ftext%3E" in icon, "a badge with 1 on the tab's icon"
+
+    # Muting: from the conversation's header; the list shows it, and no notification follows.
+    alice.open_conversation("Bob")
+    mute = alice.wait(lambda: (alice.visible(".mute-button") or [None])[0], "the mute button")
+    assert mute.get_attribute("aria-pressed") == "false"
+    mute.click()
+    alice.wait(lambda: mute.get_attribute("aria-pressed") == "true", "muted")
+    alice.wait(lambda: alice.visible(".conversation-link.is-current .conversation-muted"), "the list shows it muted")
+    alice.assert_accessible("a muted conversation")
+    alice.shot("muted")
+    alice.open_conversation("Parlor demo")
+    say("Hello?", 2)
+    alice.wait(lambda: alice.unread_count("Bob") == 1, "the message counted as unread")
+    assert len(notifications()) == 1, "no notification from a muted conversation"
+    assert alice.driver.title == "Parlor", "a muted conversation's messages are not in the title's count"
+    assert alice.js("return document.querySelector('link[rel=icon]').getAttribute('href')") == "/favicon.svg"
+
+    # Unmuted (it stays so after a reload: the server keeps it): alerts again.
+    alice.driver.refresh()
+    alice.js(RECORDER)
+    alice.open_conversation("Bob")
+    mute = alice.wait(lambda: (alice.visible(".mute-button[aria-pressed='true']") or [None])[0], "still muted after a reload")
+    mute.click()
+    alice.wait(lambda: mute.get_attribute("aria-pressed") == "false", "unmuted")
+    alice.open_conversation("Parlor demo")
+    say("Now?", 3)
+    alice.wait(lambda: [n["body"] for n in notifications()] == ["Now?"], "notified again once unmuted")

@@ -1,0 +1,127 @@
+"""Around the messages: tapbacks and other emoji reactions on any message, and typing indicators."""
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def entry_of(person, text):
+    """The transcript entry of the text message `text`."""
+    bubble = person.wait_for_text_bubble(text)
+    return bubble.find_element(By.XPATH, "./ancestor::li[contains(@class, 'entry')]")
+
+
+def chips(person, text):
+    """The reaction chips under `text`, as {emoji: (count, pressed, who)}."""
+    result = {}
+    for chip in entry_of(person, text).find_elements(By.CSS_SELECTOR, ".reaction-chip"):
+        emoji = chip.find_element(By.CSS_SELECTOR, ".reaction-emoji").text
+        count = int(chip.find_element(By.CSS_SELECTOR, ".reaction-count").text)
+        result[emoji] = (count, chip.get_attribute("aria-pressed") == "true", chip.get_attribute("title"))
+    return result
+
+
+def open_picker(person, text):
+    """Hovers the message, as a person with a mouse does, and opens its reaction picker."""
+    def attempt():
+        entry = entry_of(person, text)
+        ActionChains(person.driver).move_to_element(entry).perform()
+        button = entry.find_element(By.CSS_SELECTOR, ".react-button")
+        if not button.is_displayed():
+            return False
+        button.click()
+        return True
+    person.wait(attempt, f"to open the reaction picker of '{text}'")
+    return person.wait(lambda: (person.visible(".reaction-picker") or [None])[0], "the reaction picker")
+
+
+@pytest.mark.flow
+def test_tapbacks_show_live_toggle_and_take_any_emoji(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    alice.send_text("Dinner at 7?")
+    bob.wait_for_text_bubble("Dinner at 7?")
+
+    picker = open_picker(bob, "Dinner at 7?")
+    assert [b.get_attribute("aria-label") for b in picker.find_elements(By.CSS_SELECTOR, ".tapback")] == [
+        "Love", "Like", "Dislike", "Laugh", "Emphasize", "Question"]
+    bob.shot("picker")
+    bob.assert_accessible("the reaction picker")
+    bob.press("Love", root=picker)
+    bob.wait(lambda: chips(bob, "Dinner at 7?") == {"❤️": (1, True, "You")}, "Bob's heart on his screen, pressed")
+    alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, False, "Bob")}, "Bob's heart live on Alice's screen")
+    assert not bob.visible(".reaction-picker"), "choosing closes the picker"
+
+    # Alice adds her heart by pressing the chip; Bob takes his off the same way.
+    alice.click(lambda: entry_of(alice, "Dinner at 7?").find_element(By.CSS_SELECTOR, ".reaction-chip"), "the heart chip")
+    bob.wait(lambda: chips(bob, "Dinner at 7?") == {"❤️": (2, True, "You, Alice")}, "two hearts")
+    bob.click(lambda: entry_of(bob, "Dinner at 7?").find_element(By.CSS_SELECTOR, ".reaction-chip"), "his heart chip")
+    alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, True, "You")}, "only Alice's heart left")
+
+    # Any other emoji, typed; something that is not one is refused with the reason.
+    picker = open_picker(bob, "Dinner at 7?")
+    field = picker.find_element(By.CSS_SELECTOR, ".reaction-other")
+    field.send_keys("🎉")
+    field.send_keys(Keys.ENTER)
+    alice.wait(lambda: chips(alice, "Dinner at 7?").get("🎉") == (1, False, "Bob"), "Bob's 🎉")
+    alice.shot("reactions")
+    picker = open_picker(bob, "Dinner at 7?")
+    field = picker.find_element(By.CSS_SELECTOR, ".reaction-other")
+    field.send_keys("yes")
+    field.send_keys(Keys.ENTER)
+    bob.wait(lambda: "A reaction is one emoji" in bob.driver.find_element(By.TAG_NAME, "body").text, "the reason 'yes' is refused")
+    assert set(chips(bob, "Dinner at 7?")) == {"❤️", "🎉"}
+
+    # They are in the history: a reload shows them.
+    alice.driver.refresh()
+    alice.open_conversation("Bob")
+    alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, True, "You"), "🎉": (1, False, "Bob")}, "the reactions after a reload")
+
+
+@pytest.mark.flow
+def test_reaction_picker_by_keyboard(browsers):
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    alice.send_text("Keyboard only")
+    entry = entry_of(alice, "Keyboard only")
+    react = entry.find_element(By.CSS_SELECTOR, ".react-button")
+    alice.js("arguments[0].focus()", react)
+    assert react.is_displayed(), "the react button shows when it has the focus"
+    ActionChains(alice.driver).send_keys(Keys.ENTER).perform()
+    alice.wait(lambda: "tapback" in alice.focused_element(), "the focus on the first tapback")
+    ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+    alice.wait(lambda: not alice.visible(".reaction-picker"), "Escape to close the picker")
+    assert "react-button" in alice.focused_element(), "the focus goes back to the react button"
+    ActionChains(alice.driver).send_keys(Keys.ENTER).perform()
+    alice.wait(lambda: "tapback" in alice.focused_element(), "the picker open again")
+    ActionChains(alice.driver).send_keys(Keys.TAB, Keys.ENTER).perform()
+    alice.wait(lambda: chips(alice, "Keyboard only") == {"👍": (1, True, "You")}, "Like chosen with Tab and Enter")
+
+
+@pytest.mark.flow
+def test_typing_indicator(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    field = bob.wait(lambda: (bob.visible(".composer-input") or [None])[0], "Bob's compose field")
+    field.send_keys("I'm writing a long answer")
+    alice.wait(lambda: alice.visible(".typing-indicator .typing-dots"), "the typing dots")
+    assert alice.find(".typing-indicator")[0].text == "Bob is typing…"
+    alice.shot("typing")
+    assert not bob.find(".typing-indicator")[0].text, "nobody sees their own dots"
+
+    # Clearing the field stops the dots at once.
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.BACKSPACE)
+    alice.wait(lambda: not alice.find(".typing-indicator")[0].text, "the dots to go when Bob clears the field")
+
+    # Typing again and sending: the message takes the dots' place.
+    field.send_keys("Done")
+    alice.wait(lambda: alice.find(".typing-indicator")[0].text == "Bob is typing…", "the dots again")
+    field.send_keys(Keys.ENTER)
+    alice.wait_for_text_bubble("Done")
+    alice.wait(lambda: not alice.find(".typing-indicator")[0].text, "no dots once the message is there")

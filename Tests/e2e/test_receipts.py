@@ -1,0 +1,53 @@
+"""Delivered and read receipts, and the setting that stops sending them."""
+
+import pytest
+
+
+def receipt(person):
+    lines = person.visible(".receipt-line")
+    return lines[-1].text if lines else None
+
+
+@pytest.mark.flow
+def test_read_receipts_in_a_conversation_and_a_group_and_turned_off(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    alice.send_text("Did you see this?")
+    alice.wait(lambda: receipt(alice) == "Delivered", "'Delivered' while Bob has not looked")
+    # The list shows when each conversation was last active: a message today shows its time.
+    sent_at = alice.js("const t = document.querySelector('.entry-mine[title]'); return t && t.title")
+    alice.wait(lambda: [t.text for t in alice.find(".conversation-link.is-current .conversation-time")] == [sent_at],
+               "the conversation's row to show the time of its newest message")
+
+    bob.open_conversation("Alice")
+    bob.wait_for_text_bubble("Did you see this?")
+    alice.wait(lambda: (receipt(alice) or "").startswith("Read "), "'Read <time>' once Bob opened it")
+    assert receipt(bob) is None, "the reader sees no receipt under Alice's message"
+    alice.shot("read")
+
+    # In a group, who read it.
+    alice.open_conversation("Parlor demo")
+    alice.send_text("Who is coming on Friday?")
+    alice.wait(lambda: receipt(alice) == "Delivered", "'Delivered' in the group")
+    bob.open_conversation("Parlor demo")
+    bob.wait_for_text_bubble("Who is coming on Friday?")
+    alice.wait(lambda: receipt(alice) == "Read by Bob", "'Read by Bob'")
+    alice.shot("read-by")
+
+    # Bob stops sending read receipts: his reading no longer shows.
+    bob.press("Settings")
+    toggle = bob.wait(lambda: (bob.visible("#setting-read-receipts") or [None])[0], "the read receipts setting")
+    bob.wait(lambda: toggle.is_selected() and toggle.is_enabled(), "the setting to read as on")
+    bob.assert_accessible("the settings")
+    toggle.click()
+    bob.wait(lambda: not toggle.is_selected() and toggle.is_enabled(), "the setting to be off")
+    bob.shot("settings")
+    bob.open_conversation("Alice")
+    alice.open_conversation("Bob")
+    alice.send_text("And this one?")
+    bob.wait_for_text_bubble("And this one?")
+    alice.wait(lambda: receipt(alice) == "Delivered", "'Delivered' for the new message")
+    alice.driver.refresh()
+    alice.open_conversation("Bob")
+    alice.wait(lambda: receipt(alice) == "Delivered", "still 'Delivered' after a reload: Bob shares no receipts")

@@ -1,0 +1,87 @@
+"""Replies with a quote and a thread, edits with their earlier versions, and unsending."""
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from test_reactions import entry_of, open_picker
+
+
+def action(person, text, label):
+    """Opens the message's menu and presses one of its actions (Reply, Edit, Unsend)."""
+    picker = open_picker(person, text)
+    person.press(label, root=picker)
+
+
+def field(person):
+    return person.wait(lambda: (person.visible(".composer-input") or [None])[0], "the compose field")
+
+
+@pytest.mark.flow
+def test_a_reply_quotes_its_message_jumps_to_it_and_lists_in_its_thread(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    alice.send_text("Pizza or sushi?")
+    alice.send_text("Or tacos")
+    bob.wait_for_text_bubble("Or tacos")
+
+    action(bob, "Pizza or sushi?", "Reply")
+    bob.wait(lambda: bob.visible(".composer-context"), "the reply bar")
+    assert "Replying to Alice" in bob.find(".composer-context")[0].text
+    bob.shot("replying")
+    field(bob).send_keys("Sushi!", Keys.ENTER)
+    for person in (alice, bob):
+        entry = person.wait(lambda p=person: entry_of(p, "Sushi!"), "the reply")
+        quote = person.wait(lambda e=entry: e.find_elements(By.CSS_SELECTOR, ".reply-quote"), "the quote")[0]
+        assert "Alice" in quote.text and "Pizza or sushi?" in quote.text, quote.text
+    assert not bob.visible(".composer-context"), "the reply bar goes once sent"
+    alice.shot("reply")
+
+    # The quote jumps to the message it answers.
+    alice.click(lambda: entry_of(alice, "Sushi!").find_element(By.CSS_SELECTOR, ".reply-quote"), "the quote")
+    alice.wait(lambda: "is-highlighted" in entry_of(alice, "Pizza or sushi?").get_attribute("class"), "the question highlighted")
+
+    # The question lists its replies.
+    alice.click(lambda: entry_of(alice, "Pizza or sushi?").find_element(By.CSS_SELECTOR, ".entry-replies"), "'1 reply'")
+    thread = alice.wait(lambda: (alice.visible(".thread .thread-item") or [None])[0], "the thread")
+    assert "Bob" in thread.text and "Sushi!" in thread.text
+    alice.shot("thread")
+
+
+@pytest.mark.flow
+def test_the_sender_edits_and_unsends(browsers):
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    alice.send_text("Dinner at 7")
+    bob.wait_for_text_bubble("Dinner at 7")
+
+    # Only the sender is offered Edit and Unsend.
+    picker = open_picker(bob, "Dinner at 7")
+    assert bob.button("Edit", root=picker) is None and bob.button("Unsend", root=picker) is None
+    bob.click(lambda: entry_of(bob, "Dinner at 7").find_element(By.CSS_SELECTOR, ".react-button"), "the menu button, to close it")
+
+    action(alice, "Dinner at 7", "Edit")
+    input_field = field(alice)
+    alice.wait(lambda: input_field.get_attribute("value") == "Dinner at 7", "the text in the field to edit")
+    assert "Editing message" in alice.find(".composer-context")[0].text
+    input_field.send_keys(Keys.CONTROL, "a")
+    input_field.send_keys("Dinner at 8", Keys.ENTER)
+    for person in (alice, bob):
+        person.wait(lambda p=person: p.text_bubbles("Dinner at 8") and not p.text_bubbles("Dinner at 7"), "the edited text")
+        person.wait(lambda p=person: entry_of(p, "Dinner at 8").find_elements(By.CSS_SELECTOR, ".entry-edited"), "'Edited'")
+    bob.click(lambda: entry_of(bob, "Dinner at 8").find_element(By.CSS_SELECTOR, ".entry-edited"), "'Edited'")
+    earlier = bob.wait(lambda: (bob.visible(".versions .version-text") or [None])[0], "the earlier versions")
+    assert earlier.text == "Dinner at 7"
+    bob.shot("edited")
+
+    alice.send_text("oops, wrong chat")
+    bob.wait_for_text_bubble("oops, wrong chat")
+    action(alice, "oops, wrong chat", "Unsend")
+    bob.wait(lambda: any(e.text == "Alice unsent a message" for e in bob.find(".unsent-line")), "'Alice unsent a message'")
+    alice.wait(lambda: any(e.text == "You unsent a message" for e in alice.find(".unsent-line")), "'You unsent a message'")
+    assert "wrong chat" not in bob.driver.find_element(By.CSS_SELECTOR, ".transcript").text
+    bob.shot("unsent")

@@ -38,7 +38,7 @@ struct ContentRoundTripTests {
         }
     }
 
-    @Test("Sticker messages come back with their id, image and description", arguments: StoreBackend.all)
+    @Test("Sticker messages come back with their id, image and description; a placed sticker with where it was placed", arguments: StoreBackend.all)
     func stickerRoundTrip(backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let alice = try await store.makeUser("alice")
@@ -55,7 +55,13 @@ struct ContentRoundTripTests {
                 let new = NewMessage(id: MessageID(), conversationID: conversation.id, sender: bob.id, content: .sticker(sticker))
                 sent.append(try await store.append(new, validate: acceptAll).message)
             }
-            #expect(sent.map(\.content) == stickers.map(StoredContent.sticker))
+            // The second sticker placed again, near the first one's top right corner.
+            let placement = StickerPlacement(message: sent[0].id, x: 0.875, y: 0.125)
+            let placed = NewMessage(
+                id: MessageID(), conversationID: conversation.id, sender: alice.id, content: .sticker(stickers[1], placement: placement))
+            sent.append(try await store.append(placed, validate: acceptAll).message)
+            #expect(sent.map(\.content) == stickers.map { .sticker($0) } + [.sticker(stickers[1], placement: placement)])
+            #expect(sent.last?.content.placement == placement)
             #expect(try await store.allMessages(in: conversation) == sent)
         }
     }

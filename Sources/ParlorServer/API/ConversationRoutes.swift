@@ -28,8 +28,10 @@ struct ConversationRoutes {
         let attachment: AttachmentChoice?
         /// Present only as an id: `null` is not one.
         let replyTo: MessageID?
+        /// Only with `sticker`: the message to place it on, and where.
+        let placement: StickerPlacement?
 
-        private enum CodingKeys: String, CodingKey { case id, text, sticker, attachment, replyTo }
+        private enum CodingKeys: String, CodingKey { case id, text, sticker, attachment, replyTo, placement }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -38,6 +40,7 @@ struct ConversationRoutes {
             sticker = try container.decodeIfPresent(String.self, forKey: .sticker)
             attachment = try container.decodeIfPresent(AttachmentChoice.self, forKey: .attachment)
             replyTo = container.contains(.replyTo) ? try container.decode(MessageID.self, forKey: .replyTo) : nil
+            placement = container.contains(.placement) ? try container.decode(StickerPlacement.self, forKey: .placement) : nil
         }
     }
 
@@ -116,9 +119,11 @@ struct ConversationRoutes {
             let user = try context.requireUser()
             let conversation = try conversationID(context)
             let body = try await JSONBody.decode(NewMessage.self, from: request, limit: 128 * 1024)
+            if body.placement != nil, body.sticker == nil { throw APIError.invalid("'placement' goes with 'sticker' only.") }
             let sent = switch (body.text, body.sticker, body.attachment) {
             case (let text?, nil, nil): try await messaging.sendText(text, id: body.id, replyTo: body.replyTo, from: user.id, in: conversation)
-            case (nil, let sticker?, nil): try await messaging.sendSticker(sticker, id: body.id, from: user.id, in: conversation)
+            case (nil, let sticker?, nil):
+                try await messaging.sendSticker(sticker, id: body.id, placement: body.placement, from: user.id, in: conversation)
             case (nil, nil, let file?):
                 try await messaging.sendAttachment(hash: file.hash, name: file.name, id: body.id, from: user.id, in: conversation)
             default: throw APIError.invalid("Send one of 'text', 'sticker' or 'attachment'.")

@@ -110,13 +110,30 @@ final class Messaging: Sendable {
         return message
     }
 
-    /// Sends a sticker of one of the server's packs (`<pack>/<file>`).
-    func sendSticker(_ stickerID: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+    /// Sends a sticker of one of the server's packs (`<pack>/<file>`), on its own or placed on a
+    /// message of the conversation, as Messages lets people peel a sticker onto a bubble.
+    /// - Throws: `stickerTargetNotFound` (404) when the placement names no message the sender sees
+    ///   here (or one unsent); `invalidPlacement` for a spot off the bubble or a sticker placed on
+    ///   a placed sticker.
+    func sendSticker(
+        _ stickerID: String, id: MessageID, placement: StickerPlacement? = nil, from user: UserID, in conversation: ConversationID
+    ) async throws -> Sent {
         try await membership.requireMember(user, of: conversation)
         guard let sticker = directory.sticker(id: stickerID) else {
             throw MessagesError(.fileNotFound, "There is no sticker '\(stickerID.prefix(80))'.")
         }
-        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker)))
+        if let placement {
+            guard placement.isOnTheBubble else {
+                throw APIError(.badRequest, code: "invalidPlacement", "A placed sticker's x and y are fractions of the message, from 0 to 1.")
+            }
+            guard let target = try await visibleMessage(placement.message, user: user, conversation: conversation), target.unsentAt == nil else {
+                throw APIError(.notFound, code: "stickerTargetNotFound", "The message you place the sticker on is not in this conversation.")
+            }
+            guard target.content.placement == nil else {
+                throw APIError(.badRequest, code: "invalidPlacement", "Place the sticker on a message, not on another placed sticker.")
+            }
+        }
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker, placement: placement)))
     }
 
     /// Commits an app's message: every ParlorKit limit, the session head, and the app's own

@@ -34,7 +34,9 @@ final class Renderer: Sendable {
         wire.editedAt = message.editedAt
         switch message.content {
         case .text(let text): wire.text = text
-        case .sticker(let sticker): wire.sticker = Self.wire(sticker)
+        case .sticker(let sticker, let placement):
+            wire.sticker = Self.wire(sticker)
+            wire.placement = placement
         case .attachment(let attachment): wire.attachment = Wire.Attachment(attachment)
         case .app(let appMessage): wire.app = await renderApp(appMessage, id: message.id, conversation: message.conversationID, for: viewer)
         }
@@ -146,7 +148,7 @@ final class Renderer: Sendable {
             switch last.content {
             case _ where last.unsentAt != nil: preview = "\(name) unsent a message"
             case .text(let text): preview = "\(name): \(await readable(text).prefix(80))"
-            case .sticker: preview = "\(name) sent a sticker"
+            case .sticker(_, let placement): preview = placement == nil ? "\(name) sent a sticker" : "\(name) placed a sticker on a message"
             case .attachment(let attachment): preview = attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
             case .app(let message):
                 let appName = message.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app"

@@ -147,8 +147,9 @@ struct Gateway: Sendable {
         case .sendText(let conversation, let id, let text, let replyTo):
             let sent = try await messaging.sendText(text, id: id, replyTo: replyTo, from: user, in: conversation)
             await ack(sent, to: request, user: user, connection: connection)
-        case .sendSticker(let conversation, let id, let sticker):
-            await ack(try await messaging.sendSticker(sticker, id: id, from: user, in: conversation), to: request, user: user, connection: connection)
+        case .sendSticker(let conversation, let id, let sticker, let placement):
+            let sent = try await messaging.sendSticker(sticker, id: id, placement: placement, from: user, in: conversation)
+            await ack(sent, to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
             guard let sent = try await apps.sendStaged(user: user, conversation: conversation) else {
                 throw APIError(.badRequest, code: "nothingStaged", "There is nothing to send.")

@@ -9,7 +9,8 @@ extension Wire {
         case hello(since: [String: Int64])
         case ping
         case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?)
-        case sendSticker(conversation: ConversationID, id: MessageID, sticker: String)
+        /// Sends a sticker, on its own or placed on another message.
+        case sendSticker(conversation: ConversationID, id: MessageID, sticker: String, placement: StickerPlacement?)
         case sendStaged(conversation: ConversationID)
         case removeStaged(conversation: ConversationID)
         case openApp(conversation: ConversationID, app: AppID)
@@ -65,7 +66,7 @@ extension Wire {
         /// The conversation the frame acts in, if any.
         public var conversation: ConversationID? {
             switch self {
-            case .sendText(let conversation, _, _, _), .sendSticker(let conversation, _, _), .sendStaged(let conversation),
+            case .sendText(let conversation, _, _, _), .sendSticker(let conversation, _, _, _), .sendStaged(let conversation),
                 .removeStaged(let conversation), .openApp(let conversation, _), .tapMessage(let conversation, _),
                 .appEvent(let conversation, _, _), .setStyle(let conversation, _), .closeApp(let conversation),
                 .read(let conversation, _), .keep(let conversation, _), .react(let conversation, _, _, _),
@@ -117,7 +118,7 @@ extension Wire {
             let container: KeyedDecodingContainer<Key>
 
             enum Key: String, CodingKey {
-                case since, conversation, id, text, sticker, app, message, event, style, sequence, emoji, on, typing, replyTo
+                case since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on, typing, replyTo
             }
 
             init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Key.self) }
@@ -130,7 +131,10 @@ extension Wire {
                     .sendText(
                         conversation: try conversation(), id: try field(.id), text: try field(.text),
                         replyTo: try container.decodeIfPresent(MessageID.self, forKey: .replyTo))
-                case .sendSticker: .sendSticker(conversation: try conversation(), id: try field(.id), sticker: try field(.sticker))
+                case .sendSticker:
+                    .sendSticker(
+                        conversation: try conversation(), id: try field(.id), sticker: try field(.sticker),
+                        placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
                 case .sendStaged: .sendStaged(conversation: try conversation())
                 case .removeStaged: .removeStaged(conversation: try conversation())
                 case .openApp: .openApp(conversation: try conversation(), app: try field(.app))

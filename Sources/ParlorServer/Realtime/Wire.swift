@@ -90,6 +90,8 @@ public enum Wire {
         public var kind: String
         public var text: String?
         public var sticker: StickerRef?
+        /// For a sticker placed on another message: that message and where on it.
+        public var placement: StickerPlacement?
         public var attachment: Attachment?
         public var app: AppMessage?
         /// Reactions, grouped by emoji in the order each was first given; absent when none.

@@ -100,14 +100,40 @@ public struct StoredAttachment: Sendable, Hashable, Codable {
     public var isImage: Bool { contentType.hasPrefix("image/") }
 }
 
+/// Where a sticker was placed on another message, as Messages lets people peel a sticker onto a
+/// bubble: the message, and the sticker's centre as fractions of that bubble's width and height.
+public struct StickerPlacement: Sendable, Hashable, Codable {
+    public var message: MessageID
+    /// 0 is the bubble's left edge, 1 its right edge.
+    public var x: Double
+    /// 0 is the bubble's top edge, 1 its bottom edge.
+    public var y: Double
+
+    public init(message: MessageID, x: Double, y: Double) {
+        self.message = message
+        self.x = x
+        self.y = y
+    }
+
+    /// Whether the centre lies on the bubble (both fractions finite, from 0 to 1).
+    public var isOnTheBubble: Bool { (0...1).contains(x) && (0...1).contains(y) }
+}
+
 /// What a message holds.
 public enum StoredContent: Sendable, Hashable, Codable {
     case text(String)
-    case sticker(Sticker)
+    /// A sticker sent on its own (`placement` nil) or placed on another message.
+    case sticker(Sticker, placement: StickerPlacement? = nil)
     case app(Message)
     case attachment(StoredAttachment)
 
-    private enum CodingKeys: String, CodingKey { case kind, text, sticker, message, attachment }
+    private enum CodingKeys: String, CodingKey { case kind, text, sticker, placement, message, attachment }
+
+    /// Where the sticker was placed, when this is a sticker placed on another message.
+    public var placement: StickerPlacement? {
+        if case .sticker(_, let placement) = self { return placement }
+        return nil
+    }
 
     public var kind: String {
         switch self {
@@ -127,7 +153,10 @@ public enum StoredContent: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .kind) {
         case "text": self = .text(try container.decode(String.self, forKey: .text))
-        case "sticker": self = .sticker(try container.decode(Sticker.self, forKey: .sticker))
+        case "sticker":
+            self = .sticker(
+                try container.decode(Sticker.self, forKey: .sticker),
+                placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
         case "app": self = .app(try container.decode(Message.self, forKey: .message))
         case "attachment": self = .attachment(try container.decode(StoredAttachment.self, forKey: .attachment))
         case let other:
@@ -140,7 +169,9 @@ public enum StoredContent: Sendable, Hashable, Codable {
         try container.encode(kind, forKey: .kind)
         switch self {
         case .text(let text): try container.encode(text, forKey: .text)
-        case .sticker(let sticker): try container.encode(sticker, forKey: .sticker)
+        case .sticker(let sticker, let placement):
+            try container.encode(sticker, forKey: .sticker)
+            try container.encodeIfPresent(placement, forKey: .placement)
         case .app(let message): try container.encode(message, forKey: .message)
         case .attachment(let attachment): try container.encode(attachment, forKey: .attachment)
         }

@@ -74,7 +74,7 @@ extension StoredContent {
     public func searchableText(mentionName: (UserID) -> String = { _ in "" }) -> String {
         switch self {
         case .text(let text): return MentionTokens.replacing(in: text, with: mentionName)
-        case .sticker(let sticker): return sticker.localizedDescription
+        case .sticker(let sticker, _): return sticker.localizedDescription
         case .attachment(let attachment): return attachment.name
         case .app(let message):
             let layout = message.layout?.template

@@ -121,16 +121,22 @@ final class FakeApp: Sendable {
     }
 }
 
-/// Events in arrival order, taken by predicate (as `Mailbox`, for any event type).
+/// Events in arrival order, taken by predicate (as `Mailbox`, for any event type). Several tasks
+/// may wait at once: each event goes to the longest-waiting task it matches, or stays for later.
 actor EventBox<Event: Sendable> {
+    private struct Waiter {
+        let id: Int
+        let predicate: @Sendable (Event) -> Bool
+        let continuation: CheckedContinuation<Event?, Never>
+    }
+
     private var buffer: [Event] = []
-    private var waiter: (id: Int, predicate: @Sendable (Event) -> Bool, continuation: CheckedContinuation<Event?, Never>)?
+    private var waiters: [Waiter] = []
     private var nextWaiter = 0
 
     func put(_ event: Event) {
-        if let waiter, waiter.predicate(event) {
-            self.waiter = nil
-            waiter.continuation.resume(returning: event)
+        if let index = waiters.firstIndex(where: { $0.predicate(event) }) {
+            waiters.remove(at: index).continuation.resume(returning: event)
         } else {
             buffer.append(event)
         }
@@ -143,7 +149,7 @@ actor EventBox<Event: Sendable> {
         // A cancelled wait ends at once (a task answering calls stops with its test).
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                waiter = (id, predicate, continuation)
+                waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
                 Task {
                     try? await Task.sleep(for: timeout)
                     self.expire(id)
@@ -155,8 +161,7 @@ actor EventBox<Event: Sendable> {
     }
 
     private func expire(_ id: Int) {
-        guard let waiter, waiter.id == id else { return }
-        self.waiter = nil
-        waiter.continuation.resume(returning: nil)
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: nil)
     }
 }

@@ -7,11 +7,12 @@ import ParlorKit
 /// let body: JSON = ["members": ["bob"], "title": "Book club"]
 /// ```
 enum JSON: Encodable, Sendable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByStringInterpolation,
-    ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByNilLiteral
 {
     case null
     case bool(Bool)
     case int(Int64)
+    case double(Double)
     case string(String)
     case array([JSON])
     case object([String: JSON])
@@ -20,6 +21,7 @@ enum JSON: Encodable, Sendable, ExpressibleByDictionaryLiteral, ExpressibleByArr
     init(arrayLiteral elements: JSON...) { self = .array(elements) }
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int64) { self = .int(value) }
+    init(floatLiteral value: Double) { self = .double(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(nilLiteral: ()) { self = .null }
 
@@ -29,6 +31,7 @@ enum JSON: Encodable, Sendable, ExpressibleByDictionaryLiteral, ExpressibleByArr
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

@@ -356,13 +356,14 @@ export function sendText(conversationId, text, reply = null) {
   send({ type: 'sendText', requestId, conversation: conversationId, id, text, replyTo: reply?.id }, { retry: true });
 }
 
-export function sendSticker(conversationId, sticker) {
+/** Sends a sticker, or places it on a message (`placement`: `{message, x, y}`, protocol §5.3). */
+export function sendSticker(conversationId, sticker, placement = null) {
   const id = newId();
   const t = transcript(conversationId);
   const requestId = newId();
-  t.pending.set(id, { id, kind: 'sticker', sticker, status: 'sending', requestId, sentAt: new Date().toISOString() });
+  t.pending.set(id, { id, kind: 'sticker', sticker, placement, status: 'sending', requestId, sentAt: new Date().toISOString() });
   emit('transcript', conversationId);
-  send({ type: 'sendSticker', requestId, conversation: conversationId, id, sticker: sticker.id }, { retry: true });
+  send({ type: 'sendSticker', requestId, conversation: conversationId, id, sticker: sticker.id, placement: placement ?? undefined }, { retry: true });
 }
 
 /** Sends a failed message again, with the same id (the server keeps one copy). */
@@ -375,7 +376,7 @@ export function retry(conversationId, id) {
   emit('transcript', conversationId);
   const frame = pending.kind === 'text'
     ? { type: 'sendText', text: pending.text, replyTo: pending.replyTo?.id }
-    : { type: 'sendSticker', sticker: pending.sticker.id };
+    : { type: 'sendSticker', sticker: pending.sticker.id, placement: pending.placement ?? undefined };
   send({ ...frame, requestId: pending.requestId, conversation: conversationId, id }, { retry: true });
 }
 

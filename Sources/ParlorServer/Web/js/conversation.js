@@ -19,6 +19,8 @@ export class ConversationView {
     this.trayMode = 'none';
     this.expectOpen = false;
     this.unsubscribe = [];
+    /** The message a sticker is being placed on, from the drawer. */
+    this.placingOn = null;
 
     this.title = h('h1', { class: 'conversation-title', tabIndex: -1 });
     this.subtitle = h('p', { class: 'conversation-subtitle' });
@@ -54,6 +56,8 @@ export class ConversationView {
         client.unsend(this.id, m.id);
         announce('Unsent.');
       },
+      onPlace: (m) => this.startPlacing(m),
+      onPlaceSticker: (messageId, sticker, x, y) => this.placeSticker(messageId, sticker, x, y),
       onJump: (id) => this.jumpTo(id),
       onThread: (m) => client.replies(this.id, m.id),
       onVersions: (m) => client.versions(this.id, m.id),
@@ -109,6 +113,14 @@ export class ConversationView {
         client.openApp(this.id, appId);
       },
       onSendSticker: (sticker) => {
+        if (this.placingOn) {
+          const target = this.placingOn;
+          // From the keyboard or a tap: near the top right corner, each next one a little lower left.
+          const count = [...transcript(this.id).messages.values()].filter((m) => m.placement?.message === target.id).length;
+          this.placeSticker(target.id, sticker, 0.85 - 0.08 * (count % 5), 0.15 + 0.08 * (count % 5));
+          this.setTray('none', true);
+          return;
+        }
         client.sendSticker(this.id, sticker);
         this.transcript.stickToBottom = true;
         announce(`Sent sticker ${sticker.description}.`);
@@ -293,9 +305,30 @@ export class ConversationView {
     }
   }
 
+  /** Opens the drawer's sticker packs to place one on `message` (the keyboard's and a tap's way; dragging is the other). */
+  startPlacing(message) {
+    this.placingOn = message;
+    this.drawer.placing = { label: message.sender === state.me?.id ? 'your message' : `${message.senderName}'s message` };
+    this.setTray('drawer', true);
+    const packs = this.drawer.element.querySelectorAll('.drawer-item[data-item^="sticker:"]');
+    if (packs.length === 1) packs[0].click();
+  }
+
+  placeSticker(messageId, sticker, x, y) {
+    const clamp = (value) => Math.min(1, Math.max(0, Number.isFinite(value) ? value : 0.5));
+    client.sendSticker(this.id, sticker, { message: messageId, x: clamp(x), y: clamp(y) });
+    announce(`Placed sticker ${sticker.description || ''} on the message.`);
+  }
+
   setTray(mode, moveFocus = false) {
     this.trayMode = mode;
     const open = mode === 'drawer';
+    // Closing the drawer ends placing a sticker; focus goes back to the message it was for.
+    const placedOn = open ? null : this.placingOn;
+    if (!open) {
+      this.placingOn = null;
+      this.drawer.placing = null;
+    }
     this.tray.hidden = !open;
     this.composer.setDrawerOpen(open);
     this.element.classList.toggle('has-tray', open);
@@ -305,7 +338,8 @@ export class ConversationView {
       this.drawer.render();
       if (moveFocus) this.drawer.focusStart();
     } else if (moveFocus) {
-      focus(this.composer.appsButton);
+      if (placedOn) this.transcript.focusMessage(placedOn.id);
+      else focus(this.composer.appsButton);
     }
   }
 

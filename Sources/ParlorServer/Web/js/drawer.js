@@ -39,6 +39,8 @@ export class Drawer {
   constructor(handlers) {
     this.handlers = handlers;
     this.pack = null;
+    /** While a sticker is being placed on a message: `{ label }` ("Bob's message"); the drawer offers sticker packs only. */
+    this.placing = null;
     this.element = h('div', { class: 'drawer', attrs: { role: 'region', 'aria-label': 'App drawer' } });
   }
 
@@ -47,8 +49,8 @@ export class Drawer {
       this.renderPack();
       return;
     }
-    const items = drawerItems();
-    const list = h('ul', { class: 'drawer-items', attrs: { 'aria-label': 'Your apps and stickers' } });
+    const items = drawerItems().filter((item) => !this.placing || item.kind === 'pack');
+    const list = h('ul', { class: 'drawer-items', attrs: { 'aria-label': this.placing ? 'Your stickers' : 'Your apps and stickers' } });
     for (const item of items) {
       list.append(h('li', {}, h('button', {
         type: 'button',
@@ -66,11 +68,17 @@ export class Drawer {
     }, h('span', { class: 'drawer-icon icon-store', attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'drawer-name', text: 'Store' }))));
     replaceChildren(this.element,
       h('div', { class: 'tray-header' },
-        h('h2', { class: 'tray-title', tabIndex: -1, text: 'Apps' }),
-        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Close app drawer' }, on: { click: () => this.handlers.onClose() } },
+        h('h2', { class: 'tray-title', tabIndex: -1, text: this.placing ? 'Place a sticker' : 'Apps' }),
+        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': this.placing ? 'Cancel placing a sticker' : 'Close app drawer' }, on: { click: () => this.handlers.onClose() } },
           h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
-      items.length ? null : h('p', { class: 'drawer-empty', text: 'Your drawer is empty. Get apps and stickers from the store.' }),
+      this.placingNote(),
+      items.length ? null : h('p', { class: 'drawer-empty', text: this.placing ? 'You have no stickers yet. Get a sticker pack from the store.' : 'Your drawer is empty. Get apps and stickers from the store.' }),
       list);
+  }
+
+  /** While placing: which message the sticker goes on. */
+  placingNote() {
+    return this.placing ? h('p', { class: 'drawer-placing', text: `Choose a sticker to place on ${this.placing.label}.` }) : null;
   }
 
   openPack(pack) {
@@ -95,12 +103,15 @@ export class Drawer {
           h('span', { class: 'icon icon-back', attrs: { 'aria-hidden': 'true' } })),
         h('h2', { class: 'tray-title', tabIndex: -1, text: fresh.name }),
         fresh.author ? h('span', { class: 'tray-subtitle', text: `by ${fresh.author}` }) : null,
-        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Close app drawer' }, on: { click: () => this.handlers.onClose() } },
+        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': this.placing ? 'Cancel placing a sticker' : 'Close app drawer' }, on: { click: () => this.handlers.onClose() } },
           h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+      this.placingNote() ?? h('p', { class: 'drawer-hint', text: 'Tap a sticker to send it, or drag it onto a message to place it there.' }),
       stickerGrid({
         label: `${fresh.name} stickers`,
         gridSize: fresh.gridSize,
         stickers: fresh.stickers,
+        verb: this.placing ? 'Place' : 'Send',
+        draggable: !this.placing,
         onPick: (sticker) => this.handlers.onSendSticker(sticker),
       }));
   }

@@ -123,7 +123,7 @@ export function previewOf(message) {
   if (message.text !== undefined && message.text !== null) {
     return `${name}: ${readableText(message.text, state.conversations.get(message.conversation)).slice(0, 80)}`;
   }
-  if (message.sticker) return `${name} sent a sticker`;
+  if (message.sticker) return message.placement ? `${name} placed a sticker on a message` : `${name} sent a sticker`;
   if (message.attachment) return message.attachment.isImage ? `${name} sent a photo` : `${name} sent ${message.attachment.name}`;
   if (message.app) return `${name} · ${message.app.appName}`;
   return name;

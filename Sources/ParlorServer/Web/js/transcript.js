@@ -3,10 +3,11 @@
 // redrawn by key so that only what changed is rebuilt.
 
 import { appCard, stickerView, summaryLine, textBubble, timeLabel } from './bubbles.js';
-import { h } from './dom.js';
+import { h, safeImageURL } from './dom.js';
 import { readableText } from './mentions.js';
 import { attachmentView } from './attachments.js';
 import { state } from './state.js';
+import { STICKER_DRAG_TYPE } from './widgets.js';
 
 const GAP_FOR_TIME = 15 * 60 * 1000;
 
@@ -58,6 +59,35 @@ export class TranscriptView {
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       this.stickToBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+    });
+    // A sticker dragged from the drawer onto a message is placed there, where it was dropped.
+    const bubbleUnder = (event) => {
+      if (![...(event.dataTransfer?.types ?? [])].includes(STICKER_DRAG_TYPE)) return null;
+      const entry = event.target.closest?.('.entry[data-message-id]:not(.entry-placed)');
+      const bubble = entry?.querySelector(':scope > .entry-body > :first-child');
+      return bubble && !bubble.classList.contains('react-button') ? { entry, bubble } : null;
+    };
+    this.list.addEventListener('dragover', (event) => {
+      const under = bubbleUnder(event);
+      if (!under) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+    });
+    this.list.addEventListener('drop', (event) => {
+      const under = bubbleUnder(event);
+      if (!under) return;
+      event.preventDefault();
+      let sticker;
+      try {
+        sticker = JSON.parse(event.dataTransfer.getData(STICKER_DRAG_TYPE));
+      } catch {
+        return;
+      }
+      if (typeof sticker?.id !== 'string') return;
+      const rect = under.bubble.getBoundingClientRect();
+      const x = rect.width ? (event.clientX - rect.left) / rect.width : 0.5;
+      const y = rect.height ? (event.clientY - rect.top) / rect.height : 0.5;
+      this.handlers.onPlaceSticker(under.entry.dataset.messageId, sticker, x, y);
     });
     // Images arriving late change heights: stay at the bottom if we were there.
     this.element.addEventListener('load', () => this.stickToBottom && this.scrollToBottom(), true);
@@ -160,6 +190,12 @@ export class TranscriptView {
     }
     const replyCounts = new Map();
     for (const m of messages) if (m.replyTo) replyCounts.set(m.replyTo.id, (replyCounts.get(m.replyTo.id) ?? 0) + 1);
+    // Stickers placed on a message this tab holds are drawn on it, not as messages of their own.
+    const placedOn = new Map();
+    for (const m of messages) {
+      const target = m.placement && t.messages.get(m.placement.message);
+      if (target && target.kind !== 'unsent') placedOn.set(target.id, [...(placedOn.get(target.id) ?? []), m]);
+    }
     const entries = [];
     let previous = null;
     const add = (item) => {
@@ -170,6 +206,7 @@ export class TranscriptView {
       previous = { time: Number.isFinite(time) ? time : previous?.time ?? 0, sender: item.sender, summary: item.summary };
     };
     for (const m of messages) {
+      if (m.placement && placedOn.get(m.placement.message)?.includes(m)) continue;
       const session = m.app?.sessionID;
       const collapsed = Boolean(session && newestOfSession.get(session) !== m.id);
       const mine = m.sender === me;
@@ -188,13 +225,15 @@ export class TranscriptView {
       if (thread?.replies) thread = { ...thread, replies: thread.replies.map((reply) => t.messages.get(reply.id) ?? reply) };
       const history = this.history?.id === m.id ? this.history : null;
       const nameOf = (id) => (id === me ? 'You' : conversation?.members.find((member) => member.id === id)?.displayName ?? 'Former member');
+      const placed = placedOn.get(m.id) ?? [];
       entries.push({
         key: `m:${m.id}`,
         mine,
         sig: `B${showSender ? 1 : 0}${offered ? 1 : 0}${picking ? 1 : 0}${replies}:${conversation?.members.length ?? 0}`
+          + `${placed.map((p) => p.id).join(',')}`
           + `${thread ? `T${thread.replies ? thread.replies.map(signatureOf).join('') : '…'}` : ''}`
           + `${history ? `H${history.versions?.length ?? '…'}` : ''}${signatureOf(m)}`,
-        build: () => this.messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation }),
+        build: () => this.messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed }),
       });
     }
     // Under the person's own newest message, when it is the conversation's newest: Delivered or Read.
@@ -211,9 +250,9 @@ export class TranscriptView {
     return entries;
   }
 
-  messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation }) {
+  messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed }) {
     const li = h('li', {
-      class: ['entry', mine ? 'entry-mine' : 'entry-theirs', m.app && 'entry-app', m.sticker && 'entry-sticker'],
+      class: ['entry', mine ? 'entry-mine' : 'entry-theirs', m.app && 'entry-app', m.sticker && 'entry-sticker', m.placement && 'entry-placed'],
       dataset: { messageId: m.id, sequence: m.sequence },
       title: timeLabel(m.sentAt),
     });
@@ -251,6 +290,9 @@ export class TranscriptView {
     } else {
       body.append(textBubble('This message cannot be shown.'));
     }
+    if (placed.length) body.firstElementChild.append(this.placedStickers(placed, nameOf));
+    // A placed sticker whose message is not loaded here is shown on its own, saying so.
+    if (m.placement) li.append(h('p', { class: 'placed-note', text: 'Placed on an earlier message' }));
     const whose = who === 'You' ? 'your' : `${who}'s`;
     body.append(h('button', {
       type: 'button',
@@ -374,6 +416,30 @@ export class TranscriptView {
     return region;
   }
 
+  /** The stickers people placed on a message, each where it was dropped, turned a little as if stuck on by hand. */
+  placedStickers(placed, nameOf) {
+    const layer = h('div', { class: 'placed-stickers' });
+    for (const p of placed) {
+      const img = h('img', {
+        class: 'placed-sticker',
+        alt: `${p.sticker.description || 'Sticker'}, placed by ${nameOf(p.sender)}`,
+        title: `Placed by ${nameOf(p.sender)}`,
+        decoding: 'async',
+        dataset: { messageId: p.id },
+        style: { left: `${p.placement.x * 100}%`, top: `${p.placement.y * 100}%`, '--tilt': `${tiltOf(p.id)}deg` },
+      });
+      const src = safeImageURL(p.sticker.url);
+      if (src) img.src = src;
+      layer.append(img);
+    }
+    return layer;
+  }
+
+  /** Moves focus to a message (its reaction button), as after placing a sticker on it. */
+  focusMessage(messageId) {
+    this.list.querySelector(`[data-message-id="${CSS.escape(messageId)}"] .react-button`)?.focus();
+  }
+
   /** The message's reactions as toggles ("❤️ 2": pressing one adds or takes off the person's own). */
   reactions(m, whose, nameOf) {
     const me = state.me?.id;
@@ -448,7 +514,8 @@ export class TranscriptView {
     return h('div', { class: 'message-actions' },
       m.text !== undefined && m.text !== null || m.sticker || m.app || m.attachment ? act('Reply', this.handlers.onReply) : null,
       mine && m.kind === 'text' && age < EDIT_WINDOW ? act('Edit', this.handlers.onEdit) : null,
-      mine && !m.app?.sessionID && age < UNSEND_WINDOW ? act('Unsend', this.handlers.onUnsend) : null);
+      mine && !m.app?.sessionID && age < UNSEND_WINDOW ? act('Unsend', this.handlers.onUnsend) : null,
+      m.placement ? null : act('Place sticker', this.handlers.onPlace));
   }
 
   /** Opens the picker under one message (closing any other), or closes it; focus follows. */
@@ -515,6 +582,13 @@ function receiptText(message, conversation, reads, me) {
     return at ? `Read ${timeLabel(at)}` : 'Read';
   }
   return readers.length === others.length && others.length > 3 ? 'Read by everyone' : `Read by ${readers.map((r) => r.displayName).join(', ')}`;
+}
+
+/** A placed sticker's tilt, from -12° to 12°, the same for everyone (from its id). */
+function tiltOf(id) {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) | 0;
+  return (Math.abs(hash) % 25) - 12;
 }
 
 function timeSeparator(iso) {

@@ -38,7 +38,14 @@ export function webPageView(url, title) {
 }
 
 /** A grid of sticker buttons in the pack's grid size (small, regular or large). */
-export function stickerGrid({ label, gridSize, stickers, onPick, disabled = false }) {
+/** The drag type of a sticker dragged from the drawer onto a message (its JSON: id, url, description). */
+export const STICKER_DRAG_TYPE = 'application/x-parlor-sticker';
+
+/**
+ * A grid of sticker buttons. `verb` names what picking one does ("Send", "Place"); `draggable`
+ * lets each be dragged onto a message (STICKER_DRAG_TYPE).
+ */
+export function stickerGrid({ label, gridSize, stickers, onPick, disabled = false, verb = 'Send', draggable = false }) {
   const size = ['small', 'regular', 'large'].includes(gridSize) ? gridSize : 'regular';
   const grid = h('div', { class: ['sticker-grid', `sticker-grid-${size}`], attrs: { role: 'list', 'aria-label': label } });
   for (const sticker of stickers) {
@@ -53,8 +60,15 @@ export function stickerGrid({ label, gridSize, stickers, onPick, disabled = fals
           class: 'sticker-button',
           disabled,
           dataset: { stickerId: sticker.id, focusKey: `sticker:${sticker.id}` },
-          attrs: { 'aria-label': `Send sticker: ${sticker.description || 'sticker'}` },
-          on: { click: () => onPick(sticker) },
+          attrs: { 'aria-label': `${verb} sticker: ${sticker.description || 'sticker'}`, draggable: draggable && !disabled ? 'true' : null },
+          on: {
+            click: () => onPick(sticker),
+            dragstart: (event) => {
+              if (!draggable) return;
+              event.dataTransfer.setData(STICKER_DRAG_TYPE, JSON.stringify({ id: sticker.id, url: sticker.url, description: sticker.description }));
+              event.dataTransfer.effectAllowed = 'copy';
+            },
+          },
         }, img),
       ),
     );

@@ -86,7 +86,7 @@ extension RealBinaryTests {
                     connected = (try? String(contentsOf: runnerLog, encoding: .utf8))?.contains("org.parlor.hello is connected.") == true
                 }
                 runner.terminate()
-                while runner.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+                _ = await ParlorProcess.waitForExit(of: runner, within: ParlorProcess.stopPatience)
                 #expect(connected, "the runner dialled in: \((try? String(contentsOf: runnerLog, encoding: .utf8)) ?? "")")
                 return credential
             }

@@ -55,7 +55,23 @@ extension StoreBackend {
                     return tasks
                 }
                 for task in tasks { task.cancel() }
-                for task in tasks { await task.value }
+                // A node that does not stop within 30 s is reported and left behind: the database
+                // is dropped anyway (which ends its connections), and the test run goes on.
+                let (outcome, decided) = AsyncStream.makeStream(of: Bool.self)
+                Task {
+                    for task in tasks { await task.value }
+                    decided.yield(true)
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(30))
+                    decided.yield(false)
+                }
+                var stopped = false
+                for await ended in outcome {
+                    stopped = ended
+                    break
+                }
+                if !stopped { print("⚠️ A PostgreSQL node of database \(name) did not stop within 30 s of being cancelled; dropping it anyway.") }
                 try await admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             },
             postgresURL: url)

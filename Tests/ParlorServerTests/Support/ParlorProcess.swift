@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Synchronization
 
 #if canImport(Glibc)
@@ -132,19 +133,39 @@ final class ParlorProcess: Sendable {
     /// Asks the server to stop (SIGTERM) and waits.
     func stop() async {
         if process.isRunning { process.terminate() }
-        _ = await exited()
+        _ = await exited(within: Self.stopPatience)
     }
+
+    /// How long a server may take to stop after SIGTERM before the test fails and kills it.
+    static let stopPatience: Duration = .seconds(30)
 
     /// Sends `signal` and returns the exit status once the server has stopped.
     func stop(with signal: Int32) async -> Int32 {
         _ = sendSignal(process.processIdentifier, signal)
-        return await exited()
+        return await exited(within: Self.stopPatience)
     }
 
     /// The exit status, once the process has ended. It polls rather than calling
     /// `waitUntilExit()`, which would hold one of the few threads every other test runs on.
-    private func exited() async -> Int32 {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    /// A process still running after `patience` fails the test and is killed, so that a server
+    /// that does not stop fails its test instead of hanging the whole run.
+    private func exited(within patience: Duration? = nil) async -> Int32 {
+        await Self.waitForExit(of: process, within: patience)
+    }
+
+    /// Waits for `process` to end (for at most `patience`, then records an issue and kills it).
+    static func waitForExit(of process: Process, within patience: Duration?, sourceLocation: SourceLocation = #_sourceLocation) async -> Int32 {
+        let deadline = patience.map { ContinuousClock.now + $0 }
+        while process.isRunning {
+            if let deadline, ContinuousClock.now > deadline {
+                let command = ([process.executableURL?.lastPathComponent ?? "?"] + (process.arguments?.prefix(2) ?? [])).joined(separator: " ")
+                Issue.record("\(command) was still running \(patience.map { "\($0)" } ?? "") after it was asked to stop; killed it", sourceLocation: sourceLocation)
+                _ = sendSignal(process.processIdentifier, SIGKILL)
+                while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         return process.terminationStatus
     }
 }

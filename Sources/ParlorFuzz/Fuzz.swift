@@ -19,6 +19,8 @@ enum FuzzTarget: String, CaseIterable {
     /// A feed as LinkShare reads it (`FeedDocument.read`): Reddit's JSON, RSS or Atom, told apart
     /// by content.
     case feed
+    /// A web page's head as link previews read it (`LinkPreviewPage.preview`).
+    case linkPreview
 
     /// A state of the shapes apps keep in their URLs.
     struct SampleState: Codable {
@@ -48,6 +50,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? ImageInfo.inspect(Array(data))
         case .feed:
             _ = try? FeedDocument.read(data, feedURL: Self.feedURL)
+        case .linkPreview:
+            _ = LinkPreviewPage.preview(of: String(decoding: data, as: UTF8.self), at: Self.feedURL)
         }
     }
 }

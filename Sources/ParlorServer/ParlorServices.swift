@@ -64,7 +64,7 @@ final class ParlorServices: Sendable {
         messaging = Messaging(
             store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,
             fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration,
-            metrics: metrics, bus: bus)
+            metrics: metrics, bus: bus, linkPreviews: LinkPreviews(configuration: configuration, logger: logger))
         changes = MessageChanges(
             store: store, messaging: messaging, renderer: renderer, caches: caches, hub: hub, bus: bus, configuration: configuration)
         search = MessageSearch(store: store, renderer: renderer, configuration: configuration)

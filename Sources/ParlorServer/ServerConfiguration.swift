@@ -79,6 +79,11 @@ public struct ServerConfiguration: Sendable {
     public var reactionsPerMinute = 60
     /// How many searches one person may make per minute; 0 for no limit.
     public var searchesPerMinute = 60
+    /// How many pages one person may have fetched for link previews per minute (pages read lately
+    /// do not count); 0 for no limit.
+    public var linkPreviewsPerMinute = 30
+    /// How long the server waits for one page of a link preview, connecting included.
+    public var linkPreviewTimeout: Duration = .seconds(5)
     /// A typing notice is relayed at most once per this long for one person in one conversation;
     /// clients send one about as often while someone types, and stop showing the dots after two
     /// such intervals without one.

@@ -21,26 +21,26 @@ extension PostgresStore {
         _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
     ) async throws -> StoredMessage? {
         let (conversationID, messageID) = (conversation.description, id.description)
-        let content = try Self.encode(StoredContent.text(text))
         return try await transaction { connection in
             guard let row = try await connection.rows("""
                 SELECT \(unescaped: Self.messageColumns) FROM messages WHERE conversation_id = \(conversationID) AND id = \(messageID) FOR UPDATE
                 """, logger: self.logger).first
             else { return nil }
             let message = try Self.decodeMessage(row)
-            guard case .text(let old) = message.content, message.sender == sender, message.unsentAt == nil, message.sentAt > sentAfter
+            guard case .text(let old, _) = message.content, message.sender == sender, message.unsentAt == nil, message.sentAt > sentAfter
             else { return nil }
             let versions = try await connection.rows("""
                 SELECT count(*) FROM message_versions WHERE conversation_id = \(conversationID) AND message_id = \(messageID)
                 """, logger: self.logger).first?.decode(Int64.self) ?? 0
             guard versions < maxEdits else { return nil }
             let now = Timestamp(Date())
+            let content = message.content.edited(to: text)
             try await connection.rows("""
                 INSERT INTO message_versions (conversation_id, message_id, version, text, replaced_at)
                 VALUES (\(conversationID), \(messageID), \(Int32(versions + 1)), \(old), \(now))
                 """, logger: self.logger)
             let updated = try await connection.rows("""
-                UPDATE messages SET content = \(content), search_text = \(StoredContent.text(text).searchIndexText), edited_at = \(now) WHERE conversation_id = \(conversationID) AND id = \(messageID)
+                UPDATE messages SET content = \(try Self.encode(content)), search_text = \(content.searchIndexText), edited_at = \(now) WHERE conversation_id = \(conversationID) AND id = \(messageID)
                 RETURNING \(unescaped: Self.messageColumns)
                 """, logger: self.logger).first
             try await Self.recordMentions(

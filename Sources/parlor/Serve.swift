@@ -70,7 +70,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
-    @Flag(help: "Let the image proxy, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
+    @Flag(help: "Let the image proxy, link previews, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
     var imageProxyPrivateHosts = false
 
     func validate() throws {

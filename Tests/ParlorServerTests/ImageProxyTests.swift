@@ -19,37 +19,19 @@ struct ImageProxyTests {
 
     static func withImageHost<T: Sendable>(_ body: (Int, ImageHostLog) async throws -> T) async throws -> T {
         let log = ImageHostLog()
-        let router = Router()
-        router.get("/cat.png") { request, _ -> Response in
-            log.record(request.headers)
-            return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(bytes: Self.png)))
-        }
-        router.get("/page.html") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(string: "<script>alert(1)</script>")))
-        }
-        router.get("/huge.png") { _, _ -> Response in
-            Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: Self.png + Data(count: 6 * 1024 * 1024))))
-        }
-        router.get("/moved") { _, _ -> Response in Response(status: .found, headers: [.location: "/cat.png"]) }
-        let (started, continuation) = AsyncStream.makeStream(of: Int.self)
-        var app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            })
-        app.logger.logLevel = .critical
-        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var ports = started.makeAsyncIterator()
-        guard let port = await ports.next(), port > 0 else {
-            running.cancel()
-            throw SocketError(description: "The image host did not start")
-        }
-        let result: Result<T, any Error>
-        do { result = .success(try await body(port, log)) } catch { result = .failure(error) }
-        running.cancel()
-        _ = await running.result
-        return try result.get()
+        return try await LocalWebHost.run({ router in
+            router.get("/cat.png") { request, _ -> Response in
+                log.record(request.headers)
+                return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(bytes: Self.png)))
+            }
+            router.get("/page.html") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(string: "<script>alert(1)</script>")))
+            }
+            router.get("/huge.png") { _, _ -> Response in
+                Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: Self.png + Data(count: 6 * 1024 * 1024))))
+            }
+            router.get("/moved") { _, _ -> Response in Response(status: .found, headers: [.location: "/cat.png"]) }
+        }, { port in try await body(port, log) })
     }
 
     static func proxy(_ url: String) -> String {

@@ -9,10 +9,12 @@ import os
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import tempfile
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -79,6 +81,19 @@ def time_limit(request):
 # MARK: The feed LinkShare reads
 
 
+def solid_png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A PNG of one colour."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+# The image the fixture articles name in og:image.
+COVER_PNG = solid_png(120, 60, (52, 120, 246))
+
+
 class FeedServer:
     """A Reddit-format listing at /r/test.json and the articles it links to."""
 
@@ -105,12 +120,18 @@ class FeedServer:
                 elif self.path.startswith("/articles/"):
                     name = self.path.rsplit("/", 1)[-1].split(".")[0]
                     body = (
-                        "<!doctype html><html><head><title>Fixture article</title></head>"
+                        "<!doctype html><html><head><title>Fixture article</title>"
+                        "<meta property='og:description' content='An article the end-to-end tests serve.'>"
+                        "<meta property='og:image' content='/cover.png'></head>"
                         f"<body><h1 id='headline'>Fixture article {name}</h1>"
                         "<p>Served by the Parlor end-to-end tests.</p></body></html>"
                     ).encode()
                     self.send_response(200)
                     self.send_header("Content-Type", "text/html; charset=utf-8")
+                elif self.path == "/cover.png":
+                    body = COVER_PNG
+                    self.send_response(200)
+                    self.send_header("Content-Type", "image/png")
                 else:
                     body = b"not found"
                     self.send_response(404)
@@ -175,7 +196,7 @@ class ParlorServer:
     PARLOR_E2E_OUT_OF_PROCESS (comma-separated seed app ids) those apps are hosted outside the
     server and run by `parlor apps run`, each in its own process: the same flows must pass."""
 
-    def __init__(self, feed_url: str, log_path: Path):
+    def __init__(self, feed_url: str, log_path: Path, extra: list[str] | None = None):
         self.data_dir = tempfile.mkdtemp(prefix="parlor-e2e-")
         self.log = open(log_path, "w")
         self.outside = [app for app in os.environ.get("PARLOR_E2E_OUT_OF_PROCESS", "").split(",") if app]
@@ -183,7 +204,7 @@ class ParlorServer:
         arguments = [
             str(parlor_binary()), "serve", "--demo", "--port", "0", "--data-dir", self.data_dir,
             "--password-cost", "4", "--durability", "normal", "--feed-url", feed_url,
-        ]
+        ] + (extra or [])
         for app in self.outside:
             arguments += ["--out-of-process", app]
         self.lines: list[str] = []
@@ -260,8 +281,9 @@ def artifacts(request) -> Path:
 
 
 @pytest.fixture
-def server(feed, artifacts):
-    parlor = ParlorServer(feed.feed_url, artifacts / "server.log")
+def server(feed, artifacts, request):
+    extra = ["--image-proxy-private-hosts"] if request.node.get_closest_marker("private_hosts") else []
+    parlor = ParlorServer(feed.feed_url, artifacts / "server.log", extra)
     yield parlor
     parlor.stop()
 

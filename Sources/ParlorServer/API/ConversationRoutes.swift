@@ -30,8 +30,10 @@ struct ConversationRoutes {
         let replyTo: MessageID?
         /// Only with `sticker`: the message to place it on, and where.
         let placement: StickerPlacement?
+        /// Only with `text`: a link in it whose page's card to show.
+        let linkPreview: String?
 
-        private enum CodingKeys: String, CodingKey { case id, text, sticker, attachment, replyTo, placement }
+        private enum CodingKeys: String, CodingKey { case id, text, sticker, attachment, replyTo, placement, linkPreview }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +43,7 @@ struct ConversationRoutes {
             attachment = try container.decodeIfPresent(AttachmentChoice.self, forKey: .attachment)
             replyTo = container.contains(.replyTo) ? try container.decode(MessageID.self, forKey: .replyTo) : nil
             placement = container.contains(.placement) ? try container.decode(StickerPlacement.self, forKey: .placement) : nil
+            linkPreview = container.contains(.linkPreview) ? try container.decode(String.self, forKey: .linkPreview) : nil
         }
     }
 
@@ -120,8 +123,10 @@ struct ConversationRoutes {
             let conversation = try conversationID(context)
             let body = try await JSONBody.decode(NewMessage.self, from: request, limit: 128 * 1024)
             if body.placement != nil, body.sticker == nil { throw APIError.invalid("'placement' goes with 'sticker' only.") }
+            if body.linkPreview != nil, body.text == nil { throw APIError.invalid("'linkPreview' goes with 'text' only.") }
             let sent = switch (body.text, body.sticker, body.attachment) {
-            case (let text?, nil, nil): try await messaging.sendText(text, id: body.id, replyTo: body.replyTo, from: user.id, in: conversation)
+            case (let text?, nil, nil):
+                try await messaging.sendText(text, id: body.id, replyTo: body.replyTo, linkPreview: body.linkPreview, from: user.id, in: conversation)
             case (nil, let sticker?, nil):
                 try await messaging.sendSticker(sticker, id: body.id, placement: body.placement, from: user.id, in: conversation)
             case (nil, nil, let file?):
@@ -143,6 +148,12 @@ struct ConversationRoutes {
             let user = try context.requireUser()
             let replies = try await services.changes.replies(to: try messageID(context), for: user.id, in: try conversationID(context))
             return try JSONBody.response(try await renderer.render(replies, for: user.id))
+        }
+        router.get("/api/link-preview") { request, context in
+            let user = try context.requireUser()
+            guard let url = request.uri.queryParameters.get("url") else { throw APIError.invalid("Say which page in 'url'.") }
+            let preview = try await messaging.linkPreviews.preview(of: url, for: user.id)
+            return try JSONBody.response(Wire.LinkPreview(preview))
         }
         router.get("/api/search") { request, context in
             let user = try context.requireUser()

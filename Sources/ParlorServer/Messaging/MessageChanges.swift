@@ -40,7 +40,7 @@ final class MessageChanges: Sendable {
     ///   `tooManyEdits`; `conflict` when it changed meanwhile.
     func edit(_ id: MessageID, text: String, by user: UserID, in conversation: ConversationID) async throws {
         let (message, record) = try await ownMessage(id, of: user, in: conversation, doing: "edit")
-        guard case .text(let old) = message.content else {
+        guard case .text(let old, _) = message.content else {
             throw APIError(.badRequest, code: "notEditable", "Only text messages can be edited; an app's messages follow its own rules.")
         }
         try MessageRules.checkText(text)

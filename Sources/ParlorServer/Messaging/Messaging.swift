@@ -19,12 +19,14 @@ final class Messaging: Sendable {
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
     let bus: any ClusterBus
+    let linkPreviews: LinkPreviews
 
     init(
         store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
         fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration,
-        metrics: ServerMetrics, bus: any ClusterBus
+        metrics: ServerMetrics, bus: any ClusterBus, linkPreviews: LinkPreviews
     ) {
+        self.linkPreviews = linkPreviews
         self.store = store
         self.membership = membership
         self.renderer = renderer
@@ -52,16 +54,30 @@ final class Messaging: Sendable {
         return await renderer.render(sent.stored, for: user)
     }
 
-    /// Sends a text message, perhaps as a reply. Retrying with the same id returns the original.
-    /// - Throws: `replyTargetNotFound` when `replyTo` is not a message the sender sees here.
-    func sendText(_ text: String, id: MessageID, replyTo: MessageID? = nil, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+    /// Sends a text message, perhaps as a reply, perhaps with the card of a page it links to
+    /// (`linkPreview`, a link in the text: the server reads the page, or takes it from its cache;
+    /// a page it cannot read leaves the text without a card rather than failing the send).
+    /// Retrying with the same id returns the original.
+    /// - Throws: `replyTargetNotFound` when `replyTo` is not a message the sender sees here;
+    ///   `invalidValue` when `linkPreview` is not a link in the text.
+    func sendText(
+        _ text: String, id: MessageID, replyTo: MessageID? = nil, linkPreview: String? = nil, from user: UserID, in conversation: ConversationID
+    ) async throws -> Sent {
         let record = try await membership.requireMember(user, of: conversation)
         try MessageRules.checkText(text)
         try Self.checkMentions(in: text, members: record.members)
         if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
             throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
         }
-        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text), replyTo: replyTo))
+        var preview: StoredLinkPreview?
+        if let linkPreview {
+            guard text.contains(linkPreview) else { throw APIError.invalid("'linkPreview' is a link that is in the text.") }
+            // A retry of a message already sent is answered from the store, without the page.
+            if try await store.message(id: id, in: conversation) == nil {
+                preview = try? await linkPreviews.preview(of: linkPreview, for: user)
+            }
+        }
+        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text, preview: preview), replyTo: replyTo))
     }
 
     /// The longest name a photo or file is sent under.

@@ -144,8 +144,8 @@ struct Gateway: Sendable {
             writer.start(since: since)
         case .ping:
             reply(.pong(requestId: request.requestId), on: connection)
-        case .sendText(let conversation, let id, let text, let replyTo):
-            let sent = try await messaging.sendText(text, id: id, replyTo: replyTo, from: user, in: conversation)
+        case .sendText(let conversation, let id, let text, let replyTo, let linkPreview):
+            let sent = try await messaging.sendText(text, id: id, replyTo: replyTo, linkPreview: linkPreview, from: user, in: conversation)
             await ack(sent, to: request, user: user, connection: connection)
         case .sendSticker(let conversation, let id, let sticker, let placement):
             let sent = try await messaging.sendSticker(sticker, id: id, placement: placement, from: user, in: conversation)

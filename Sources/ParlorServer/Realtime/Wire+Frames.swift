@@ -8,7 +8,8 @@ extension Wire {
     public enum ClientFrame: Sendable, Hashable {
         case hello(since: [String: Int64])
         case ping
-        case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?)
+        /// Sends a text, perhaps as a reply, perhaps with the card of a page it links to (`linkPreview`).
+        case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?, linkPreview: String?)
         /// Sends a sticker, on its own or placed on another message.
         case sendSticker(conversation: ConversationID, id: MessageID, sticker: String, placement: StickerPlacement?)
         case sendStaged(conversation: ConversationID)
@@ -66,7 +67,7 @@ extension Wire {
         /// The conversation the frame acts in, if any.
         public var conversation: ConversationID? {
             switch self {
-            case .sendText(let conversation, _, _, _), .sendSticker(let conversation, _, _, _), .sendStaged(let conversation),
+            case .sendText(let conversation, _, _, _, _), .sendSticker(let conversation, _, _, _), .sendStaged(let conversation),
                 .removeStaged(let conversation), .openApp(let conversation, _), .tapMessage(let conversation, _),
                 .appEvent(let conversation, _, _), .setStyle(let conversation, _), .closeApp(let conversation),
                 .read(let conversation, _), .keep(let conversation, _), .react(let conversation, _, _, _),
@@ -119,6 +120,7 @@ extension Wire {
 
             enum Key: String, CodingKey {
                 case since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on, typing, replyTo
+                case linkPreview
             }
 
             init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Key.self) }
@@ -130,7 +132,8 @@ extension Wire {
                 case .sendText:
                     .sendText(
                         conversation: try conversation(), id: try field(.id), text: try field(.text),
-                        replyTo: try container.decodeIfPresent(MessageID.self, forKey: .replyTo))
+                        replyTo: try container.decodeIfPresent(MessageID.self, forKey: .replyTo),
+                        linkPreview: try container.decodeIfPresent(String.self, forKey: .linkPreview))
                 case .sendSticker:
                     .sendSticker(
                         conversation: try conversation(), id: try field(.id), sticker: try field(.sticker),

@@ -89,6 +89,8 @@ public enum Wire {
         /// `text`, `sticker`, `app`, `attachment`, or `unsent` (its content is gone).
         public var kind: String
         public var text: String?
+        /// The card of a web page the text links to, when its sender kept one.
+        public var linkPreview: LinkPreview?
         public var sticker: StickerRef?
         /// For a sticker placed on another message: that message and where on it.
         public var placement: StickerPlacement?
@@ -100,6 +102,25 @@ public enum Wire {
         public var replyTo: ReplyQuote?
         /// When its text was last edited; absent when never.
         public var editedAt: Date?
+    }
+
+    /// A web page's card: its title, description, image (through the image proxy) and site name,
+    /// as the server read them from the page's Open Graph or Twitter card tags.
+    public struct LinkPreview: Codable, Sendable, Hashable {
+        public var url: String
+        public var title: String
+        public var description: String?
+        /// The page's image, an http(s) address: clients load it through the image proxy.
+        public var imageURL: String?
+        public var siteName: String?
+
+        init(_ preview: StoredLinkPreview) {
+            url = preview.url
+            title = preview.title
+            description = preview.description
+            imageURL = preview.imageURL
+            siteName = preview.siteName
+        }
     }
 
     /// A photo or file: where members fetch it (`GET /blobs/{hash}`), its name, type and size.

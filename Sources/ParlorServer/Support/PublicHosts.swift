@@ -25,6 +25,8 @@ public enum PublicHosts {
         case image
         /// An app's own request (`context.fetch`) to a host its manifest allows only through `*`.
         case appRequest
+        /// The page a text links to, for its card (`LinkPreviews`).
+        case linkPreview
     }
 
     /// The first address `host` resolves to, when every address it resolves to is public: the
@@ -39,12 +41,14 @@ public enum PublicHosts {
             switch purpose {
             case .image: throw APIError(.notFound, code: "imageUnavailable", "\(name) does not resolve.")
             case .appRequest: throw MessagesError(.networkFailure, "Couldn't find \(name) on the internet.")
+            case .linkPreview: throw APIError(.notFound, code: "previewUnavailable", "\(name) does not resolve.")
             }
         }
         guard allowPrivate || addresses.allSatisfy(isPublic) else {
             switch purpose {
             case .image: throw MessagesError(.hostNotAllowed, "Images are fetched from public hosts only; \(name) is on a private network.")
             case .appRequest: throw MessagesError(.hostNotAllowed, "Apps reach public hosts only; \(name) is on a private network.")
+            case .linkPreview: throw MessagesError(.hostNotAllowed, "Link previews are made for pages on public hosts only; \(name) is on a private network.")
             }
         }
         return first

@@ -52,7 +52,7 @@ public enum MentionTokens {
 extension StoredContent {
     /// The people a text message mentions.
     public var mentionedUsers: [UserID] {
-        if case .text(let text) = self { return MentionTokens.users(in: text) }
+        if case .text(let text, _) = self { return MentionTokens.users(in: text) }
         return []
     }
 }

@@ -119,15 +119,43 @@ public struct StickerPlacement: Sendable, Hashable, Codable {
     public var isOnTheBubble: Bool { (0...1).contains(x) && (0...1).contains(y) }
 }
 
+/// The card a text shows for a web page it links to, as the server read it from the page's
+/// Open Graph or Twitter card tags (or its title): kept with the message, so everyone sees what
+/// the sender saw, and the page is not fetched again.
+public struct StoredLinkPreview: Sendable, Hashable, Codable {
+    /// The link in the text the card is for.
+    public var url: String
+    public var title: String
+    public var description: String?
+    /// The page's image (an absolute http or https address), shown through the image proxy.
+    public var imageURL: String?
+    public var siteName: String?
+
+    public init(url: String, title: String, description: String? = nil, imageURL: String? = nil, siteName: String? = nil) {
+        self.url = url
+        self.title = title
+        self.description = description
+        self.imageURL = imageURL
+        self.siteName = siteName
+    }
+}
+
 /// What a message holds.
 public enum StoredContent: Sendable, Hashable, Codable {
-    case text(String)
+    /// A text, with the card of a page it links to when its sender kept one.
+    case text(String, preview: StoredLinkPreview? = nil)
     /// A sticker sent on its own (`placement` nil) or placed on another message.
     case sticker(Sticker, placement: StickerPlacement? = nil)
     case app(Message)
     case attachment(StoredAttachment)
 
-    private enum CodingKeys: String, CodingKey { case kind, text, sticker, placement, message, attachment }
+    private enum CodingKeys: String, CodingKey { case kind, text, preview, sticker, placement, message, attachment }
+
+    /// This text with `newText` instead: its link preview stays while its link is still in the text.
+    public func edited(to newText: String) -> StoredContent {
+        guard case .text(_, let preview) = self else { return .text(newText) }
+        return .text(newText, preview: preview.flatMap { newText.contains($0.url) ? $0 : nil })
+    }
 
     /// Where the sticker was placed, when this is a sticker placed on another message.
     public var placement: StickerPlacement? {
@@ -152,7 +180,10 @@ public enum StoredContent: Sendable, Hashable, Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .kind) {
-        case "text": self = .text(try container.decode(String.self, forKey: .text))
+        case "text":
+            self = .text(
+                try container.decode(String.self, forKey: .text),
+                preview: try container.decodeIfPresent(StoredLinkPreview.self, forKey: .preview))
         case "sticker":
             self = .sticker(
                 try container.decode(Sticker.self, forKey: .sticker),
@@ -168,7 +199,9 @@ public enum StoredContent: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         switch self {
-        case .text(let text): try container.encode(text, forKey: .text)
+        case .text(let text, let preview):
+            try container.encode(text, forKey: .text)
+            try container.encodeIfPresent(preview, forKey: .preview)
         case .sticker(let sticker, let placement):
             try container.encode(sticker, forKey: .sticker)
             try container.encodeIfPresent(placement, forKey: .placement)

@@ -83,6 +83,22 @@ struct SpecScenario {
         let directory = try await call(.get, "/api/apps", as: alice).decode(Wire.Directory.self)
         let sticker = try #require(directory.packs.first?.stickers.first)
         try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "sticker": "\(sticker.id)"])
+        try await call(.post, messages, as: bob, json: [
+            "id": "\(UUID().uuidString)", "sticker": "\(sticker.id)", "placement": ["message": "\(hello.id)", "x": 0.5, "y": 0.25],
+        ])
+        try await call(.post, messages, as: bob, json: [
+            "id": "\(UUID().uuidString)", "sticker": "\(sticker.id)", "placement": ["message": "\(UUID().uuidString)", "x": 0.5, "y": 0.25],
+        ])
+        try await call(.post, messages, as: bob, json: [
+            "id": "\(UUID().uuidString)", "sticker": "\(sticker.id)", "placement": ["message": "\(hello.id)", "x": 2, "y": 0.25],
+        ])
+        // The server does not fetch from private networks: the text goes without a card, the preview is refused.
+        try await call(.post, messages, as: alice, json: [
+            "id": "\(UUID().uuidString)", "text": "see http://127.0.0.1:9/page", "linkPreview": "http://127.0.0.1:9/page",
+        ])
+        try await call(.get, "/api/link-preview?url=http%3A%2F%2F127.0.0.1%3A9%2Fpage", as: alice)
+        try await call(.get, "/api/link-preview?url=ftp%3A%2F%2Fexample.org%2F", as: alice)
+        try await call(.get, "/api/link-preview?url=http%3A%2F%2F127.0.0.1%3A9%2Fpage")
 
         try await sendHelloMessage(port: port, from: alice, in: group.id)
         try await call(.get, "\(messages)?after=0&limit=50", as: carol)

@@ -25,14 +25,44 @@ export function timeLabel(iso) {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 }
 
-/** A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own marked. */
-export function textBubble(text, conversation = null, viewerId = null) {
+/** The first web address in a text, or null. */
+export function firstLink(text) {
+  return [...(text ?? '').matchAll(URL_PATTERN)][0]?.[0] ?? null;
+}
+
+/**
+ * A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own
+ * marked; under the text, the card of the page it links to when it has one.
+ */
+export function textBubble(text, conversation = null, viewerId = null, preview = null) {
   const parts = mentionPieces(text, conversation).flatMap((piece) => {
     if (typeof piece === 'string') return linkified(piece);
     const isViewer = sameId(piece.mention, viewerId);
     return [h('span', { class: ['mention', isViewer && 'mention-me'], text: piece.name })];
   });
-  return h('div', { class: 'bubble bubble-text' }, h('p', { class: 'bubble-body' }, parts));
+  return h('div', { class: ['bubble', 'bubble-text', preview && 'has-link-preview'] }, h('p', { class: 'bubble-body' }, parts), preview ? linkPreviewCard(preview) : null);
+}
+
+/** A web page's card: its image, title, description and site; pressing it opens the page in a new tab. */
+export function linkPreviewCard(preview) {
+  const href = safeWebURL(preview.url);
+  let site = preview.siteName;
+  try {
+    site ||= new URL(preview.url).hostname;
+  } catch {
+    site ||= '';
+  }
+  const src = preview.imageURL ? safeImageURL(preview.imageURL) : null;
+  const parts = [
+    src ? h('img', { class: 'link-preview-image', src, alt: '', loading: 'lazy', decoding: 'async' }) : null,
+    h('span', { class: 'link-preview-text' },
+      h('span', { class: 'link-preview-title', text: preview.title }),
+      preview.description ? h('span', { class: 'link-preview-description', text: preview.description }) : null,
+      site ? h('span', { class: 'link-preview-site', text: site }) : null),
+  ];
+  return href
+    ? h('a', { class: 'link-preview', href, target: '_blank', rel: 'noopener noreferrer', attrs: { 'aria-label': `${preview.title}${site ? `, ${site}` : ''}: open the page` } }, parts)
+    : h('div', { class: 'link-preview' }, parts);
 }
 
 /** A sticker, drawn without a bubble, as Messages does. */

@@ -346,14 +346,24 @@ export function setVisibleConversation(conversationId) {
   visibleConversation = conversationId;
 }
 
-/** Sends a text; `reply` ({id, senderName, preview}) makes it a reply to that message. */
-export function sendText(conversationId, text, reply = null) {
+/**
+ * Sends a text; `reply` ({id, senderName, preview}) makes it a reply to that message; `linkPreview`
+ * (a link in the text) keeps that page's card with it.
+ */
+export function sendText(conversationId, text, reply = null, linkPreview = null) {
   const id = newId();
   const t = transcript(conversationId);
   const requestId = newId();
-  t.pending.set(id, { id, kind: 'text', text, replyTo: reply ?? undefined, status: 'sending', requestId, sentAt: new Date().toISOString() });
+  t.pending.set(id, {
+    id, kind: 'text', text, replyTo: reply ?? undefined, linkPreview: linkPreview ?? undefined, status: 'sending', requestId, sentAt: new Date().toISOString(),
+  });
   emit('transcript', conversationId);
-  send({ type: 'sendText', requestId, conversation: conversationId, id, text, replyTo: reply?.id }, { retry: true });
+  send({ type: 'sendText', requestId, conversation: conversationId, id, text, replyTo: reply?.id, linkPreview: linkPreview ?? undefined }, { retry: true });
+}
+
+/** The card of the page at `url` (GET /api/link-preview), as the compose field shows it before sending. */
+export function linkPreview(url) {
+  return api(`/api/link-preview?url=${encodeURIComponent(url)}`);
 }
 
 /** Sends a sticker, or places it on a message (`placement`: `{message, x, y}`, protocol §5.3). */
@@ -375,7 +385,7 @@ export function retry(conversationId, id) {
   pending.requestId = newId();
   emit('transcript', conversationId);
   const frame = pending.kind === 'text'
-    ? { type: 'sendText', text: pending.text, replyTo: pending.replyTo?.id }
+    ? { type: 'sendText', text: pending.text, replyTo: pending.replyTo?.id, linkPreview: pending.linkPreview }
     : { type: 'sendSticker', sticker: pending.sticker.id, placement: pending.placement ?? undefined };
   send({ ...frame, requestId: pending.requestId, conversation: conversationId, id }, { retry: true });
 }

@@ -1,17 +1,20 @@
 // The compose bar: the app drawer button, the staged item (an app message or a sticker the
 // person has not sent yet), the text field and Send.
 
-import { appCard, stickerView } from './bubbles.js';
+import { appCard, firstLink, linkPreviewCard, stickerView } from './bubbles.js';
 import { h, replaceChildren } from './dom.js';
 import { MentionPicker } from './mentionpicker.js';
 import { Uploads } from './attachments.js';
 
 export class Composer {
-  /** handlers: onSend(text, hasStaged, context), onRemoveStaged(), onToggleDrawer(), onDraft(text), onContextEnd(),
-   * conversation() (the conversation, whose other members can be mentioned), onError(message) */
+  /** handlers: onSend(text, hasStaged, context, linkPreview), onRemoveStaged(), onToggleDrawer(), onDraft(text), onContextEnd(),
+   * conversation() (the conversation, whose other members can be mentioned), onError(message), linkPreview(url) → Promise<card> */
   constructor(handlers) {
     this.handlers = handlers;
     this.staged = null;
+    /** The card of the first link in the field: `{url, card}` once fetched; links whose card the person removed. */
+    this.link = { url: null, card: null, timer: null, removed: new Set() };
+    this.linkBox = h('div', { class: 'composer-link', hidden: true, attrs: { role: 'group', 'aria-label': 'Link preview' } });
     /** What the field does besides sending: `{kind: 'reply' | 'edit', message, label, preview}`, or null. */
     this.context = null;
     this.contextBar = h('div', { class: 'composer-context', hidden: true });
@@ -48,6 +51,7 @@ export class Composer {
         input: () => {
           this.autosize();
           this.refresh();
+          this.watchLink();
           handlers.onDraft(this.input.value);
         },
         paste: (event) => {
@@ -83,7 +87,7 @@ export class Composer {
         handlers.onDraft(this.input.value);
       },
     });
-    this.field = h('div', { class: 'composer-field' }, this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.input);
+    this.field = h('div', { class: 'composer-field' }, this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.linkBox, this.input);
     this.element = h('form', {
       class: 'composer',
       attrs: { 'aria-label': 'Write a message' },
@@ -102,8 +106,11 @@ export class Composer {
     const hasText = text.trim().length > 0;
     const context = this.context;
     if (!hasText && (!this.staged || context?.kind === 'edit')) return;
-    this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && context?.kind !== 'edit', context);
+    const linkPreview = this.link.card && hasText && text.includes(this.link.url) ? this.link.url : null;
+    this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && context?.kind !== 'edit', context, linkPreview);
     if (hasText) {
+      this.link.removed.clear();
+      this.showLink(null, null);
       this.mentions.reset();
       this.input.value = '';
       this.autosize();
@@ -198,6 +205,49 @@ export class Composer {
     replaceChildren(this.stagedBox, h('div', { class: 'staged-item' }, preview, remove));
     this.stagedBox.hidden = false;
     this.refresh();
+  }
+
+  /** Shows the card of the first link in the field, a moment after the person stops typing; not while editing. */
+  watchLink() {
+    clearTimeout(this.link.timer);
+    const url = this.context?.kind === 'edit' ? null : firstLink(this.input.value);
+    if (url === this.link.url) return;
+    if (!url || this.link.removed.has(url) || !this.handlers.linkPreview) {
+      this.showLink(null, null);
+      return;
+    }
+    this.link.timer = setTimeout(async () => {
+      try {
+        const card = await this.handlers.linkPreview(url);
+        if (firstLink(this.input.value) === url && !this.link.removed.has(url)) this.showLink(url, card);
+      } catch {
+        // No card for that page (private, unreadable, untitled): the link is sent as it is.
+      }
+    }, 500);
+  }
+
+  showLink(url, card) {
+    this.link.url = url;
+    this.link.card = card;
+    if (!card) {
+      this.linkBox.hidden = true;
+      replaceChildren(this.linkBox);
+      return;
+    }
+    const remove = h('button', {
+      type: 'button',
+      class: 'staged-remove',
+      attrs: { 'aria-label': 'Remove link preview' },
+      on: {
+        click: () => {
+          this.link.removed.add(url);
+          this.showLink(url, null);
+          this.input.focus();
+        },
+      },
+    }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }));
+    replaceChildren(this.linkBox, h('div', { class: 'staged-item composer-link-item' }, linkPreviewCard(card), remove));
+    this.linkBox.hidden = false;
   }
 
   refresh() {

@@ -75,14 +75,14 @@ export class ConversationView {
     });
 
     this.composer = new Composer({
-      onSend: (text, hasStaged, context) => {
+      onSend: (text, hasStaged, context, linkPreview) => {
         if (context?.kind === 'edit') {
           if (text && text !== context.message.text) client.edit(this.id, context.message.id, text);
           return;
         }
         if (hasStaged) client.sendStaged(this.id);
         const m = context?.kind === 'reply' ? context.message : null;
-        if (text) client.sendText(this.id, text, m ? { id: m.id, senderName: m.senderName, preview: this.previewOf(m) } : null);
+        if (text) client.sendText(this.id, text, m ? { id: m.id, senderName: m.senderName, preview: this.previewOf(m) } : null, linkPreview);
         this.transcript.stickToBottom = true;
       },
       onContextEnd: (context) => {
@@ -91,6 +91,7 @@ export class ConversationView {
         this.savedDraft = null;
       },
       onRemoveStaged: () => client.removeStaged(this.id),
+      linkPreview: (url) => client.linkPreview(url),
       conversation: () => state.conversations.get(this.id),
       onError: (message) => this.shell.toast(message),
       me: () => state.me?.id,

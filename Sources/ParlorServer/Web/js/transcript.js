@@ -269,7 +269,7 @@ export class TranscriptView {
     const body = h('div', { class: 'entry-body' });
     li.append(body);
     if (m.text !== undefined && m.text !== null) {
-      body.append(textBubble(m.text, conversation, state.me?.id));
+      body.append(textBubble(m.text, conversation, state.me?.id, m.linkPreview));
     } else if (m.sticker) {
       body.append(stickerView(m.sticker));
     } else if (m.attachment) {

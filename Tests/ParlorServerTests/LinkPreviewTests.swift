@@ -1,0 +1,210 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+@testable import ParlorServer
+import ParlorStore
+import Testing
+
+/// Reading a page's card from its HTML: what is taken, in which order, and what is cleaned out.
+@Suite("Link previews: reading a page's card")
+struct LinkPreviewPageTests {
+    let page = URL(string: "https://news.example/story/42")!
+
+    @Test("Open Graph tags come first, then Twitter card tags, then <title> and the description meta; entities are decoded")
+    func tagsInOrder() throws {
+        let graph = try #require(LinkPreviewPage.preview(of: """
+            <!doctype html><html><head>
+            <title>Fallback title</title>
+            <META PROPERTY="og:title" CONTENT="Whales &amp; dolphins sing">
+            <meta name=twitter:title content=Ignored>
+            <meta property='og:description' content='They &quot;talk&quot; &#8212; scientists say.'>
+            <meta property="og:image" content="/images/whale.jpg">
+            <meta property="og:site_name" content="News">
+            </head><body><meta property="og:title" content="in the body"></body></html>
+            """, at: page))
+        #expect(graph == StoredLinkPreview(
+            url: "https://news.example/story/42", title: "Whales & dolphins sing", description: "They \"talk\" — scientists say.",
+            imageURL: "https://news.example/images/whale.jpg", siteName: "News"))
+
+        let twitter = try #require(LinkPreviewPage.preview(of: """
+            <head><meta name="twitter:title" content="Card title"><meta name="twitter:image" content="https://cdn.example/a.png"></head>
+            """, at: page))
+        #expect(twitter.title == "Card title")
+        #expect(twitter.imageURL == "https://cdn.example/a.png")
+
+        let plain = try #require(LinkPreviewPage.preview(of: """
+            <html><head><title>
+              A   plain &lt;page&gt;
+            </title><meta name="description" content="Just a page."></head></html>
+            """, at: page))
+        #expect(plain.title == "A plain <page>")
+        #expect(plain.description == "Just a page.")
+        #expect(plain.imageURL == nil)
+    }
+
+    @Test("No title, no card; an image that is not an http(s) address is dropped; invisible and control characters are taken out; long texts are cut")
+    func untrustedPages() throws {
+        #expect(LinkPreviewPage.preview(of: "<html><head><meta name='description' content='no title'></head></html>", at: page) == nil)
+        #expect(LinkPreviewPage.preview(of: "<title>   </title>", at: page) == nil)
+        let card = try #require(LinkPreviewPage.preview(of: """
+            <meta property="og:title" content="Pay\u{202E}lapyap\u{200B} now\u{0007}">
+            <meta property="og:image" content="javascript:alert(1)">
+            <meta property="og:description" content="\(String(repeating: "word ", count: 100))">
+            """, at: page))
+        #expect(card.title == "Paylapyap now")
+        #expect(card.imageURL == nil)
+        let description = try #require(card.description)
+        #expect(description.count == LinkPreviewPage.maxDescriptionLength)
+        #expect(description.hasSuffix("…"))
+    }
+
+    @Test("Broken markup never traps: cut-off tags, stray quotes and equals signs, unknown entities")
+    func brokenMarkup() {
+        let pieces = [
+            "<meta", "<meta property=\"og:title\" content=\"open", "<meta = = >", "<meta property='og:title' content=>", "<title>",
+            "&#xFFFFFFFF; &#99999999999; &bogus; &", "<meta/property=og:title/content=x>", "<metadata content=x>", "<<<>>>",
+        ]
+        for piece in pieces {
+            _ = LinkPreviewPage.preview(of: piece, at: page)
+            _ = LinkPreviewPage.preview(of: piece + "<title>t</title>", at: page)
+        }
+        #expect(LinkPreviewPage.preview(of: "<meta property=og:title content=Short>", at: page)?.title == "Short")
+        #expect(LinkPreviewPage.decodeEntities("&#xFFFFFFFF; &amp &lt;") == "&#xFFFFFFFF; &amp <")
+    }
+}
+
+/// The link previews people see: asked for while writing, kept with the message, refused for
+/// private networks.
+@Suite("Link previews")
+struct LinkPreviewTests {
+    static let article = """
+        <html><head><title>Old title</title>
+        <meta property="og:title" content="A story worth reading">
+        <meta property="og:description" content="It has a beginning, a middle and an end.">
+        <meta property="og:image" content="/cover.png">
+        </head><body>…</body></html>
+        """
+
+    static func withSite<T: Sendable>(_ body: (Int) async throws -> T) async throws -> T {
+        try await LocalWebHost.run({ router in
+            router.get("/story") { _, _ in Self.html(Self.article) }
+            router.get("/moved") { _, _ in Response(status: .movedPermanently, headers: [.location: "/story"]) }
+            router.get("/untitled") { _, _ in Self.html("<html><head></head><body>No title here</body></html>") }
+            router.get("/data.json") { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
+            }
+            router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+        }, body)
+    }
+
+    static func html(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func preview(_ url: String) -> String {
+        "/api/link-preview?url=" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
+    }
+
+    @Test("A card is shown while writing, kept with the sent message for everyone and after a reload; redirects are followed")
+    func previewIsKeptWithTheMessage() async throws {
+        try await Self.withSite { site in
+            try await TestServer { $0.allowsPrivateHosts = true }.run(.live) { api in
+                let port = try #require(api.port)
+                let alice = try await api.signUp("alice")
+                let bob = try await api.signUp("bob")
+                let direct = try await api.conversation(of: alice, with: [bob])
+                let link = "http://127.0.0.1:\(site)/story"
+
+                let card = try await api.get(Self.preview(link), as: alice).decode(Wire.LinkPreview.self)
+                #expect(card.title == "A story worth reading")
+                #expect(card.description == "It has a beginning, a middle and an end.")
+                #expect(card.imageURL == "http://127.0.0.1:\(site)/cover.png")
+                #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/moved"), as: alice).decode(Wire.LinkPreview.self).title
+                    == "A story worth reading", "a redirect is followed")
+                #expect(try await api.get(Self.preview(link)).status == .unauthorized)
+
+                let bobSocket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+                let sent = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
+                    "id": .string(UUID().uuidString), "text": .string("Read this: \(link) !"), "linkPreview": .string(link),
+                ]).decode(Wire.Message.self)
+                #expect(sent.linkPreview?.title == "A story worth reading")
+                #expect(try await bobSocket.messages(1).first?.linkPreview?.url == link, "Bob sees the card live")
+                let history = try await api.messages(in: direct.id, as: bob)
+                #expect(history.first?.linkPreview == sent.linkPreview, "and after a reload")
+
+                // Without asking for it, no card; an edit keeps the card while the link stays.
+                let plain = try await api.send("See \(link)", in: direct.id, as: alice)
+                #expect(plain.linkPreview == nil, "a sender who removed the card sends none")
+                let aliceSocket = try await TestSocket.session(port: port, as: alice)
+                let kept = try await MessageChangeTests.edit(aliceSocket, sent, to: "Really, read this: \(link)")
+                #expect(kept.message?.linkPreview?.title == "A story worth reading")
+                let dropped = try await MessageChangeTests.edit(aliceSocket, sent, to: "Never mind")
+                #expect(dropped.type == "messageChanged")
+                #expect(dropped.message?.linkPreview == nil, "an edit that takes the link out takes the card with it")
+                await aliceSocket.disconnect()
+                await bobSocket.disconnect()
+            }
+        }
+    }
+
+    @Test("Pages that cannot be shown: no title, not HTML, endless redirects, nothing there; the text is sent anyway, without a card")
+    func unavailablePages() async throws {
+        try await Self.withSite { site in
+            try await TestServer { $0.allowsPrivateHosts = true }.run { api in
+                let alice = try await api.signUp("alice")
+                let bob = try await api.signUp("bob")
+                let direct = try await api.conversation(of: alice, with: [bob])
+                for path in ["/untitled", "/data.json", "/loop", "/missing"] {
+                    let reply = try await api.get(Self.preview("http://127.0.0.1:\(site)\(path)"), as: alice)
+                    #expect(reply.status == .notFound, "\(path)")
+                    #expect(reply.errorCode == "previewUnavailable", "\(path)")
+                }
+                #expect(try await api.get(Self.preview("ftp://127.0.0.1/file"), as: alice).errorCode == "invalidValue")
+                #expect(try await api.get(Self.preview("not a link"), as: alice).errorCode == "invalidValue")
+
+                let link = "http://127.0.0.1:\(site)/untitled"
+                let sent = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
+                    "id": .string(UUID().uuidString), "text": .string("look \(link)"), "linkPreview": .string(link),
+                ])
+                #expect(sent.status == .created, "the text goes, without a card")
+                #expect(try sent.decode(Wire.Message.self).linkPreview == nil)
+                let elsewhere = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
+                    "id": .string(UUID().uuidString), "text": "no link here", "linkPreview": .string(link),
+                ])
+                #expect(elsewhere.errorCode == "invalidValue", "a card is only for a link in the text")
+            }
+        }
+    }
+
+    @Test("A link to 127.0.0.1, 10.0.0.1 or any private address is refused with hostNotAllowed, and nothing is fetched")
+    func privateAddressesAreRefused() async throws {
+        try await Self.withSite { site in
+            try await TestServer().run { api in
+                let alice = try await api.signUp("alice")
+                for url in ["http://127.0.0.1:\(site)/story", "http://10.0.0.1/", "http://[::1]:\(site)/story", "http://localhost:\(site)/story", "http://169.254.169.254/latest/meta-data/"] {
+                    let reply = try await api.get(Self.preview(url), as: alice)
+                    #expect(reply.status == .forbidden, "\(url): \(reply.text)")
+                    #expect(reply.errorCode == "hostNotAllowed", "\(url)")
+                }
+            }
+        }
+    }
+
+    @Test("Each person has linkPreviewsPerMinute fetches; pages already read are answered from the cache without counting")
+    func fetchesAreLimited() async throws {
+        try await Self.withSite { site in
+            try await TestServer { $0.allowsPrivateHosts = true; $0.linkPreviewsPerMinute = 2 }.run { api in
+                let alice = try await api.signUp("alice")
+                let bob = try await api.signUp("bob")
+                #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/story"), as: alice).status == .ok)
+                #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/moved"), as: alice).status == .ok)
+                let third = try await api.get(Self.preview("http://127.0.0.1:\(site)/story?again"), as: alice)
+                #expect(third.status == .tooManyRequests)
+                #expect(third.errorCode == "previewingTooFast")
+                #expect(third.headers[.retryAfter] != nil)
+                #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/story"), as: alice).status == .ok, "a page read lately")
+                #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/story?again"), as: bob).status == .ok, "Bob has his own allowance")
+            }
+        }
+    }
+}

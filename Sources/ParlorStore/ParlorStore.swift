@@ -125,6 +125,11 @@ public protocol ParlorStore: Sendable {
     func sharesReadReceipts(_ user: UserID) async throws -> Bool
     func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws
 
+    // MARK: Profile pictures
+    /// Sets (a blob's hash) or clears `user`'s profile picture. The blob is kept while it is one,
+    /// and readable by whoever shares a conversation with them.
+    func setAvatar(_ hash: String?, user: UserID) async throws
+
     // MARK: Expiring messages
     /// Records that `user` first read an expiring message at `at` (later reads keep the first).
     func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws

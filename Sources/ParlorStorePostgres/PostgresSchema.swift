@@ -250,6 +250,9 @@ enum PostgresSchema {
             """,
             "CREATE INDEX message_blobs_by_hash ON message_blobs (hash)",
         ]),
+        Migration(name: "v12: profile pictures", statements: [
+            "ALTER TABLE users ADD COLUMN avatar TEXT",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -22,7 +22,7 @@ extension PostgresStore {
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE lower(username COLLATE "C") = lower(\(username) COLLATE "C")
             """)
         guard let row = rows.first else { return nil }
-        return (try Self.decodeUser(row), try row.makeRandomAccess()[4].decode(String.self))
+        return (try Self.decodeUser(row), try row.makeRandomAccess()[5].decode(String.self))
     }
 
     public func user(id: UserID) async throws -> User? {
@@ -62,7 +62,7 @@ extension PostgresStore {
 
     public func user(tokenHash: String, now: Date) async throws -> User? {
         try await query("""
-            SELECT users.id, users.username, users.display_name, users.created_at
+            SELECT users.id, users.username, users.display_name, users.created_at, users.avatar
             FROM auth_tokens JOIN users ON users.id = auth_tokens.user_id
             WHERE auth_tokens.hash = \(tokenHash) AND auth_tokens.expires_at > \(Timestamp(now))
             """).first.map(Self.decodeUser)

@@ -101,15 +101,20 @@ extension PostgresStore {
         }
     }
 
-    /// `columns` of the blob, when `reader` may fetch it: its uploader, and the members of a
-    /// conversation with a message using it.
+    /// `columns` of the blob, when `reader` may fetch it: its uploader, the members of a
+    /// conversation with a message using it, and, for a profile picture, its account and whoever
+    /// shares a conversation with it.
     private func readableBlob(_ hash: String, reader: UserID, columns: String) async throws -> PostgresRow? {
         let reader = reader.description
         return try await query("""
             SELECT \(unescaped: columns) FROM blobs b
             WHERE b.hash = \(hash) AND (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = \(reader))
                 OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
-                           WHERE mb.hash = b.hash AND m.user_id = \(reader)))
+                           WHERE mb.hash = b.hash AND m.user_id = \(reader))
+                OR EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash AND a.id = \(reader))
+                OR EXISTS (SELECT 1 FROM users a JOIN members theirs ON theirs.user_id = a.id
+                           JOIN members mine ON mine.conversation_id = theirs.conversation_id
+                           WHERE a.avatar = b.hash AND mine.user_id = \(reader)))
             """).first
     }
 
@@ -133,6 +138,7 @@ extension PostgresStore {
                 """
                 DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash)
                     AND NOT EXISTS (SELECT 1 FROM message_blobs mb WHERE mb.hash = b.hash)
+                    AND NOT EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash)
                 """, logger: self.logger)
             return removed.count
         }

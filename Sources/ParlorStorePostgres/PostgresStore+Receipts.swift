@@ -22,4 +22,8 @@ extension PostgresStore {
     public func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws {
         _ = try await query("UPDATE users SET shares_read_receipts = \(shares) WHERE id = \(user.description)")
     }
+
+    public func setAvatar(_ hash: String?, user: UserID) async throws {
+        _ = try await query("UPDATE users SET avatar = \(hash) WHERE id = \(user.description)")
+    }
 }

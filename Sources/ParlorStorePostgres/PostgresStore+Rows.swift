@@ -11,7 +11,7 @@ extension PostgresStore {
     /// How many columns `messageColumns` names: a query's own columns come after them.
     static let messageColumnCount = 9
     /// The columns `decodeUser` reads, in its order.
-    static let userColumns = "id, username, display_name, created_at"
+    static let userColumns = "id, username, display_name, created_at, avatar"
 
     static func decodeMessage(_ row: PostgresRow) throws -> StoredMessage {
         let (conversation, sequence, id, sender, json, sentAt, replyTo, editedAt, unsentAt) = try readable {
@@ -23,8 +23,13 @@ extension PostgresStore {
     }
 
     static func decodeUser(_ row: PostgresRow) throws -> User {
-        let (id, username, displayName, createdAt) = try readable { try row.decode((String, String, String, Timestamp).self) }
-        return try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: createdAt.date)
+        let (id, username, displayName, createdAt, avatar) = try readable {
+            let cells = row.makeRandomAccess()
+            return (
+                try cells[0].decode(String.self), try cells[1].decode(String.self), try cells[2].decode(String.self),
+                try cells[3].decode(Timestamp.self), try cells[4].decode(String?.self))
+        }
+        return try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: createdAt.date, avatar: avatar)
     }
 
     /// Decodes cells, reporting a mismatch as a `StoreError` rather than with the cell's data.

@@ -34,9 +34,10 @@ struct UserRow: Decodable, FetchableRecord {
     let displayName: String
     let createdAt: Double
     let passwordHash: String
+    let avatar: String?
 
     func user() throws -> User {
-        try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: SQLiteStore.date(createdAt))
+        try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: SQLiteStore.date(createdAt), avatar: avatar)
     }
 }
 

@@ -220,6 +220,9 @@ enum SQLiteSchema {
                 CREATE INDEX message_blobs_by_hash ON message_blobs(hash);
                 """)
         }
+        migrator.registerMigration("v12: profile pictures") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN avatar TEXT")
+        }
         return migrator
     }
 }

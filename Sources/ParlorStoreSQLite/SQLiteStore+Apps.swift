@@ -126,11 +126,16 @@ extension SQLiteStore {
         }
     }
 
-    /// Who may fetch a blob: its uploader, and the members of a conversation with a message using it.
+    /// Who may fetch a blob: its uploader, the members of a conversation with a message using it,
+    /// and, for a profile picture, its account and whoever shares a conversation with it.
     static let blobReadable = """
         (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = :reader)
          OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
-                    WHERE mb.hash = b.hash AND m.user_id = :reader))
+                    WHERE mb.hash = b.hash AND m.user_id = :reader)
+         OR EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash AND a.id = :reader)
+         OR EXISTS (SELECT 1 FROM users a JOIN members theirs ON theirs.user_id = a.id
+                    JOIN members mine ON mine.conversation_id = theirs.conversation_id
+                    WHERE a.avatar = b.hash AND mine.user_id = :reader))
         """
 
     public func blob(hash: String, readableBy reader: UserID) async throws -> Blob? {
@@ -154,7 +159,10 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(sql: "DELETE FROM blob_uploads WHERE uploaded_at < ?", arguments: [Self.time(cutoff)])
             let removed = db.changesCount
-            try db.execute(sql: "DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads) AND hash NOT IN (SELECT hash FROM message_blobs)")
+            try db.execute(sql: """
+                DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads) AND hash NOT IN (SELECT hash FROM message_blobs)
+                    AND hash NOT IN (SELECT avatar FROM users WHERE avatar IS NOT NULL)
+                """)
             return removed
         }
     }

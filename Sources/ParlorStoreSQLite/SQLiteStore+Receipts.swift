@@ -30,4 +30,10 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE users SET shares_read_receipts = ? WHERE id = ?", arguments: [shares, user.description])
         }
     }
+
+    public func setAvatar(_ hash: String?, user: UserID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET avatar = ? WHERE id = ?", arguments: [hash, user.description])
+        }
+    }
 }

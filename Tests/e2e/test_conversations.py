@@ -59,7 +59,7 @@ def test_a_new_person_signs_up_and_starts_conversations(browsers):
     bubble = alice.wait_for_text_bubble("Welcome to the group")
     # In a group, the sender's name is over their bubble.
     entry = bubble.find_element(By.XPATH, "./ancestor::li[1]")
-    assert entry.find_element(By.CSS_SELECTOR, ".entry-sender").text == "Dana Scully"
+    assert entry.find_element(By.CSS_SELECTOR, ".entry-sender-name").text == "Dana Scully"
     alice.shot("group-message")
 
 

@@ -6,6 +6,7 @@ import ParlorStore
 struct AuthRoutes {
     let accounts: Accounts
     let configuration: ServerConfiguration
+    let caches: ViewerCaches
 
     struct SignUp: Decodable {
         let username: String
@@ -48,8 +49,28 @@ struct AuthRoutes {
             let user = try context.requireUser()
             let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
             if let shares = change.sharesReadReceipts { try await accounts.store.setSharesReadReceipts(shares, user: user.id) }
-            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
+            if let avatar = change.avatar {
+                try await setAvatar(avatar, of: user.id)
+            }
+            let now = try await accounts.store.user(id: user.id) ?? user
+            return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
         }
+    }
+
+    /// Sets `user`'s profile picture to an image they uploaded (or can see), or clears it (nil).
+    /// - Throws: `avatarNotFound` (404) for a blob they may not fetch; `improperFileType` (400)
+    ///   for one that is not an image.
+    func setAvatar(_ hash: String?, of user: UserID) async throws {
+        if let hash {
+            guard hash.count == 64, let blob = try await accounts.store.blobInfo(hash: hash, readableBy: user) else {
+                throw APIError(.notFound, code: "avatarNotFound", "There is no upload of yours with that hash; upload the picture first.")
+            }
+            guard blob.contentType.hasPrefix("image/") else {
+                throw APIError(.badRequest, code: "improperFileType", "A profile picture is an image: PNG, JPEG or GIF.")
+            }
+        }
+        try await accounts.store.setAvatar(hash, user: user)
+        await caches.forgetUser(user)
     }
 
     /// The session cookie: HttpOnly, SameSite=Strict; nil clears it.

@@ -47,13 +47,18 @@ extension Wire {
     /// not a value.
     public struct MeChange: Codable, Sendable {
         public var sharesReadReceipts: Bool?
+        /// Absent: unchanged; `null`: no profile picture; a hash: that upload of the person's.
+        public var avatar: String??
 
-        private enum CodingKeys: String, CodingKey { case sharesReadReceipts }
+        private enum CodingKeys: String, CodingKey { case sharesReadReceipts, avatar }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             if container.contains(.sharesReadReceipts) {
                 sharesReadReceipts = try container.decode(Bool.self, forKey: .sharesReadReceipts)
+            }
+            if container.contains(.avatar) {
+                avatar = .some(try container.decodeNil(forKey: .avatar) ? nil : try container.decode(String.self, forKey: .avatar))
             }
         }
     }

@@ -15,11 +15,15 @@ public enum Wire {
         public var id: UserID
         public var username: String
         public var displayName: String
+        /// `/blobs/<hash>`: the profile picture, for people who share a conversation with them;
+        /// absent when they have none (clients show their initials).
+        public var avatarURL: String?
 
         init(_ user: Account) {
             id = user.id
             username = user.username
             displayName = user.displayName
+            avatarURL = user.avatar.map { "/blobs/\($0)" }
         }
     }
 

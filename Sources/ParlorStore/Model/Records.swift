@@ -12,12 +12,16 @@ public struct User: Sendable, Hashable, Codable {
     public var username: String
     public var displayName: String
     public var createdAt: Date
+    /// The hash of the profile picture's blob: people who share a conversation with the account
+    /// may fetch it. Nil: initials stand in for it.
+    public var avatar: String?
 
-    public init(id: UserID, username: String, displayName: String, createdAt: Date) {
+    public init(id: UserID, username: String, displayName: String, createdAt: Date, avatar: String? = nil) {
         self.id = id
         self.username = username
         self.displayName = displayName
         self.createdAt = createdAt
+        self.avatar = avatar
     }
 }
 

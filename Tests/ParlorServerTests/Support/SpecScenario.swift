@@ -76,6 +76,8 @@ struct SpecScenario {
         try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": false])
         try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": "yes"])
         try await call(.patch, "/api/me", as: carol, json: ["sharesReadReceipts": .null])
+        try await call(.patch, "/api/me", as: carol, json: ["avatar": .string(String(repeating: "a", count: 64))])
+        try await call(.patch, "/api/me", as: carol, json: ["avatar": .null])
         try await call(.get, "\(messages)/\(hello.id)/versions", as: carol)
         try await call(.get, "\(messages)/\(UUID().uuidString)/versions", as: carol)
         try await call(.post, messages, as: alice, json: ["id": "\(UUID().uuidString)", "text": "\(String(repeating: "x", count: 10_001))"])

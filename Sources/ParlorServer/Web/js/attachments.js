@@ -16,7 +16,7 @@ export function formatSize(bytes) {
 }
 
 /** Uploads `file` (any kind), calling `onProgress(fraction)`; resolves to the server's blob. */
-function upload(file, onProgress, signal) {
+export function upload(file, onProgress = () => {}, signal = new AbortController().signal) {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', '/api/blobs?kind=file');

@@ -446,6 +446,9 @@ export async function setMuted(conversationId, muted) {
   return conversation;
 }
 
+/** Sets the person's profile picture to an upload of theirs (its hash), or clears it (null). */
+export const setAvatar = (hash) => api('/api/me', { method: 'PATCH', body: { avatar: hash } });
+
 /** Whether others see how far the person has read. */
 export const setSharesReadReceipts = (shares) => api('/api/me', { method: 'PATCH', body: { sharesReadReceipts: shares } });
 

@@ -3,6 +3,7 @@
 
 import { api, ApiError } from './api.js';
 import { showAuth } from './auth.js';
+import { upload } from './attachments.js';
 import * as client from './client.js';
 import { ConversationView } from './conversation.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
@@ -92,6 +93,16 @@ function startApp(user, { signedIn = false } = {}) {
       } else {
         pendingMessage = target;
         location.hash = `#/c/${encodeURIComponent(target.conversation)}`;
+      }
+    },
+    onPicture: async (file) => {
+      try {
+        const me = await client.setAvatar(file ? (await upload(file)).hash : null);
+        announce(file ? 'Profile picture changed.' : 'Profile picture removed.');
+        return me;
+      } catch (error) {
+        toast(error.message);
+        throw error;
       }
     },
     onReadReceipts: async (shares) => {

@@ -3,7 +3,7 @@
 import { api } from './api.js';
 import { focus, h, replaceChildren } from './dom.js';
 import { state } from './state.js';
-import { initials } from './sidebar.js';
+import { initials } from './avatars.js';
 
 export class NewConversationDialog {
   /** onCreated(conversation) */

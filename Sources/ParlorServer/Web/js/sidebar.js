@@ -1,23 +1,15 @@
 // The list of conversations with unread counts, the apps that have their own screen, and the
 // signed-in person's menu.
 
+import { avatarView } from './avatars.js';
 import { focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { SearchPanel } from './search.js';
 import { conversationTitle, state } from './state.js';
 
-export function initials(name) {
-  const parts = (name || '?').trim().split(/\s+/).filter(Boolean);
-  const first = [...(parts[0] || '?')][0];
-  const last = parts.length > 1 ? [...parts[parts.length - 1]][0] : '';
-  return (first + last).toUpperCase();
-}
-
+/** A conversation's picture: the other person's in a 1:1 conversation, initials for a group. */
 function avatar(conversation) {
-  const title = conversationTitle(conversation);
-  const hue = [...(conversation.id || '')].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 360;
-  const el = h('span', { class: ['avatar', conversation.isGroup && 'avatar-group'], attrs: { 'aria-hidden': 'true' }, text: initials(title) });
-  el.style.setProperty('--avatar-hue', String(hue));
-  return el;
+  const other = conversation.isGroup ? null : conversation.members?.find((m) => m.id !== state.me?.id);
+  return avatarView(conversationTitle(conversation), conversation.id, other?.avatarURL, conversation.isGroup && 'avatar-group');
 }
 
 /** When a conversation was last active, as Messages' list says it: "10:42 AM", "Yesterday", "Monday", "14/03/2026". */
@@ -36,8 +28,8 @@ const NOTIFICATIONS_HINT = 'New messages while you look elsewhere; in muted conv
 const NOTIFICATIONS_BLOCKED = 'Your browser does not let Parlor show notifications; allow them in its settings for this site.';
 
 export class Sidebar {
-  /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{sharesReadReceipts}>, onReadReceipts(shares) → Promise,
-   * onSearchResult(result), onNotifications(wanted) → Promise<boolean> */
+  /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{user, sharesReadReceipts}>, onReadReceipts(shares) → Promise,
+   * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}> */
   constructor(handlers) {
     this.handlers = handlers;
     this.search = new SearchPanel({
@@ -53,7 +45,17 @@ export class Sidebar {
       on: { change: () => this.changeNotifications() },
     });
     this.notificationsHint = h('span', { class: 'setting-hint', id: 'setting-notifications-hint', text: NOTIFICATIONS_HINT });
+    this.pictureInput = h('input', {
+      type: 'file', class: 'visually-hidden', accept: 'image/png,image/jpeg,image/gif', tabIndex: -1, attrs: { 'aria-hidden': 'true' },
+      on: { change: () => this.changePicture(this.pictureInput.files?.[0] ?? null) },
+    });
+    this.pictureView = h('span', { class: 'setting-picture-view' });
+    this.removePicture = h('button', { type: 'button', class: 'link-button', text: 'Remove', on: { click: () => this.changePicture(null) } });
+    this.choosePicture = h('button', { type: 'button', class: 'link-button', text: 'Choose a picture…', on: { click: () => this.pictureInput.click() } });
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
+      h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
+        h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Profile picture' }),
+          h('span', { class: 'setting-picture-actions' }, this.choosePicture, this.removePicture)), this.pictureInput),
       h('label', { class: 'setting', attrs: { for: 'setting-read-receipts' } }, this.receipts,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Send read receipts' }),
           h('span', { class: 'setting-hint', text: 'Others see when you have read their messages.' }))),
@@ -111,12 +113,36 @@ export class Sidebar {
     this.receipts.disabled = true;
     try {
       const settings = await this.handlers.onSettings();
+      this.showPicture(settings.user);
       this.receipts.checked = settings.sharesReadReceipts;
       this.notifications.checked = settings.notifications;
     } finally {
       this.receipts.disabled = false;
     }
     this.receipts.focus();
+  }
+
+  /** The person's own picture (or initials) in the settings, with Remove when there is one. */
+  showPicture(user) {
+    replaceChildren(this.pictureView, avatarView(user?.displayName ?? '', user?.id ?? '', user?.avatarURL));
+    this.removePicture.hidden = !user?.avatarURL;
+    this.choosePicture.textContent = user?.avatarURL ? 'Change…' : 'Choose a picture…';
+  }
+
+  /** Uploads `file` as the person's picture, or removes the picture (null). */
+  async changePicture(file) {
+    this.pictureInput.value = '';
+    this.choosePicture.disabled = true;
+    this.removePicture.disabled = true;
+    try {
+      this.showPicture((await this.handlers.onPicture(file)).user);
+    } catch {
+      // The handler said why.
+    } finally {
+      this.choosePicture.disabled = false;
+      this.removePicture.disabled = false;
+      focus(this.choosePicture);
+    }
   }
 
   async changeNotifications() {

@@ -6,6 +6,7 @@ import { appCard, stickerView, summaryLine, textBubble, timeLabel } from './bubb
 import { h, safeImageURL } from './dom.js';
 import { readableText } from './mentions.js';
 import { attachmentView } from './attachments.js';
+import { avatarView } from './avatars.js';
 import { state } from './state.js';
 import { STICKER_DRAG_TYPE } from './widgets.js';
 
@@ -256,7 +257,10 @@ export class TranscriptView {
       dataset: { messageId: m.id, sequence: m.sequence },
       title: timeLabel(m.sentAt),
     });
-    if (showSender) li.append(h('p', { class: 'entry-sender', text: m.senderName }));
+    if (showSender) {
+      const member = conversation?.members.find((person) => person.id === m.sender);
+      li.append(h('p', { class: 'entry-sender' }, avatarView(m.senderName, m.sender, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: m.senderName })));
+    }
     const who = mine ? 'You' : m.senderName;
     li.append(h('span', { class: 'visually-hidden', text: `${who}, ${timeLabel(m.sentAt)}:` }));
     if (m.kind === 'unsent') {

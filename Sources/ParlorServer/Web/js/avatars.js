@@ -1,0 +1,26 @@
+// People's pictures: a profile picture when they set one, else their initials on a colour.
+
+import { h, safeImageURL } from './dom.js';
+
+export function initials(name) {
+  const parts = (name || '?').trim().split(/\s+/).filter(Boolean);
+  const first = [...(parts[0] || '?')][0];
+  const last = parts.length > 1 ? [...parts[parts.length - 1]][0] : '';
+  return (first + last).toUpperCase();
+}
+
+/**
+ * A round picture: `pictureURL` when there is one (a member's profile picture), else the
+ * initials of `name` on a colour of `seed`'s; the initials come back if the picture fails to load.
+ */
+export function avatarView(name, seed, pictureURL = null, extraClass = null) {
+  const hue = [...(seed || '')].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 360;
+  const el = h('span', { class: ['avatar', extraClass], attrs: { 'aria-hidden': 'true' }, text: initials(name) });
+  el.style.setProperty('--avatar-hue', String(hue));
+  const src = pictureURL ? safeImageURL(pictureURL) : null;
+  if (src) {
+    const img = h('img', { class: 'avatar-picture', src, alt: '', decoding: 'async', on: { error: () => img.remove() } });
+    el.append(img);
+  }
+  return el;
+}

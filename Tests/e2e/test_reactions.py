@@ -75,6 +75,15 @@ def test_tapbacks_show_live_toggle_and_take_any_emoji(browsers):
     bob.wait(lambda: "A reaction is one emoji" in bob.driver.find_element(By.TAG_NAME, "body").text, "the reason 'yes' is refused")
     assert set(chips(bob, "Dinner at 7?")) == {"❤️", "🎉"}
 
+    # Who reacted, on a right-click (a long press on a touch screen), without toggling anything.
+    chip = entry_of(alice, "Dinner at 7?").find_element(By.CSS_SELECTOR, ".reaction-chip")
+    ActionChains(alice.driver).context_click(chip).perform()
+    who = alice.wait(lambda: (r := alice.visible(".reactors")) and r[0], "the list of who reacted")
+    assert who.text == "❤️ You", who.text
+    assert chips(alice, "Dinner at 7?")["❤️"][1], "a right-click does not take her heart off"
+    alice.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    alice.wait(lambda: not alice.visible(".reactors"), "the list to close with Escape")
+
     # They are in the history: a reload shows them.
     alice.driver.refresh()
     alice.open_conversation("Bob")

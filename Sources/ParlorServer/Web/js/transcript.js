@@ -11,6 +11,8 @@ import { state } from './state.js';
 import { STICKER_DRAG_TYPE } from './widgets.js';
 
 const GAP_FOR_TIME = 15 * 60 * 1000;
+/** How long a press on a reaction lasts before it shows who reacted instead of toggling. */
+const LONG_PRESS = 500;
 
 /** How long after sending a text its sender may edit it, and unsend any message (the server's windows). */
 const EDIT_WINDOW = 15 * 60 * 1000;
@@ -451,16 +453,62 @@ export class TranscriptView {
     for (const reaction of m.reactions ?? []) {
       const mineToo = reaction.users.includes(me);
       const names = reaction.users.map(nameOf).join(', ');
-      row.append(h('button', {
+      // Who reacted: in the tooltip on hover, and in a small list on a long press (touch) or a
+      // right-click, as Messages shows them; a long press does not also toggle the reaction.
+      let pressTimer = null;
+      let longPressed = false;
+      const showWho = () => this.showReactors(row, reaction.emoji, names);
+      const chip = h('button', {
         type: 'button',
         class: ['reaction-chip', mineToo && 'is-mine'],
         title: names,
         dataset: { focusKey: `chip:${reaction.emoji}` },
         attrs: { 'aria-pressed': mineToo ? 'true' : 'false', 'aria-label': `${reaction.emoji} ${reaction.users.length}: ${names}` },
-        on: { click: () => this.handlers.onReact(m, reaction.emoji, !mineToo) },
-      }, h('span', { class: 'reaction-emoji', text: reaction.emoji }), h('span', { class: 'reaction-count', text: String(reaction.users.length) })));
+        on: {
+          click: () => {
+            if (longPressed) {
+              longPressed = false;
+              return;
+            }
+            this.handlers.onReact(m, reaction.emoji, !mineToo);
+          },
+          contextmenu: (event) => {
+            event.preventDefault();
+            showWho();
+          },
+          pointerdown: (event) => {
+            if (event.pointerType === 'mouse') return;
+            clearTimeout(pressTimer);
+            pressTimer = setTimeout(() => {
+              longPressed = true;
+              showWho();
+            }, LONG_PRESS);
+          },
+          pointerup: () => clearTimeout(pressTimer),
+          pointercancel: () => clearTimeout(pressTimer),
+          pointerleave: () => clearTimeout(pressTimer),
+        },
+      }, h('span', { class: 'reaction-emoji', text: reaction.emoji }), h('span', { class: 'reaction-count', text: String(reaction.users.length) }));
+      row.append(chip);
     }
     return row;
+  }
+
+  /** Under a message's reactions, who gave `emoji`; it goes at the next press anywhere or Escape. */
+  showReactors(row, emoji, names) {
+    row.parentElement?.querySelector('.reactors')?.remove();
+    const list = h('p', { class: 'reactors', attrs: { role: 'status' }, text: `${emoji} ${names}` });
+    row.after(list);
+    const close = (event) => {
+      if (event.type === 'keydown' && event.key !== 'Escape') return;
+      list.remove();
+      document.removeEventListener('pointerdown', close, true);
+      document.removeEventListener('keydown', close, true);
+    };
+    setTimeout(() => {
+      document.addEventListener('pointerdown', close, true);
+      document.addEventListener('keydown', close, true);
+    });
   }
 
   /** The tapbacks, a field for any other emoji, and Reply (Edit and Unsend on the person's own); Escape closes it. */

@@ -45,7 +45,7 @@ public enum ParlorServer {
             router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
         }
         OperatorRoutes(services: services, gate: gate).add(to: router)
-        AuthRoutes(accounts: accounts, configuration: configuration, caches: services.renderer.caches).add(to: router)
+        AuthRoutes(accounts: accounts, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
         AdminRoutes(services: services, gate: gate).add(to: router)

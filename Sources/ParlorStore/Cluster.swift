@@ -28,6 +28,8 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case reactionsChanged(conversation: ConversationID, message: MessageID)
     /// A member who shares read receipts read further (the store has their mark).
     case readMoved(user: UserID, conversation: ConversationID)
+    /// An account's profile changed (its picture): nodes read it again when next needed.
+    case userChanged(UserID)
     /// Someone started or stopped typing: never stored, only relayed.
     case typing(user: UserID, conversation: ConversationID, isTyping: Bool)
     /// This node's listener reconnected: it may have missed events and must catch up from the store.

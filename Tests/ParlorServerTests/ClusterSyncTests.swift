@@ -1,5 +1,6 @@
 import Foundation
 import ParlorKit
+import ParlorServer
 import ParlorStore
 import ParlorStoreSQLite
 import Testing
@@ -29,6 +30,7 @@ struct OtherNodeScene: Sendable {
     let bus: ScriptedBus
     let store: SQLiteStore
     let alice: Person
+    let bob: Person
     let conversation: ConversationID
     let bobSocket: TestSocket
 
@@ -43,7 +45,7 @@ struct OtherNodeScene: Sendable {
             let direct = try await api.conversation(of: alice, with: [bob])
             let socket = try await TestSocket.session(port: port, as: bob)
             let scene = OtherNodeScene(
-                api: api, bus: bus, store: store, alice: alice, conversation: direct.id, bobSocket: socket)
+                api: api, bus: bus, store: store, alice: alice, bob: bob, conversation: direct.id, bobSocket: socket)
             try await body(scene)
             await socket.disconnect()
         }
@@ -101,6 +103,29 @@ struct ClusterSyncTests {
 
             scene.bus.announce(.messagesCommitted(first))
             #expect(try await scene.lateMessages().isEmpty, "the late notification delivers nothing twice")
+        }
+    }
+
+    @Test("A profile picture another node set shows here once that node says so; until then this node's cache answers")
+    func profileChangedElsewhere() async throws {
+        try await OtherNodeScene.run { scene in
+            let bob = scene.bob
+            func alicesPicture() async throws -> String? {
+                try await scene.api.get("/api/conversations/\(scene.conversation)", as: bob).decode(Wire.Conversation.self)
+                    .members.first { $0.id == scene.alice.id }?.avatarURL
+            }
+            #expect(try await alicesPicture() == nil)
+            let hash = String(repeating: "ab", count: 32)
+            try await scene.store.setAvatar(hash, user: scene.alice.id)
+            #expect(try await alicesPicture() == nil, "this node answers from its cache until told")
+            scene.bus.announce(.userChanged(scene.alice.id))
+            var seen: String?
+            for _ in 0..<100 {
+                seen = try await alicesPicture()
+                if seen != nil { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(seen == "/blobs/\(hash)")
         }
     }
 

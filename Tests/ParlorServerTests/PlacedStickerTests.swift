@@ -71,7 +71,7 @@ struct PlacedStickerTests {
             #expect(try await place(on: UUID().uuidString) == (404, "stickerTargetNotFound"))
             #expect(try await place(on: gone.id.description) == (404, "stickerTargetNotFound"), "an unsent message takes no stickers")
             let stickerOnSticker = try #require(try await api.messages(in: direct.id, as: alice).last?.id)
-            #expect(try await place(on: stickerOnSticker.description) == (400, "invalidPlacement"))
+            #expect(try await place(on: stickerOnSticker.description) == (409, "invalidPlacement"))
 
             let textPlaced = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
                 "id": .string(UUID().uuidString), "text": "hi", "placement": ["message": .string(target.id.description), "x": 0.5, "y": 0.5],

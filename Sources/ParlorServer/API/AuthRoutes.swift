@@ -7,6 +7,7 @@ struct AuthRoutes {
     let accounts: Accounts
     let configuration: ServerConfiguration
     let caches: ViewerCaches
+    let bus: any ClusterBus
 
     struct SignUp: Decodable {
         let username: String
@@ -71,6 +72,7 @@ struct AuthRoutes {
         }
         try await accounts.store.setAvatar(hash, user: user)
         await caches.forgetUser(user)
+        await bus.publish(.userChanged(user))
     }
 
     /// The session cookie: HttpOnly, SameSite=Strict; nil clears it.

@@ -124,6 +124,7 @@ struct ConversationRoutes {
             let body = try await JSONBody.decode(NewMessage.self, from: request, limit: 128 * 1024)
             if body.placement != nil, body.sticker == nil { throw APIError.invalid("'placement' goes with 'sticker' only.") }
             if body.linkPreview != nil, body.text == nil { throw APIError.invalid("'linkPreview' goes with 'text' only.") }
+            if body.replyTo != nil, body.text == nil { throw APIError.invalid("'replyTo' goes with 'text' only.") }
             let sent = switch (body.text, body.sticker, body.attachment) {
             case (let text?, nil, nil):
                 try await messaging.sendText(text, id: body.id, replyTo: body.replyTo, linkPreview: body.linkPreview, from: user.id, in: conversation)

@@ -62,6 +62,8 @@ struct ClusterSync: Service {
                 try await services.reactions.changedElsewhere(message, in: conversation)
             case .readMoved(let user, let conversation):
                 await services.messaging.showReceipt(of: user, in: conversation)
+            case .userChanged(let user):
+                await services.renderer.caches.forgetUser(user)
             case .typing(let user, let conversation, let isTyping):
                 try await services.typing.relayedElsewhere(isTyping, user: user, in: conversation)
             case .listenerRestarted:

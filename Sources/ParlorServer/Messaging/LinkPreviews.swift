@@ -55,11 +55,15 @@ final class LinkPreviews: Sendable {
     }
 
     /// `text` as a link a preview can be made for.
-    /// - Throws: `invalidValue` unless it is an http or https address of at most `maxURLLength` characters.
+    /// - Throws: `invalidValue` past `maxURLLength` code points; `previewUnavailable` for anything
+    ///   but an http or https address.
     static func link(_ text: String) throws -> URL {
-        guard text.count <= maxURLLength, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw APIError.invalid("A link preview is made for an http or https address of at most \(maxURLLength) characters.") }
+        guard text.unicodeScalars.count <= maxURLLength else {
+            throw APIError.invalid("A link preview is made for an address of at most \(maxURLLength) characters.")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { throw unavailable("A card is made for a web address (http or https) only.") }
         return url
     }
 
@@ -138,7 +142,7 @@ final class LinkPreviews: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func unavailable(_ message: String) -> APIError {
+    static func unavailable(_ message: String) -> APIError {
         APIError(.notFound, code: "previewUnavailable", message)
     }
 }

@@ -56,10 +56,9 @@ final class Messaging: Sendable {
 
     /// Sends a text message, perhaps as a reply, perhaps with the card of a page it links to
     /// (`linkPreview`, a link in the text: the server reads the page, or takes it from its cache;
-    /// a page it cannot read leaves the text without a card rather than failing the send).
-    /// Retrying with the same id returns the original.
-    /// - Throws: `replyTargetNotFound` when `replyTo` is not a message the sender sees here;
-    ///   `invalidValue` when `linkPreview` is not a link in the text.
+    /// a page it cannot read, or a `linkPreview` that is not in the text, leaves the text without
+    /// a card rather than failing the send). Retrying with the same id returns the original.
+    /// - Throws: `replyTargetNotFound` when `replyTo` is not a message the sender sees here.
     func sendText(
         _ text: String, id: MessageID, replyTo: MessageID? = nil, linkPreview: String? = nil, from user: UserID, in conversation: ConversationID
     ) async throws -> Sent {
@@ -70,9 +69,8 @@ final class Messaging: Sendable {
             throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
         }
         var preview: StoredLinkPreview?
-        if let linkPreview {
-            guard text.contains(linkPreview) else { throw APIError.invalid("'linkPreview' is a link that is in the text.") }
-            // A retry of a message already sent is answered from the store, without the page.
+        // A retry of a message already sent is answered from the store, without the page.
+        if let linkPreview, text.contains(linkPreview) {
             if try await store.message(id: id, in: conversation) == nil {
                 preview = try? await linkPreviews.preview(of: linkPreview, for: user)
             }
@@ -146,7 +144,7 @@ final class Messaging: Sendable {
                 throw APIError(.notFound, code: "stickerTargetNotFound", "The message you place the sticker on is not in this conversation.")
             }
             guard target.content.placement == nil else {
-                throw APIError(.badRequest, code: "invalidPlacement", "Place the sticker on a message, not on another placed sticker.")
+                throw APIError(.conflict, code: "invalidPlacement", "Place the sticker on a message, not on another placed sticker.")
             }
         }
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker, placement: placement)))

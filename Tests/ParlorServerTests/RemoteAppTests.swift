@@ -68,7 +68,9 @@ struct RemoteAppTests {
     /// Runs Probe with `AppRunner` (the app's own code, unchanged) until `body` returns.
     static func withRunner<T: Sendable>(port: Int, secret: String, _ body: () async throws -> T) async throws -> T {
         let (connected, signal) = AsyncStream.makeStream(of: Void.self)
+        // The stream ends with the runner, so a runner that stops for good cannot leave the wait hanging.
         let runner = Task {
+            defer { signal.finish() }
             try await AppRunner(app: Probe(), server: URL(string: "http://127.0.0.1:\(port)"), secret: secret).run { signal.yield() }
         }
         defer { runner.cancel() }
@@ -127,7 +129,10 @@ struct RemoteAppTests {
 
                 let (connected, signal) = AsyncStream.makeStream(of: Void.self)
                 let servers = ports.compactMap { URL(string: "http://127.0.0.1:\($0)") }
-                let runner = Task { try await AppRunner(app: Probe(), servers: servers, secret: secret).run { signal.yield() } }
+                let runner = Task {
+                    defer { signal.finish() }
+                    try await AppRunner(app: Probe(), servers: servers, secret: secret).run { signal.yield() }
+                }
                 defer { runner.cancel() }
                 var welcomes = connected.makeAsyncIterator()
                 for _ in ports { _ = await welcomes.next() }

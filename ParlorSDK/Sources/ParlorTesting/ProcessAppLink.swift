@@ -59,7 +59,12 @@ public final class ProcessAppLink: AppLink, Sendable {
         try process.run()
         stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self else { return }
+            // At the end of the output the handle stays readable: the handler must be cleared
+            // there, whether or not the link is still here, or it runs in a tight loop.
+            guard let self else {
+                if data.isEmpty { handle.readabilityHandler = nil }
+                return
+            }
             if data.isEmpty {
                 handle.readabilityHandler = nil
                 self.ended()

@@ -51,6 +51,12 @@ final class ParlorProcess: Sendable {
         let printed = Printed()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
+            // At the end of the output the handle stays readable: without this, the handler would
+            // run in a tight loop, a whole core of a 2-core machine, until the process is freed.
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                return
+            }
             printed.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
@@ -93,11 +99,14 @@ final class ParlorProcess: Sendable {
         process.standardError = output
         try process.run()
         // Read to the end on a thread of its own: the blocking read must not hold a shared thread.
-        let printed: String = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) }.start()
+        let printed = Task {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) }.start()
+            }
         }
-        let status = await ParlorProcess(process: process, port: 0).exited()
-        return (status, printed)
+        // A command that never ends fails its test and is killed, which also ends the output.
+        let status = await ParlorProcess(process: process, port: 0).exited(within: .seconds(120))
+        return (status, await printed.value)
     }
 
     /// A port of 127.0.0.1 nothing listens on now (for a server option that takes a port).

@@ -1,10 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// The SDK's modules (the package in ParlorSDK/).
 let parlorKit: Target.Dependency = .product(name: "ParlorKit", package: "ParlorSDK")
 let parlorHost: Target.Dependency = .product(name: "ParlorHost", package: "ParlorSDK")
 let parlorTesting: Target.Dependency = .product(name: "ParlorTesting", package: "ParlorSDK")
+let parlorAppRunner: Target.Dependency = .product(name: "ParlorAppRunner", package: "ParlorSDK")
 
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
@@ -20,14 +21,13 @@ let package = Package(
     name: "Parlor",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "ParlorAppRunner", targets: ["ParlorAppRunner"]),
         .executable(name: "parlor", targets: ["parlor"]),
         .executable(name: "parlor-fuzz", targets: ["ParlorFuzz"]),
     ],
     dependencies: [
-        // The SDK for apps (ParlorKit, ParlorHost, ParlorTesting): a package of its own, so apps
-        // can depend on it without building the server.
-        .package(path: "ParlorSDK"),
+        // The SDK for apps (ParlorKit, ParlorHost, ParlorTesting, and ParlorAppRunner with its
+        // AppRunner trait): a package of its own, so apps can depend on it without building the server.
+        .package(path: "ParlorSDK", traits: ["AppRunner"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -45,14 +45,6 @@ let package = Package(
     ],
     targets: [
         .target(name: "ParlorStickers", dependencies: [parlorKit], resources: [.copy("Packs")]),
-        /// Runs a ParlorKit app in its own process, dialled in to a server (docs/APPS.md).
-        .target(name: "ParlorAppRunner", dependencies: [
-            parlorKit, parlorHost,
-            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOWebSocket", package: "swift-nio"),
-        ]),
         /// The store protocol, its records and the cluster bus: no database engine.
         .target(name: "ParlorStore", dependencies: [parlorKit]),
         .target(name: "ParlorStoreSQLite", dependencies: [
@@ -87,10 +79,10 @@ let package = Package(
         .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorServer", "ParlorStickers", "LinkShare"]),
         .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
-        .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, "ParlorAppRunner"] + apps.map { .target(name: $0) }),
+        .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
             parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
-            "ParlorAppRunner",
+            parlorAppRunner,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -104,7 +96,7 @@ let package = Package(
         ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
             "ParlorServer", "ParlorStore", "ParlorStoreSQLite", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
-            "ParlorAppRunner",
+            parlorAppRunner,
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

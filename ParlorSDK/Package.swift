@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// The SDK for message apps: what an app, its tests and the simulator need, and nothing of the
@@ -9,6 +9,11 @@ import PackageDescription
 /// - ParlorHost: the host every Parlor hosts apps through (lifecycle, rules, the app protocol's
 ///   wire types), which the simulator runs too.
 /// - ParlorTesting: `ConversationSimulator`, any number of people in one conversation, headless.
+/// - ParlorAppRunner: runs an app in its own process, dialled in to a Parlor server. It needs a
+///   WebSocket client (SwiftNIO), so it is behind the `AppRunner` trait: a package that does not
+///   enable the trait neither resolves nor builds SwiftNIO.
+///
+///       .package(path: "../parlor/ParlorSDK", traits: ["AppRunner"])
 let package = Package(
     name: "ParlorSDK",
     platforms: [.macOS(.v15)],
@@ -16,15 +21,32 @@ let package = Package(
         .library(name: "ParlorKit", targets: ["ParlorKit"]),
         .library(name: "ParlorHost", targets: ["ParlorHost"]),
         .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
+        .library(name: "ParlorAppRunner", targets: ["ParlorAppRunner"]),
+    ],
+    traits: [
+        .trait(name: "AppRunner", description: "ParlorAppRunner's WebSocket client (brings SwiftNIO): run an app in its own process."),
     ],
     dependencies: [
         // `swift package generate-documentation --target ParlorKit` (the DocC catalog in ParlorKit.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The runner's WebSocket client, resolved only when a package enables the AppRunner trait.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(name: "ParlorKit"),
         .target(name: "ParlorHost", dependencies: ["ParlorKit"]),
         .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost"]),
+        /// Runs a ParlorKit app in its own process, dialled in to a server (docs/APPS.md).
+        .target(name: "ParlorAppRunner", dependencies: [
+            "ParlorKit", "ParlorHost",
+            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(traits: ["AppRunner"])),
+            .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["AppRunner"])),
+            .product(name: "Logging", package: "swift-log", condition: .when(traits: ["AppRunner"])),
+            .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+        ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
     ],

@@ -191,6 +191,9 @@ enum NewAppTemplate {
 
         To run it against a Parlor server and use it in the browser, see Parlor's `docs/APPS.md`
         (section 3: `AppRunner` runs this same code in its own process, dialled in to the server).
+        It is the SDK's `ParlorAppRunner`, behind the `AppRunner` trait because it brings SwiftNIO:
+        `.package(path: "…", traits: ["AppRunner"])` and an executable target that calls
+        `try await AppRunner(app: __NAME__()).run()` (Parlor's `examples/poll` does exactly this).
 
         """#
 }

@@ -1,6 +1,8 @@
-"""An app outside the server: Dice (examples/dice), a Python process that dials in over the app
+"""Apps outside the server. Dice (examples/dice), a Python process that dials in over the app
 connection protocol, is added to a running server, played by two people, stopped and started
-again; the scores survive because they live in the messages, not in the process."""
+again; the scores survive because they live in the messages, not in the process. Quick Poll
+(examples/poll), a Swift package of its own on ParlorSDK alone, runs its unchanged app code with
+ParlorAppRunner in its own process."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from conftest import ROOT, parlor_binary
 
 DICE = ROOT / "examples" / "dice"
+POLL = ROOT / "examples" / "poll"
 SCORE = re.compile(r"\b(Alice|Bob): (\d+)\b")
 
 
@@ -46,6 +49,24 @@ class DiceApp:
             self.process.wait(timeout=10)
 
 
+def add_app(server, manifest: Path, name: str) -> str:
+    """`parlor apps add MANIFEST` on the running server; the credential it prints once."""
+    added = subprocess.run(
+        [str(parlor_binary()), "apps", "add", str(manifest), "--data-dir", server.data_dir],
+        capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert added.returncode == 0, added.stderr
+    assert f"Added {name}" in added.stdout, added.stdout
+    return next(line.strip() for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
+
+
+def poll_app() -> Path:
+    """examples/poll's poll-app executable (scripts/test builds it with the package's tests)."""
+    built = POLL / ".build" / "debug" / "poll-app"
+    if not built.exists():
+        subprocess.run(["swift", "build", "--package-path", str(POLL), "--product", "poll-app"], check=True, timeout=1800)
+    return built
+
+
 def server_log_count(server_log: Path, text: str) -> int:
     return server_log.read_text().count(text)
 
@@ -70,12 +91,7 @@ def wait_for_scores(person, what: str, accept) -> dict[str, int]:
 @pytest.mark.flow
 def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers, artifacts):
     # The operator adds Dice to the running server; it prints the credential once.
-    added = subprocess.run(
-        [str(parlor_binary()), "apps", "add", str(DICE / "manifest.json"), "--data-dir", server.data_dir],
-        capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert added.returncode == 0, added.stderr
-    assert "Added Dice (org.example.dice)" in added.stdout, added.stdout
-    secret = next(line.strip() for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
+    secret = add_app(server, DICE / "manifest.json", "Dice (org.example.dice)")
     server_log = artifacts / "server.log"
 
     # A wrong credential is refused, and the app says so and ends instead of dialling forever.
@@ -153,3 +169,58 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
             assert secret not in log.read_text()
     finally:
         dice.kill()
+
+
+@pytest.mark.flow
+def test_a_swift_app_package_runs_in_its_own_process(server, browsers, artifacts):
+    # Quick Poll's own package: the app, and poll-app, which hands it to ParlorAppRunner.
+    secret = add_app(server, POLL / "manifest.json", "Poll (org.example.poll)")
+    log = artifacts / "poll-app.log"
+    env = {**os.environ, "PARLOR_URL": server.url, "PARLOR_APP_SECRET": secret}
+    with open(log, "w") as output:
+        process = subprocess.Popen([str(poll_app())], env=env, stdin=subprocess.DEVNULL, stdout=output,
+                                   stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while "Connected to Parlor" not in log.read_text():
+            assert process.poll() is None, f"poll-app ended: {log.read_text()[-2000:]}"
+            assert time.monotonic() < deadline, f"poll-app did not connect: {log.read_text()[-2000:]}"
+            time.sleep(0.05)
+
+        alice = browsers("alice")
+        bob = browsers("bob")
+        alice.open_conversation("Bob")
+        bob.open_conversation("Alice")
+
+        # Alice asks; the poll is staged in her compose field and she sends it.
+        alice.open_drawer()
+        alice.wait(lambda: "Poll" in alice.drawer_names(), "Poll in the drawer")
+        alice.open_app("Poll")
+        alice.type_in_app("Question", "Lunch?")
+        alice.type_in_app("Option 1", "Pizza")
+        alice.type_in_app("Option 2", "Sushi")
+        alice.wait(lambda: alice.button("Create", root=alice.surface()) is not None, "the Create button")
+        alice.press_in_app("Create")
+        alice.wait_for_staged("Lunch?")
+        alice.send()
+        bob.wait_for_card("Lunch?")
+        alice.shot("poll-sent")
+
+        # Bob votes from the bubble; his vote updates the same bubble for both.
+        bob.tap_card("Lunch?")
+        bob.wait_for_surface("Poll", style="expanded")
+        bob.press_in_app("Pizza: 0")
+        bob.wait_for_staged("Pizza 1")
+        bob.send()
+        for person in (alice, bob):
+            person.wait(lambda p=person: len(p.app_cards()) == 1 and "Pizza 1 · Sushi 0" in p.card_text(p.app_cards()[0]),
+                        "one poll bubble with Bob's vote")
+        bob.shot("bob-voted")
+        assert secret not in log.read_text()
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()

@@ -1,3 +1,7 @@
+// The runner needs a WebSocket client (hummingbird-websocket, on SwiftNIO): it is built only in a
+// package that enables ParlorSDK's AppRunner trait, so apps that do not run out of process never
+// resolve or build SwiftNIO.
+#if AppRunner
 import Foundation
 import HTTPTypes
 import HummingbirdWSClient
@@ -240,4 +244,11 @@ private final class Flag: Sendable {
     var isSet: Bool { value.withLock { $0 } }
 }
 
+#else
+import ParlorKit
 
+/// Without ParlorSDK's `AppRunner` trait this module is empty: enable the trait where the package
+/// depends on ParlorSDK.
+@available(*, unavailable, message: "AppRunner is in ParlorSDK's AppRunner trait: .package(path: \"…/ParlorSDK\", traits: [\"AppRunner\"])")
+public struct AppRunner<App: MessagesApp> {}
+#endif

@@ -25,7 +25,13 @@ public struct AppResponder<App: MessagesApp>: Sendable {
     /// - Parameter readContainer: reads a key of the person's container from Parlor.
     public func answer(_ call: AppWire.Call, readContainer: @escaping @Sendable (String) async throws -> JSONValue) async -> AppWire.AppFrame {
         do {
-            return .result(try await result(of: call, readContainer: readContainer))
+            // A hook the app left to ParlorKit's default did nothing: say so, and Parlor stops asking.
+            let marker = DefaultHook.Marker()
+            var result = try await DefaultHook.$marker.withValue(marker) { try await self.result(of: call, readContainer: readContainer) }
+            if marker.ranDefault, call.hook.mayBeUnimplemented {
+                result = AppWire.Result(id: call.id, view: result.view, unimplemented: true)
+            }
+            return .result(result)
         } catch let error as MessagesError {
             return .refuse(AppWire.Refusal(id: call.id, code: error.code.name, message: error.message))
         } catch {

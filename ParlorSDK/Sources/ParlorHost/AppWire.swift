@@ -41,6 +41,10 @@ public enum AppWire {
         /// newest message (answer with the result's `message`, or an empty result to leave it
         /// staged). No state, no context.
         case rebase
+
+        /// Whether an app may answer that it has no code for this hook (`Result.unimplemented`):
+        /// every hook but `handle` and `render`.
+        public var mayBeUnimplemented: Bool { self != .handle && self != .render }
     }
 
     /// Where the instance is when a hook runs.
@@ -190,13 +194,22 @@ public enum AppWire {
         public var view: ViewNode?
         /// `rebase`: the message to send instead (absent: not re-applied; it stays staged).
         public var message: Message?
+        /// True when the app has no code for this hook (it did nothing: no state, no effects, and
+        /// for `validate` it accepts, for `rebase` it leaves the message staged). Parlor then
+        /// stops calling that hook on this connection and takes the empty answer as given.
+        /// Ignored for `handle` and `render`, which every app has.
+        public var unimplemented: Bool?
 
-        public init(id: String, state: JSONValue? = nil, effects: [Effect]? = nil, view: ViewNode? = nil, message: Message? = nil) {
+        public init(
+            id: String, state: JSONValue? = nil, effects: [Effect]? = nil, view: ViewNode? = nil, message: Message? = nil,
+            unimplemented: Bool? = nil
+        ) {
             self.id = id
             self.state = state
             self.effects = effects
             self.view = view
             self.message = message
+            self.unimplemented = unimplemented
         }
     }
 

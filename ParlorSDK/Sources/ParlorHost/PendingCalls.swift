@@ -13,10 +13,13 @@ import Synchronization
     private struct State {
         var waiting: [String: Waiting] = [:]
         var ended = false
+        /// Hooks the app answered it has no code for: not called again on this link.
+        var unimplemented: Set<AppWire.Hook> = []
     }
 
     private struct Waiting {
         let continuation: CheckedContinuation<AppWire.Result, any Error>
+        let hook: AppWire.Hook
         let container: (any AppContainer)?
         var reads = 0
     }
@@ -26,18 +29,22 @@ import Synchronization
         self.deadline = deadline
     }
 
-    /// Registers `call`, lets `send` put it on the wire, and waits for the answer.
+    /// Registers `call`, lets `send` put it on the wire, and waits for the answer. A hook the app
+    /// said it has no code for is answered here, empty, as the app would (`Result.unimplemented`).
     /// - Throws: the app's refusal; `appUnavailable` past the deadline or once the app is gone.
     @_spi(Hosting) public func call(
         _ call: AppWire.Call, container: (any AppContainer)?, send: @Sendable (AppWire.Call) -> Void
     ) async throws(MessagesError) -> AppWire.Result {
+        if state.withLock({ !$0.ended && $0.unimplemented.contains(call.hook) }) {
+            return AppWire.Result(id: call.id)
+        }
         let expiry = Mutex<Task<Void, Never>?>(nil)
         defer { expiry.withLock { $0?.cancel() } }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 let accepted = state.withLock { state in
                     guard !state.ended else { return false }
-                    state.waiting[call.id] = Waiting(continuation: continuation, container: container)
+                    state.waiting[call.id] = Waiting(continuation: continuation, hook: call.hook, container: container)
                     return true
                 }
                 guard accepted else {
@@ -62,8 +69,18 @@ import Synchronization
 
     /// Hands an answer to the call it names (an answer to no waiting call is dropped).
     @_spi(Hosting) public func answer(_ result: AppWire.Result) {
-        resolve(result.id) { $0.resume(returning: result) }
+        guard let waiting = state.withLock({ state -> Waiting? in
+            let waiting = state.waiting.removeValue(forKey: result.id)
+            if let hook = waiting?.hook, result.unimplemented == true, hook.mayBeUnimplemented {
+                state.unimplemented.insert(hook)
+            }
+            return waiting
+        }) else { return }
+        waiting.continuation.resume(returning: result)
     }
+
+    /// The hooks the app said it has no code for, which this link no longer calls.
+    @_spi(Hosting) public var unimplementedHooks: Set<AppWire.Hook> { state.withLock { $0.unimplemented } }
 
     @_spi(Hosting) public func refuse(_ refusal: AppWire.Refusal) {
         resolve(refusal.id) { $0.resume(throwing: refusal.error) }

@@ -1,5 +1,5 @@
 import Foundation
-import ParlorHost
+@_spi(Hosting) import ParlorHost
 import ParlorKit
 
 /// Apps hosted as if they ran in their own process: every call, answer, view and check crosses
@@ -16,27 +16,42 @@ public enum OutOfProcess {
     }
 }
 
-/// A link to an `AppResponder` in the same process, through JSON frames both ways.
+/// A link to an `AppResponder` in the same process, through JSON frames both ways, and through
+/// the same `PendingCalls` as the server's links (hooks the app has no code for are not called
+/// again, as on a server).
 public struct InMemoryAppLink<App: MessagesApp>: AppLink {
     let responder: AppResponder<App>
+    private let calls: PendingCalls
 
     public init(responder: AppResponder<App>) {
         self.responder = responder
+        // No network in between: the deadline only stops a test that would otherwise hang.
+        calls = PendingCalls(appName: responder.app.manifest.name, deadline: .seconds(60))
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        // What the server would send, as the app would read it.
-        let sent = try AppWire.decode(AppWire.ServerFrame.self, from: AppWire.encode(AppWire.ServerFrame.call(call)))
-        guard case .call(let received) = sent else { throw MessagesError(.appUnavailable, "The call did not survive encoding.") }
-        let answer = await responder.answer(received) { key in
-            guard let data = try await container?.data(forKey: key) else { return .null }
-            return (try? JSONValue(json: data)) ?? .null
+        try await calls.call(call, container: container) { sent in
+            Task { await self.answer(sent, container: container) }
         }
-        // What the app would answer, as the server would read it.
-        switch try AppWire.decode(AppWire.AppFrame.self, from: AppWire.encode(answer)) {
-        case .result(let result) where result.id == call.id: return result
-        case .refuse(let refusal) where refusal.id == call.id: throw refusal.error
-        default: throw MessagesError(.appUnavailable, "\(responder.app.manifest.name) answered another call.")
+    }
+
+    /// What the app would answer, as the server would read it.
+    private func answer(_ call: AppWire.Call, container: (any AppContainer)?) async {
+        do {
+            // What the server would send, as the app would read it.
+            let sent = try AppWire.decode(AppWire.ServerFrame.self, from: AppWire.encode(AppWire.ServerFrame.call(call)))
+            guard case .call(let received) = sent else { throw MessagesError(.appUnavailable, "The call did not survive encoding.") }
+            let answer = await responder.answer(received) { key in
+                guard let data = try await container?.data(forKey: key) else { return .null }
+                return (try? JSONValue(json: data)) ?? .null
+            }
+            switch try AppWire.decode(AppWire.AppFrame.self, from: AppWire.encode(answer)) {
+            case .result(let result) where result.id == call.id: calls.answer(result)
+            case .refuse(let refusal) where refusal.id == call.id: calls.refuse(refusal)
+            default: throw MessagesError(.appUnavailable, "\(responder.app.manifest.name) answered another call.")
+            }
+        } catch {
+            calls.fail(call.id, error as? MessagesError ?? MessagesError(.appUnavailable, "\(error)"))
         }
     }
 }

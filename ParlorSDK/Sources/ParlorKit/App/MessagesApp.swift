@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A message app: a value with a manifest, a per-participant `State`, lifecycle hooks, action
 /// handling, and `body`, the view as a pure function of the state.
@@ -156,75 +157,96 @@ extension MessagesApp {
     /// - Parameters:
     ///   - message: the message to check.
     ///   - head: the session head it replaces, or nil.
-    public func validate(_ message: Message, replacing head: Message?) throws {}
+    public func validate(_ message: Message, replacing head: Message?) throws { DefaultHook.ran() }
     /// Refuses every rebase: the send fails with `.sessionConflict` and the message stays staged.
     /// - Parameters:
     ///   - message: the staged message.
     ///   - head: the session's newer head.
     /// - Returns: nil.
-    public func rebase(_ message: Message, onto head: Message) throws -> Message? { nil }
+    public func rebase(_ message: Message, onto head: Message) throws -> Message? {
+        DefaultHook.ran()
+        return nil
+    }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willBecomeActive(state: inout State, context: AppContext) async throws {}
+    public func willBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didBecomeActive(state: inout State, context: AppContext) async throws {}
+    public func didBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willResignActive(state: inout State, context: AppContext) async throws {}
+    public func willResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didResignActive(state: inout State, context: AppContext) async throws {}
-    /// Does nothing.
-    /// - Parameters:
-    ///   - message: the message.
-    ///   - state: the app's state.
-    ///   - context: the hook's context.
-    public func willSelect(_ message: Message, state: inout State, context: AppContext) async throws {}
+    public func didResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {}
+    public func willSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {}
+    public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didStartSending(_ message: Message, state: inout State, context: AppContext) async throws {}
+    public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didCancelSending(_ message: Message, state: inout State, context: AppContext) async throws {}
+    public func didStartSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    /// Does nothing.
+    /// - Parameters:
+    ///   - message: the message.
+    ///   - state: the app's state.
+    ///   - context: the hook's context.
+    public func didCancelSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - style: the new style.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws {}
+    public func willTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
     /// Does nothing.
     /// - Parameters:
     ///   - style: the new style.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws {}
+    public func didTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+}
+
+/// Tells a host that runs an app's hooks for a caller elsewhere (the app side of the app
+/// connection protocol) that the hook it ran was one of the defaults above, which do nothing: the
+/// caller need not ask for that hook again. Apps never see it.
+@_spi(Hosting) public enum DefaultHook {
+    /// Set while a host runs one hook; the defaults mark it.
+    @TaskLocal public static var marker: Marker?
+
+    /// Whether a default ran.
+    public final class Marker: Sendable {
+        private let value = Mutex(false)
+        public init() {}
+        public var ranDefault: Bool { value.withLock { $0 } }
+        func mark() { value.withLock { $0 = true } }
+    }
+
+    static func ran() { marker?.mark() }
 }
 
 /// What `body` may depend on besides the state.

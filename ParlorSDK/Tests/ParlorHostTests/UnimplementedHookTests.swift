@@ -8,7 +8,8 @@ import Testing
 /// (`AppResponder`) answers `unimplemented`, and the link (`PendingCalls`) stops asking.
 @Suite("Hooks an app outside the host has no code for")
 struct UnimplementedHookTests {
-    /// Counts its openings in `willBecomeActive`; every other hook is ParlorKit's default.
+    /// Counts its openings in `willBecomeActive` (which also runs the default `didBecomeActive`,
+    /// which must not make its own hook look unimplemented); every other hook is ParlorKit's default.
     struct Opener: MessagesApp {
         var manifest: AppManifest { AppManifest(id: "org.parlor.test.opener", name: "Opener", icon: .asset("icon.png")) }
         struct State: Codable, Sendable { var opened = 0 }
@@ -16,7 +17,10 @@ struct UnimplementedHookTests {
         var initialState: State { State() }
         func body(state: State, environment: ViewEnvironment) -> ViewNode { Text("opened \(state.opened)", id: "opened") }
         func handle(_ action: Action, state: inout State, context: AppContext) async throws {}
-        func willBecomeActive(state: inout State, context: AppContext) async throws { state.opened += 1 }
+        func willBecomeActive(state: inout State, context: AppContext) async throws {
+            try await didBecomeActive(state: &state, context: context)
+            state.opened += 1
+        }
     }
 
     /// Refuses every message: its `validate` is its own.

@@ -157,78 +157,78 @@ extension MessagesApp {
     /// - Parameters:
     ///   - message: the message to check.
     ///   - head: the session head it replaces, or nil.
-    public func validate(_ message: Message, replacing head: Message?) throws { DefaultHook.ran() }
+    public func validate(_ message: Message, replacing head: Message?) throws { DefaultHook.ran(#function) }
     /// Refuses every rebase: the send fails with `.sessionConflict` and the message stays staged.
     /// - Parameters:
     ///   - message: the staged message.
     ///   - head: the session's newer head.
     /// - Returns: nil.
     public func rebase(_ message: Message, onto head: Message) throws -> Message? {
-        DefaultHook.ran()
+        DefaultHook.ran(#function)
         return nil
     }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func willBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didBecomeActive(state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func willResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran() }
-    /// Does nothing.
-    /// - Parameters:
-    ///   - message: the message.
-    ///   - state: the app's state.
-    ///   - context: the hook's context.
-    public func willSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didResignActive(state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func willSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didStartSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - message: the message.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didCancelSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didStartSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
+    /// Does nothing.
+    /// - Parameters:
+    ///   - message: the message.
+    ///   - state: the app's state.
+    ///   - context: the hook's context.
+    public func didCancelSending(_ message: Message, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - style: the new style.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func willTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func willTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
     /// Does nothing.
     /// - Parameters:
     ///   - style: the new style.
     ///   - state: the app's state.
     ///   - context: the hook's context.
-    public func didTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran() }
+    public func didTransition(to style: PresentationStyle, state: inout State, context: AppContext) async throws { DefaultHook.ran(#function) }
 }
 
 /// Tells a host that runs an app's hooks for a caller elsewhere (the app side of the app
@@ -238,15 +238,20 @@ extension MessagesApp {
     /// Set while a host runs one hook; the defaults mark it.
     @TaskLocal public static var marker: Marker?
 
-    /// Whether a default ran.
+    /// Which defaults ran, by hook name (`didBecomeActive`, `validate`…): a hook of the app's own
+    /// may call a default of another hook, which says nothing about the hook that was asked for.
     public final class Marker: Sendable {
-        private let value = Mutex(false)
+        private let names = Mutex<Set<String>>([])
         public init() {}
-        public var ranDefault: Bool { value.withLock { $0 } }
-        func mark() { value.withLock { $0 = true } }
+        /// Whether the default of the hook named `hook` ran.
+        public func ranDefault(of hook: String) -> Bool { names.withLock { $0.contains(hook) } }
+        func mark(_ hook: String) { names.withLock { _ = $0.insert(hook) } }
     }
 
-    static func ran() { marker?.mark() }
+    /// - Parameter function: the default's `#function` (`didBecomeActive(state:context:)`).
+    static func ran(_ function: String) {
+        marker?.mark(String(function.prefix { $0 != "(" }))
+    }
 }
 
 /// What `body` may depend on besides the state.

@@ -94,6 +94,19 @@ struct LinkPreviewTests {
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
             }
             router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+            // A page whose head arrives a few bytes at a time, for a minute: each read is quick,
+            // the whole is not.
+            router.get("/trickle") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/html"], body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "<html><head><title>Slow"))
+                    for _ in 0..<600 {
+                        try await Task.sleep(for: .milliseconds(100))
+                        try await writer.write(ByteBuffer(string: " "))
+                    }
+                    try await writer.write(ByteBuffer(string: "</title></head></html>"))
+                    try await writer.finish(nil)
+                })
+            }
         }, body)
     }
 
@@ -174,6 +187,30 @@ struct LinkPreviewTests {
                 ])
                 #expect(elsewhere.status == .created)
                 #expect(try elsewhere.decode(Wire.Message.self).linkPreview == nil, "a card is only for a link in the text")
+            }
+        }
+    }
+
+    @Test("A page that never finishes sending its head is given up at linkPreviewTimeout, for the whole fetch: previewUnavailable, and a send with it goes at once without a card")
+    func tricklingPageIsGivenUp() async throws {
+        try await Self.withSite { site in
+            try await TestServer { $0.allowsPrivateHosts = true; $0.linkPreviewTimeout = .seconds(2) }.run { api in
+                let alice = try await api.signUp("alice")
+                let bob = try await api.signUp("bob")
+                let direct = try await api.conversation(of: alice, with: [bob])
+                let link = "http://127.0.0.1:\(site)/trickle"
+                let started = ContinuousClock.now
+                let reply = try await api.get(Self.preview(link), as: alice)
+                #expect(reply.errorCode == "previewUnavailable", "\(reply.text)")
+                #expect(reply.text.contains("did not load within 2 seconds"), "\(reply.text)")
+                // A byte arrives every 100 ms for a minute: without a deadline for the whole fetch,
+                // AsyncHTTPClient's read timeout would never fire.
+                #expect(ContinuousClock.now - started < .seconds(30), "given up at the deadline, not when the page ends")
+                let sent = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
+                    "id": .string(UUID().uuidString), "text": .string("slow \(link)"), "linkPreview": .string(link),
+                ])
+                #expect(sent.status == .created)
+                #expect(try sent.decode(Wire.Message.self).linkPreview == nil)
             }
         }
     }

@@ -13,7 +13,9 @@ public enum LinkPreviewPage {
     static let maxImageURLLength = 2048
 
     /// The card for the page at `page` whose HTML is `html`; nil when it has no title.
-    public static func preview(of html: String, at page: URL) -> StoredLinkPreview? {
+    /// - Parameter base: the address the page was read from after redirects (relative image
+    ///   addresses are resolved against it); `page` when nil.
+    public static func preview(of html: String, at page: URL, base: URL? = nil) -> StoredLinkPreview? {
         let head = Self.head(of: html)
         var meta: [String: String] = [:]
         for attributes in tags(named: "meta", in: head) {
@@ -24,7 +26,7 @@ public enum LinkPreviewPage {
         guard let title = first(["og:title", "twitter:title"]) ?? titleElement(in: head).map(clean).flatMap({ $0.isEmpty ? nil : $0 }) else {
             return nil
         }
-        let image = first(["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]).flatMap { imageURL($0, on: page) }
+        let image = first(["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]).flatMap { imageURL($0, on: base ?? page) }
         return StoredLinkPreview(
             url: page.absoluteString,
             title: cut(title, to: maxTitleLength),

@@ -13,7 +13,8 @@ import ParlorStore
 /// (no loopback, private, link-local or multicast: a link cannot make the server reach its own
 /// network), and the request goes to the address checked; each redirect (at most
 /// `maxRedirects`) is checked again the same way; no cookie or header of the person is sent; at
-/// most `maxPageBytes` are read, within `timeout`; only HTML pages are read. One person's fetches
+/// most `maxPageBytes` are read, and the whole fetch (every redirect, the page's bytes) ends
+/// within `deadline`, however slowly a server sends; only HTML pages are read. One person's fetches
 /// are limited per minute; pages read lately, and pages that had no card, are answered from a
 /// bounded cache without fetching or counting.
 final class LinkPreviews: Sendable {
@@ -26,6 +27,9 @@ final class LinkPreviews: Sendable {
     static let failureLifetime: Duration = .seconds(300)
 
     let allowPrivateHosts: Bool
+    /// The whole fetch, from the first address look-up to the last byte read.
+    let deadline: Duration
+    /// Each connection and each wait for an answer within it.
     let timeout: TimeAmount
     /// Remote fetches per person per minute.
     let perPerson: RateLimiter
@@ -34,6 +38,7 @@ final class LinkPreviews: Sendable {
 
     init(configuration: ServerConfiguration, logger: Logger) {
         allowPrivateHosts = configuration.allowsPrivateHosts
+        deadline = configuration.linkPreviewTimeout
         timeout = TimeAmount(configuration.linkPreviewTimeout)
         perPerson = RateLimiter(limit: configuration.linkPreviewsPerMinute, window: .seconds(60))
         self.logger = logger
@@ -81,9 +86,14 @@ final class LinkPreviews: Sendable {
         }
         let outcome: Result<StoredLinkPreview, APIError>
         do {
-            outcome = .success(try await fetch(url))
+            // AsyncHTTPClient's own timeouts end at the answer's head or between two reads: a page
+            // sent a byte at a time would otherwise hold the fetch (and a send waiting for it) for days.
+            outcome = .success(try await withDeadline(deadline) { try await self.fetch(url) })
         } catch let error as APIError {
             outcome = .failure(error)
+        } catch {
+            logger.notice("A link preview took too long", metadata: ["host": "\((url.host ?? "").prefix(100))", "limit": "\(deadline)"])
+            outcome = .failure(Self.unavailable("The page at \((url.host ?? "").prefix(100)) did not load within \(deadline.components.seconds) seconds."))
         }
         await cache.keep(outcome, for: url.absoluteString)
         return try outcome.get()
@@ -118,7 +128,7 @@ final class LinkPreviews: Sendable {
                 let type = response.headers.first(name: "content-type")?.lowercased() ?? ""
                 guard type.contains("html") else { throw Self.unavailable("That address is not a web page.") }
                 let html = try await Self.head(of: response.body, within: Self.maxPageBytes)
-                guard let preview = LinkPreviewPage.preview(of: html, at: link) else {
+                guard let preview = LinkPreviewPage.preview(of: html, at: link, base: url) else {
                     throw Self.unavailable("That page has no title to show.")
                 }
                 return preview

@@ -168,6 +168,9 @@ public protocol ParlorStore: Sendable {
     /// A blob's type and size, when `reader` may fetch it (as `blob(hash:readableBy:)` says),
     /// without reading its bytes.
     func blobInfo(hash: String, readableBy reader: UserID) async throws -> (contentType: String, size: Int64)?
+    /// A blob's type and size when `owner` uploaded it (and the upload has not been swept), what a
+    /// profile picture must be: someone else's photo that `owner` can see is not theirs to show.
+    func uploadInfo(hash: String, owner: UserID) async throws -> (contentType: String, size: Int64)?
     /// Forgets uploads made before `cutoff` that no message uses, and the bytes no upload holds.
     /// - Returns: how many uploads were forgotten.
     func removeUnusedUploads(before cutoff: Date) async throws -> Int

@@ -252,6 +252,8 @@ enum PostgresSchema {
         ]),
         Migration(name: "v12: profile pictures", statements: [
             "ALTER TABLE users ADD COLUMN avatar TEXT",
+            // Indexed: every blob fetch asks whether it is someone's picture.
+            "CREATE INDEX users_by_avatar ON users (avatar) WHERE avatar IS NOT NULL",
         ]),
     ]
 

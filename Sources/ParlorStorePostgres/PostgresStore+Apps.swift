@@ -130,6 +130,15 @@ extension PostgresStore {
         return (contentType, size)
     }
 
+    public func uploadInfo(hash: String, owner: UserID) async throws -> (contentType: String, size: Int64)? {
+        let owner = owner.description
+        guard let row = try await query("""
+            SELECT b.content_type, b.size FROM blobs b JOIN blob_uploads u ON u.hash = b.hash WHERE b.hash = \(hash) AND u.user_id = \(owner)
+            """).first else { return nil }
+        let (contentType, size) = try row.decode((String, Int64).self)
+        return (contentType, size)
+    }
+
     public func removeUnusedUploads(before cutoff: Date) async throws -> Int {
         try await transaction { connection in
             let removed = try await connection.rows(

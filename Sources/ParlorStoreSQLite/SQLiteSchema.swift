@@ -221,7 +221,11 @@ enum SQLiteSchema {
                 """)
         }
         migrator.registerMigration("v12: profile pictures") { db in
-            try db.execute(sql: "ALTER TABLE users ADD COLUMN avatar TEXT")
+            // Indexed: every blob fetch asks whether it is someone's picture.
+            try db.execute(sql: """
+                ALTER TABLE users ADD COLUMN avatar TEXT;
+                CREATE INDEX users_by_avatar ON users(avatar) WHERE avatar IS NOT NULL;
+                """)
         }
         return migrator
     }

@@ -155,6 +155,15 @@ extension SQLiteStore {
         }
     }
 
+    public func uploadInfo(hash: String, owner: UserID) async throws -> (contentType: String, size: Int64)? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT b.content_type, b.size FROM blobs b JOIN blob_uploads u ON u.hash = b.hash WHERE b.hash = ? AND u.user_id = ?",
+                arguments: [hash, owner.description]
+            ).map { (contentType: $0["content_type"], size: $0["size"]) }
+        }
+    }
+
     public func removeUnusedUploads(before cutoff: Date) async throws -> Int {
         try await write { db in
             try db.execute(sql: "DELETE FROM blob_uploads WHERE uploaded_at < ?", arguments: [Self.time(cutoff)])

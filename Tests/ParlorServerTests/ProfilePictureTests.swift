@@ -35,14 +35,23 @@ struct ProfilePictureTests {
         }
     }
 
-    @Test("Only an image the person may fetch becomes their picture: another's private upload is avatarNotFound, a text file improperFileType")
+    @Test("Only an image the person uploaded becomes their picture: another's private upload, or a photo someone sent them, is avatarNotFound; a text file improperFileType")
     func onlyOwnImages() async throws {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
             let bobsPhoto = try await AttachmentTests.upload(AttachmentTests.png + Data([1]), as: bob, in: api)
             let notes = try await AttachmentTests.upload(Data("just text".utf8), as: alice, in: api)
-            for (hash, code) in [(bobsPhoto.hash, "avatarNotFound"), (String(repeating: "0", count: 64), "avatarNotFound"), ("short", "avatarNotFound"), (notes.hash, "improperFileType")] {
+            // Bob sends Alice a photo: she may look at it, not show it to everyone as her face (it
+            // would also outlive Bob's unsend).
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let sentToAlice = try await AttachmentTests.upload(AttachmentTests.png + Data([2]), as: bob, in: api)
+            #expect(try await AttachmentTests.attach(sentToAlice.hash, name: "beach.png", in: direct.id, as: bob, api: api).status == .created)
+            #expect(try await api.get(sentToAlice.url, as: alice).status == .ok, "Alice sees the photo Bob sent")
+            for (hash, code) in [
+                (bobsPhoto.hash, "avatarNotFound"), (sentToAlice.hash, "avatarNotFound"), (String(repeating: "0", count: 64), "avatarNotFound"),
+                ("short", "avatarNotFound"), (notes.hash, "improperFileType"),
+            ] {
                 let reply = try await api.request(.patch, "/api/me", as: alice, json: ["avatar": .string(hash)])
                 #expect(reply.errorCode == code, "\(hash.prefix(8)): \(reply.text)")
             }

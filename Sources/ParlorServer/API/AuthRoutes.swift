@@ -58,12 +58,14 @@ struct AuthRoutes {
         }
     }
 
-    /// Sets `user`'s profile picture to an image they uploaded (or can see), or clears it (nil).
-    /// - Throws: `avatarNotFound` (404) for a blob they may not fetch; `improperFileType` (400)
-    ///   for one that is not an image.
+    /// Sets `user`'s profile picture to an image they uploaded, or clears it (nil). A photo someone
+    /// else sent, which `user` can see, is not theirs to show to everyone they talk to (nor to keep
+    /// showing once its sender unsent it).
+    /// - Throws: `avatarNotFound` (404) for a blob that is not their upload; `improperFileType`
+    ///   (400) for one that is not an image.
     func setAvatar(_ hash: String?, of user: UserID) async throws {
         if let hash {
-            guard hash.count == 64, let blob = try await accounts.store.blobInfo(hash: hash, readableBy: user) else {
+            guard hash.count == 64, let blob = try await accounts.store.uploadInfo(hash: hash, owner: user) else {
                 throw APIError(.notFound, code: "avatarNotFound", "There is no upload of yours with that hash; upload the picture first.")
             }
             guard blob.contentType.hasPrefix("image/") else {

@@ -104,6 +104,20 @@ export function safeImageURL(url) {
   return null;
 }
 
+/** The URL to load an image another site named (a link preview's picture), or null: always
+ * through the server's proxy, never straight from Parlor's own address, where a crafted path
+ * would be a request made with the viewer's cookies. */
+export function proxiedImageURL(url) {
+  if (typeof url !== 'string') return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `/images/proxy?url=${encodeURIComponent(parsed.href)}`;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
 /** Whether a URL is a web page a person may open: http or https only. */
 export function safeWebURL(url) {
   if (typeof url !== 'string') return null;

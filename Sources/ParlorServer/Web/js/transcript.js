@@ -477,6 +477,8 @@ export class TranscriptView {
             showWho();
           },
           pointerdown: (event) => {
+            // A long press that no click followed must not swallow the next real tap.
+            longPressed = false;
             if (event.pointerType === 'mouse') return;
             clearTimeout(pressTimer);
             pressTimer = setTimeout(() => {
@@ -496,16 +498,30 @@ export class TranscriptView {
 
   /** Under a message's reactions, who gave `emoji`; it goes at the next press anywhere or Escape. */
   showReactors(row, emoji, names) {
+    // One list at a time: the one shown before goes, with its listeners (a context-menu key
+    // opens a list with no press to close the last one).
+    this.closeReactors?.();
     row.parentElement?.querySelector('.reactors')?.remove();
     const list = h('p', { class: 'reactors', attrs: { role: 'status' }, text: `${emoji} ${names}` });
     row.after(list);
-    const close = (event) => {
-      if (event.type === 'keydown' && event.key !== 'Escape') return;
+    const remove = () => {
       list.remove();
       document.removeEventListener('pointerdown', close, true);
       document.removeEventListener('keydown', close, true);
+      if (this.closeReactors === remove) this.closeReactors = null;
     };
+    const close = (event) => {
+      if (event.type === 'keydown' && event.key !== 'Escape') return;
+      // This Escape closes the list only, not the panel or picker behind it as well.
+      if (event.type === 'keydown') {
+        event.preventDefault();
+        event.stopPropagation();
+      }
+      remove();
+    };
+    this.closeReactors = remove;
     setTimeout(() => {
+      if (this.closeReactors !== remove) return;
       document.addEventListener('pointerdown', close, true);
       document.addEventListener('keydown', close, true);
     });

@@ -59,6 +59,22 @@ def add_app(server, manifest: Path, name: str) -> str:
     return next(line.strip() for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
 
 
+def alice_and_bob(browsers):
+    """Alice and Bob, each in their conversation with the other."""
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    return alice, bob
+
+
+def open_added_app(person, name: str):
+    """Opens an app added while the server runs, once it shows in the person's drawer."""
+    person.open_drawer()
+    person.wait(lambda: name in person.drawer_names(), f"{name} in the drawer")
+    person.open_app(name)
+
+
 def poll_app() -> Path:
     """examples/poll's poll-app executable (scripts/test builds it with the package's tests)."""
     built = POLL / ".build" / "debug" / "poll-app"
@@ -104,15 +120,10 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
     dice = DiceApp(server.url, secret, artifacts / "dice-1.log")
     try:
         dice.wait_until_welcomed()
-        alice = browsers("alice")
-        bob = browsers("bob")
-        alice.open_conversation("Bob")
-        bob.open_conversation("Alice")
+        alice, bob = alice_and_bob(browsers)
 
         # Alice finds Dice in her drawer without anyone restarting the server, and rolls.
-        alice.open_drawer()
-        alice.wait(lambda: "Dice" in alice.drawer_names(), "Dice in the drawer")
-        alice.open_app("Dice")
+        open_added_app(alice, "Dice")
         alice.wait_for_surface("Dice", style="compact")
         alice.wait_for_node_text("score", "No rolls yet")
         alice.shot("dice-opened")
@@ -187,15 +198,10 @@ def test_a_swift_app_package_runs_in_its_own_process(server, browsers, artifacts
             assert time.monotonic() < deadline, f"poll-app did not connect: {log.read_text()[-2000:]}"
             time.sleep(0.05)
 
-        alice = browsers("alice")
-        bob = browsers("bob")
-        alice.open_conversation("Bob")
-        bob.open_conversation("Alice")
+        alice, bob = alice_and_bob(browsers)
 
         # Alice asks; the poll is staged in her compose field and she sends it.
-        alice.open_drawer()
-        alice.wait(lambda: "Poll" in alice.drawer_names(), "Poll in the drawer")
-        alice.open_app("Poll")
+        open_added_app(alice, "Poll")
         alice.type_in_app("Question", "Lunch?")
         alice.type_in_app("Option 1", "Pizza")
         alice.type_in_app("Option 2", "Sushi")

@@ -2,15 +2,14 @@
 against the same move with the app in the server, in one run; and what 100 connected app
 processes cost the server (memory and CPU while idle)."""
 import asyncio
+import json
+import subprocess
 import time
 
 import websockets
 
 import app_trip
 from servers import ParlorServer
-
-APP = "org.parlor.tictactoe"
-
 
 async def measure(work, config, log):
     log("  in the server:")
@@ -21,18 +20,34 @@ async def measure(work, config, log):
     return {"inside": inside, "outside": outside, "connected": connected}
 
 
+ICON = "data:image/svg+xml;utf8,%3Csvg%20xmlns%3D%27http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%27%2F%3E"
+
+
+def register_apps(binary, data_dir, count):
+    """`count` apps added with `parlor apps add`, as an operator would; their credentials."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    secrets = []
+    for index in range(count):
+        manifest = data_dir / f"bench-app-{index}.json"
+        manifest.write_text(json.dumps({"id": f"org.bench.app{index}", "name": f"Bench {index}", "icon": {"url": ICON}}))
+        added = subprocess.run([str(binary), "apps", "add", str(manifest), "--data-dir", str(data_dir)],
+                               capture_output=True, text=True, check=True)
+        secrets.append(next(line.strip() for line in added.stdout.splitlines() if line.startswith("parlor_app_")))
+    return secrets
+
+
 async def connected_apps(data_dir, count, log):
-    """The server's memory and CPU with `count` app connections open and idle (copies of one
-    app: each is an app process's connection as the server sees it)."""
-    server = ParlorServer(data_dir, outside=[APP]).start()
-    # The runner the server started is one connection; the others are opened here.
-    secret = server.credentials[APP]
+    """The server's memory and CPU with `count` app connections open and idle: `count` apps, each
+    connected once, as `count` app processes would be (one app may have at most 16 copies)."""
+    server = ParlorServer(data_dir)
+    secrets = register_apps(server.binary, server.data_dir, count)
+    server.start()
     sockets = []
     try:
         await asyncio.sleep(2)
         baseline = server.rss_bytes()
         url = f"ws://127.0.0.1:{server.port}/api/apps/connect?protocol=1"
-        for _ in range(count):
+        for secret in secrets:
             socket = await websockets.connect(url, additional_headers={"Authorization": f"Bearer {secret}"}, max_size=None)
             await socket.recv()  # welcome
             sockets.append(socket)

@@ -77,6 +77,9 @@ public struct ServerConfiguration: Sendable {
     public var maxReactionKinds = 20
     /// How many reactions one person may put on or take off per minute; 0 for no limit.
     public var reactionsPerMinute = 60
+    /// How many stickers one person may place on messages per minute, so that nobody buries a
+    /// message under stickers; 0 for no limit.
+    public var stickerPlacementsPerMinute = 30
     /// How many searches one person may make per minute; 0 for no limit.
     public var searchesPerMinute = 60
     /// How many pages one person may have fetched for link previews per minute (pages read lately

@@ -80,4 +80,33 @@ struct PlacedStickerTests {
             #expect(try await api.messages(in: direct.id, as: bob).filter { $0.placement != nil }.count == 1, "only the first placement was stored")
         }
     }
+
+    @Test("One person places at most stickerPlacementsPerMinute stickers a minute, then placingTooFast (429) with the wait; others are not held back")
+    func placementsAreLimited() async throws {
+        try await TestServer { $0.stickerPlacementsPerMinute = 3 }.run { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let sticker = try #require(try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).packs.first?.stickers.first)
+            let target = try await api.send("Bury me", in: direct.id, as: bob)
+            func place(as person: Person) async throws -> Reply {
+                try await api.post("/api/conversations/\(direct.id)/messages", as: person, json: [
+                    "id": .string(UUID().uuidString), "sticker": .string(sticker.id),
+                    "placement": ["message": .string(target.id.description), "x": 0.5, "y": 0.5],
+                ])
+            }
+            for _ in 1...3 { #expect(try await place(as: alice).status == .created) }
+            let refused = try await place(as: alice)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.errorCode == "placingTooFast")
+            #expect(refused.text.contains("more than 3 stickers"), "\(refused.text)")
+            #expect(try await place(as: bob).status == .created, "Bob still places his")
+            // A sticker sent on its own is a message like any other, not a placement.
+            let plain = try await api.post("/api/conversations/\(direct.id)/messages", as: alice, json: [
+                "id": .string(UUID().uuidString), "sticker": .string(sticker.id),
+            ])
+            #expect(plain.status == .created)
+            #expect(try await api.messages(in: direct.id, as: bob).filter { $0.placement != nil }.count == 4)
+        }
+    }
 }

@@ -44,9 +44,10 @@ def placed_on(person, text):
     """The stickers placed on the text message `text`: [(alt, left %, top %)]."""
     entry = person.wait_for_text_bubble(text).find_element(By.XPATH, "./ancestor::li[contains(@class, 'entry')]")
     return [
-        (img.get_attribute("alt"), round(float(img.value_of_css_property("left").removesuffix("px")) / img.find_element(By.XPATH, "./../..").rect["width"] * 100),
-         img.get_attribute("title"))
-        for img in entry.find_elements(By.CSS_SELECTOR, ".placed-sticker")
+        (sticker.find_element(By.CSS_SELECTOR, ".placed-sticker-image").get_attribute("alt"),
+         round(float(sticker.value_of_css_property("left").removesuffix("px")) / sticker.find_element(By.XPATH, "./../..").rect["width"] * 100),
+         sticker.get_attribute("title"))
+        for sticker in entry.find_elements(By.CSS_SELECTOR, ".placed-sticker")
     ]
 
 
@@ -112,3 +113,19 @@ def test_a_sticker_is_placed_on_a_message_from_its_menu_or_by_dragging(browsers)
     bob.driver.refresh()
     bob.open_conversation("Alice")
     bob.wait(lambda: len(placed_on(bob, "Happy birthday, Alice!")) == 2, "both stickers after a reload")
+
+    # Alice peels her first sticker off again (her own, in the unsend window); Bob cannot press his.
+    alice.wait(lambda: len(placed_on(alice, "Happy birthday, Alice!")) == 2, "both stickers on Alice's screen")
+    assert not bob.find(".placed-sticker.is-removable"), "only the one who placed a sticker may take it off"
+    alice.press(f"{description}, placed by you: take it off")
+    for person in (alice, bob):
+        person.wait(lambda p=person: [alt for alt, _, _ in placed_on(p, "Happy birthday, Alice!")] == [f"{dragged}, placed by {'You' if p is alice else 'Alice'}"],
+                    "only the dragged sticker left")
+    alice.assert_accessible("a message with a sticker one may take off")
+
+    # Bob unsends his message: the sticker on it goes with it, for both.
+    from test_replies import action
+    action(bob, "Happy birthday, Alice!", "Unsend")
+    for person in (alice, bob):
+        person.wait(lambda p=person: p.find(".unsent-line"), "the unsent line")
+        person.wait(lambda p=person: not p.find(".placed-sticker") and not p.find(".placed-note"), "no sticker left of the unsent message")

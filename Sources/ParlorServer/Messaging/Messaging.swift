@@ -20,6 +20,8 @@ final class Messaging: Sendable {
     let metrics: ServerMetrics
     let bus: any ClusterBus
     let linkPreviews: LinkPreviews
+    /// Stickers placed on messages, per person per minute.
+    let placements: RateLimiter
 
     init(
         store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
@@ -27,6 +29,7 @@ final class Messaging: Sendable {
         metrics: ServerMetrics, bus: any ClusterBus, linkPreviews: LinkPreviews
     ) {
         self.linkPreviews = linkPreviews
+        placements = RateLimiter(limit: configuration.stickerPlacementsPerMinute, window: .seconds(60))
         self.store = store
         self.membership = membership
         self.renderer = renderer
@@ -128,7 +131,7 @@ final class Messaging: Sendable {
     /// message of the conversation, as Messages lets people peel a sticker onto a bubble.
     /// - Throws: `stickerTargetNotFound` (404) when the placement names no message the sender sees
     ///   here (or one unsent); `invalidPlacement` for a spot off the bubble or a sticker placed on
-    ///   a placed sticker.
+    ///   a placed sticker; `placingTooFast` (429) past `stickerPlacementsPerMinute`.
     func sendSticker(
         _ stickerID: String, id: MessageID, placement: StickerPlacement? = nil, from user: UserID, in conversation: ConversationID
     ) async throws -> Sent {
@@ -145,6 +148,11 @@ final class Messaging: Sendable {
             }
             guard target.content.placement == nil else {
                 throw APIError(.conflict, code: "invalidPlacement", "Place the sticker on a message, not on another placed sticker.")
+            }
+            if let wait = await placements.take(user.description) {
+                throw APIError.tooMany(
+                    "placingTooFast", "You placed more than \(placements.limit) stickers in the last minute; try again in \(wait) seconds.",
+                    retryAfter: wait)
             }
         }
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker, placement: placement)))

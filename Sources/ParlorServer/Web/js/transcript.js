@@ -4,7 +4,7 @@
 
 import { appCard, stickerView, summaryLine, textBubble, timeLabel } from './bubbles.js';
 import { h, safeImageURL } from './dom.js';
-import { readableText } from './mentions.js';
+import { readableText, sameId } from './mentions.js';
 import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
 import { state } from './state.js';
@@ -193,11 +193,14 @@ export class TranscriptView {
     }
     const replyCounts = new Map();
     for (const m of messages) if (m.replyTo) replyCounts.set(m.replyTo.id, (replyCounts.get(m.replyTo.id) ?? 0) + 1);
-    // Stickers placed on a message this tab holds are drawn on it, not as messages of their own.
+    // Stickers placed on a message this tab holds are drawn on it, not as messages of their own;
+    // those on a message since unsent went with it.
     const placedOn = new Map();
+    const onUnsent = new Set();
     for (const m of messages) {
       const target = m.placement && t.messages.get(m.placement.message);
-      if (target && target.kind !== 'unsent') placedOn.set(target.id, [...(placedOn.get(target.id) ?? []), m]);
+      if (target?.kind === 'unsent') onUnsent.add(m.id);
+      else if (target) placedOn.set(target.id, [...(placedOn.get(target.id) ?? []), m]);
     }
     const entries = [];
     let previous = null;
@@ -209,7 +212,7 @@ export class TranscriptView {
       previous = { time: Number.isFinite(time) ? time : previous?.time ?? 0, sender: item.sender, summary: item.summary };
     };
     for (const m of messages) {
-      if (m.placement && placedOn.get(m.placement.message)?.includes(m)) continue;
+      if (m.placement && (onUnsent.has(m.id) || placedOn.get(m.placement.message)?.includes(m))) continue;
       const session = m.app?.sessionID;
       const collapsed = Boolean(session && newestOfSession.get(session) !== m.id);
       const mine = m.sender === me;
@@ -422,21 +425,28 @@ export class TranscriptView {
     return region;
   }
 
-  /** The stickers people placed on a message, each where it was dropped, turned a little as if stuck on by hand. */
+  /** The stickers people placed on a message, each where it was dropped, turned a little as if
+   * stuck on by hand. One's own, in the unsend window, is a button that peels it off again. */
   placedStickers(placed, nameOf) {
     const layer = h('div', { class: 'placed-stickers' });
     for (const p of placed) {
-      const img = h('img', {
-        class: 'placed-sticker',
-        alt: `${p.sticker.description || 'Sticker'}, placed by ${nameOf(p.sender)}`,
-        title: `Placed by ${nameOf(p.sender)}`,
-        decoding: 'async',
-        dataset: { messageId: p.id },
-        style: { left: `${p.placement.x * 100}%`, top: `${p.placement.y * 100}%`, '--tilt': `${tiltOf(p.id)}deg` },
-      });
+      const description = p.sticker.description || 'Sticker';
+      const spot = { left: `${p.placement.x * 100}%`, top: `${p.placement.y * 100}%`, '--tilt': `${tiltOf(p.id)}deg` };
+      const img = h('img', { class: 'placed-sticker-image', alt: `${description}, placed by ${nameOf(p.sender)}`, decoding: 'async' });
       const src = safeImageURL(p.sticker.url);
       if (src) img.src = src;
-      layer.append(img);
+      const removable = sameId(p.sender, state.me?.id) && Date.now() - Date.parse(p.sentAt) < UNSEND_WINDOW;
+      layer.append(removable
+        ? h('button', {
+          type: 'button',
+          class: 'placed-sticker is-removable',
+          title: 'Placed by you: press to take it off',
+          dataset: { messageId: p.id },
+          style: spot,
+          attrs: { 'aria-label': `${description}, placed by you: take it off` },
+          on: { click: () => this.handlers.onUnsend(p) },
+        }, img)
+        : h('span', { class: 'placed-sticker', title: `Placed by ${nameOf(p.sender)}`, dataset: { messageId: p.id }, style: spot }, img));
     }
     return layer;
   }

@@ -87,14 +87,20 @@ export function focus(el) {
   if (el && typeof el.focus === 'function') el.focus({ preventScroll: true });
 }
 
-/** The URL to load an image from, or null when unsafe: our own paths, inline images, and remote
- * http(s) images through the server's proxy (`/images/proxy`). */
+/** Where Parlor itself serves images: app and sticker assets, blobs, and the image proxy. */
+const OWN_IMAGE_PATHS = ['/assets/', '/blobs/', '/images/proxy'];
+
+/** The URL to load an image from, or null when unsafe: Parlor's own image paths, inline images,
+ * and remote http(s) images through the server's proxy (`/images/proxy`). Any other path on
+ * Parlor's own address is refused: an image an app or a page names there would be a request
+ * made with the viewer's cookies. */
 export function safeImageURL(url) {
   if (typeof url !== 'string' || url.length === 0) return null;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
   try {
     const parsed = new URL(url, location.href);
-    if (parsed.origin === location.origin) return parsed.href;
+    if (parsed.origin === location.origin) {
+      return OWN_IMAGE_PATHS.some((path) => parsed.pathname.startsWith(path)) ? parsed.pathname + parsed.search : null;
+    }
     // Remote images come through the server's proxy: the page loads images from Parlor only.
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `/images/proxy?url=${encodeURIComponent(parsed.href)}`;
     if (parsed.protocol === 'data:' && /^data:image\/(png|gif|jpeg|webp|svg\+xml|apng)[;,]/i.test(url)) return url;

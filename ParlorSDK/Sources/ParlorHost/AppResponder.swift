@@ -28,10 +28,8 @@ public struct AppResponder<App: MessagesApp>: Sendable {
             // A hook the app left to ParlorKit's default did nothing: say so, and Parlor stops asking.
             let marker = DefaultHook.Marker()
             var result = try await DefaultHook.$marker.withValue(marker) { try await self.result(of: call, readContainer: readContainer) }
-            if call.hook.mayBeUnimplemented, marker.ranDefault(of: call.hook.rawValue) {
-                result = AppWire.Result(id: call.id, view: result.view, unimplemented: true)
-            }
-            return .result(result)
+            if marker.ranDefault(of: call.hook.rawValue) { result.unimplemented = true }
+            return .result(result.taken(for: call.hook))
         } catch let error as MessagesError {
             return .refuse(AppWire.Refusal(id: call.id, code: error.code.name, message: error.message))
         } catch {

@@ -211,6 +211,12 @@ public enum AppWire {
             self.message = message
             self.unimplemented = unimplemented
         }
+
+        /// The answer as Parlor takes it for `hook`: one that says the app has no code for the hook
+        /// did nothing, whatever else it carries (its view, drawn for the unchanged state, is kept).
+        public func taken(for hook: Hook) -> Result {
+            unimplemented == true && hook.mayBeUnimplemented ? Result(id: id, view: view, unimplemented: true) : self
+        }
     }
 
     /// The app's refusal or failure: a `validate` that refuses a message, or a hook that cannot

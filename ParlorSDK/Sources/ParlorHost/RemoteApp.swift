@@ -64,9 +64,8 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
     /// - Returns: the message to send instead; nil when the app leaves it staged.
     /// - Throws: the app's refusal; `appUnavailable` when the app could not be asked.
     public func askToRebase(_ message: Message, onto head: Message) async throws(MessagesError) -> Message? {
-        let result = try await link.call(AppWire.Call(id: Self.callID(), hook: .rebase, message: message, head: head), container: nil)
-        // An app with no code for rebase leaves the message staged, whatever else its answer carries.
-        return result.unimplemented == true ? nil : result.message
+        try await link.call(AppWire.Call(id: Self.callID(), hook: .rebase, message: message, head: head), container: nil)
+            .taken(for: .rebase).message
     }
 
     public func handle(_ action: JSONValue, state: inout JSONValue, context: AppContext) async throws {
@@ -129,9 +128,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
             localParticipant: context.conversation.localParticipantIdentifier,
             remoteParticipants: context.conversation.remoteParticipantIdentifiers, selectedMessage: context.conversation.selectedMessage)
         let call = AppWire.Call(id: Self.callID(), hook: hook, state: state, context: callContext, action: action, message: message, style: style)
-        var result = try await link.call(call, container: context.container)
-        // An app with no code for the hook did nothing, whatever else its answer carries.
-        if result.unimplemented == true, hook.mayBeUnimplemented { result = AppWire.Result(id: result.id, view: result.view) }
+        let result = try await link.call(call, container: context.container).taken(for: hook)
         let effects = result.effects ?? []
         guard effects.count <= AppWire.maxEffectsPerAnswer else {
             throw MessagesError(.appUnavailable, "\(manifest.name) asked for \(effects.count) things at once; the limit is \(AppWire.maxEffectsPerAnswer).")

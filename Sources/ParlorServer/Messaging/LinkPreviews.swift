@@ -30,7 +30,7 @@ final class LinkPreviews: Sendable {
     /// The whole fetch, from the first address look-up to the last byte read.
     let deadline: Duration
     /// Each connection and each wait for an answer within it.
-    let timeout: TimeAmount
+    var timeout: TimeAmount { TimeAmount(deadline) }
     /// Remote fetches per person per minute.
     let perPerson: RateLimiter
     let logger: Logger
@@ -39,7 +39,6 @@ final class LinkPreviews: Sendable {
     init(configuration: ServerConfiguration, logger: Logger) {
         allowPrivateHosts = configuration.allowsPrivateHosts
         deadline = configuration.linkPreviewTimeout
-        timeout = TimeAmount(configuration.linkPreviewTimeout)
         perPerson = RateLimiter(limit: configuration.linkPreviewsPerMinute, window: .seconds(60))
         self.logger = logger
     }

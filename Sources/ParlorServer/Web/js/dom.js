@@ -102,7 +102,7 @@ export function safeImageURL(url) {
       return OWN_IMAGE_PATHS.some((path) => parsed.pathname.startsWith(path)) ? parsed.pathname + parsed.search : null;
     }
     // Remote images come through the server's proxy: the page loads images from Parlor only.
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `/images/proxy?url=${encodeURIComponent(parsed.href)}`;
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return proxiedImageURL(parsed.href);
     if (parsed.protocol === 'data:' && /^data:image\/(png|gif|jpeg|webp|svg\+xml|apng)[;,]/i.test(url)) return url;
   } catch {
     return null;

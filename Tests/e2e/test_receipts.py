@@ -19,6 +19,12 @@ def test_read_receipts_in_a_conversation_and_a_group_and_turned_off(browsers):
     sent_at = alice.js("const t = document.querySelector('.entry-mine[title]'); return t && t.title")
     alice.wait(lambda: [t.text for t in alice.find(".conversation-link.is-current .conversation-time")] == [sent_at],
                "the conversation's row to show the time of its newest message")
+    # The transcript says when, above the message ("Today 4:52 AM"), and a tap on the bubble shows
+    # the message's own time where there is no hover.
+    alice.wait(lambda: f"Today {sent_at}" in [e.text for e in alice.find(".entry-time")], "the time above the first message")
+    assert not alice.visible(".entry-mine .entry-sent-time")
+    alice.wait_for_text_bubble("Did you see this?").click()
+    alice.wait(lambda: [e.text for e in alice.visible(".entry-mine .entry-sent-time")] == [sent_at], "the message's time after a tap")
 
     bob.open_conversation("Alice")
     bob.wait_for_text_bubble("Did you see this?")

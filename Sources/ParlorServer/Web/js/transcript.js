@@ -274,9 +274,14 @@ export class TranscriptView {
       return li;
     }
     if (m.replyTo) li.append(this.quote(m.replyTo));
-    // The message and, beside it, the button that opens the reaction picker.
-    const body = h('div', { class: 'entry-body' });
+    // The message and, beside it, the button that opens the reaction picker. Its time shows on
+    // hover (the title) and, where there is no hover, when the bubble is tapped.
+    const body = h('div', {
+      class: 'entry-body',
+      on: { click: (event) => { if (!event.target.closest('a, button, input, img.link-preview-image')) li.classList.toggle('shows-time'); } },
+    });
     li.append(body);
+    li.append(h('p', { class: 'entry-sent-time', attrs: { 'aria-hidden': 'true' }, text: timeLabel(m.sentAt) }));
     if (m.text !== undefined && m.text !== null) {
       body.append(textBubble(m.text, conversation, state.me?.id, m.linkPreview));
     } else if (m.sticker) {

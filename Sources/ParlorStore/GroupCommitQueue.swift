@@ -1,14 +1,19 @@
 import Foundation
 import Synchronization
 
-/// One pending append: the message and the check to run against its session head.
+/// One pending append: the message, the check to run against its session head, and the writes
+/// that commit with it or not at all.
 public struct AppendRequest: Sendable {
     public var message: NewMessage
     public var validate: @Sendable (NewMessage, StoredMessage?) throws -> Void
+    public var alongside: [StateWrite]
 
-    public init(message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void) {
+    public init(
+        message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void, alongside: [StateWrite] = []
+    ) {
         self.message = message
         self.validate = validate
+        self.alongside = alongside
     }
 }
 

@@ -61,8 +61,10 @@ public protocol ParlorStore: Sendable {
     /// `isDuplicate`. For an app message in a session, the session's head must be
     /// `message.replacing`, else it throws `SessionConflict` carrying the head. `validate` runs
     /// inside the commit with the head, so a message is checked against exactly what it replaces.
+    /// `alongside` commits in the same transaction when the message does (or is a duplicate), and
+    /// not at all when it is refused.
     func append(
-        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void, alongside: [StateWrite]
     ) async throws -> (message: StoredMessage, isDuplicate: Bool)
     /// Messages with a sequence number above `sequence`, oldest first, at most `limit`.
     func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage]
@@ -146,6 +148,10 @@ public protocol ParlorStore: Sendable {
     func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord?
 
     // MARK: Apps
+    /// Saves an app instance's snapshot (how its view was left) without waiting for the disk: the
+    /// write survives the server process being killed, and is on disk once any commit after it
+    /// is (a message's `append`), so a move costs the disk one sync, the message's. Power lost
+    /// before that can take back the view, never a message.
     func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws
     func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data?
     /// The user's participant id inside `app`: created on first use, then stable.
@@ -190,6 +196,15 @@ public protocol ParlorStore: Sendable {
     /// Forgets a registered app.
     /// - Returns: whether it was registered.
     func deleteRegisteredApp(_ id: AppID) async throws -> Bool
+}
+
+extension ParlorStore {
+    /// `append` with nothing alongside.
+    public func append(
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+    ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
+        try await append(message, validate: validate, alongside: [])
+    }
 }
 
 /// An app that runs outside the server and dials in with a credential.

@@ -13,8 +13,9 @@ import PostgresNIO
 /// nodes' batches cannot deadlock), then appends one message after another: a duplicate id
 /// returns the stored message, a stale session head throws `SessionConflict`, `validate` runs with
 /// exactly the head. A refused append writes nothing before it is refused, so it cannot affect the
-/// others and needs no savepoint. The transaction ends with one `NOTIFY` announcing what it
-/// committed, delivered by PostgreSQL only once the commit is durable.
+/// others and needs no savepoint; its `alongside` writes run only after it succeeded. The
+/// transaction ends with one `NOTIFY` announcing what it committed, delivered by PostgreSQL only
+/// once the commit is durable.
 actor PostgresCommitBatcher {
     typealias Validate = @Sendable (NewMessage, StoredMessage?) throws -> Void
     typealias Appended = (message: StoredMessage, isDuplicate: Bool)
@@ -40,10 +41,10 @@ actor PostgresCommitBatcher {
 
     /// The queue that feeds this batcher: appends that arrive together share one transaction.
     nonisolated func queue() -> GroupCommitQueue<AppendRequest, Appended> {
-        GroupCommitQueue(maxBatch: Self.maxBatch) { requests in await self.commit(requests.map { ($0.message, $0.validate) }) }
+        GroupCommitQueue(maxBatch: Self.maxBatch) { requests in await self.commit(requests) }
     }
 
-    func commit(_ requests: [(NewMessage, Validate)]) async -> [Outcome] {
+    func commit(_ requests: [AppendRequest]) async -> [Outcome] {
         var attempt = 0
         while true {
             do {
@@ -71,18 +72,22 @@ actor PostgresCommitBatcher {
     /// One batch transaction; returns each append's outcome and how many notifications it sent.
     /// Throws (and rolls back) when the database fails.
     private static func commit(
-        _ requests: [(NewMessage, Validate)], channel: String, origin: String, on connection: PostgresConnection, logger: Logger
+        _ requests: [AppendRequest], channel: String, origin: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> ([Outcome], Int) {
         try await PostgresStore.inTransaction(connection, logger: logger) { connection in
-            let conversations = Set(requests.map(\.0.conversationID.description)).sorted()
+            let conversations = Set(requests.map(\.message.conversationID.description)).sorted()
             try await connection.rows(
                 "SELECT id FROM conversations WHERE id = ANY(\(conversations)) ORDER BY id FOR NO KEY UPDATE", logger: logger
             )
             var outcomes: [Outcome] = []
             var pointers: [MessagePointer] = []
-            for (message, validate) in requests {
+            for request in requests {
+                let message = request.message
                 do {
-                    let appended = try await append(message, validate: validate, on: connection, logger: logger)
+                    let alongside = try request.alongside.map(PostgresStore.query(for:))
+                    let appended = try await append(message, validate: request.validate, on: connection, logger: logger)
+                    // After the append: a refused one writes nothing, so neither do its companions.
+                    for query in alongside { try await connection.rows(query, logger: logger) }
                     outcomes.append(.success(appended))
                     if !appended.isDuplicate {
                         pointers.append(MessagePointer(conversation: message.conversationID, sequence: appended.message.sequence))

@@ -5,14 +5,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
-        if let staged {
-            _ = try await query("""
-                INSERT INTO staged (user_id, conversation_id, record) VALUES (\(user.description), \(conversation.description), \(try Self.encode(staged)))
-                ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record
-                """)
-        } else {
-            _ = try await query("DELETE FROM staged WHERE user_id = \(user.description) AND conversation_id = \(conversation.description)")
-        }
+        _ = try await query(try Self.query(for: .staged(staged, user: user, conversation: conversation)))
     }
 
     public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {
@@ -23,10 +16,32 @@ extension PostgresStore {
     }
 
     public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
-        _ = try await query("""
+        let query = try Self.query(for: .instance(snapshot, user: user, scope: scope, app: app))
+        // Not waiting for the WAL flush (see `ParlorStore.saveInstance`): the next synchronous
+        // commit flushes it, and other nodes see it at once all the same.
+        try await transaction { connection in
+            try await connection.rows("SET LOCAL synchronous_commit = off", logger: self.logger)
+            try await connection.rows(query, logger: self.logger)
+        }
+    }
+
+    /// One state write as SQL (`setStaged`, `saveInstance`, and beside a message in `PostgresCommitBatcher`).
+    static func query(for write: StateWrite) throws -> PostgresQuery {
+        switch write {
+        case .staged(let record?, let user, let conversation):
+            let json = try encode(record)
+            return """
+            INSERT INTO staged (user_id, conversation_id, record) VALUES (\(user.description), \(conversation.description), \(json))
+            ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record
+            """
+        case .staged(nil, let user, let conversation):
+            return "DELETE FROM staged WHERE user_id = \(user.description) AND conversation_id = \(conversation.description)"
+        case .instance(let snapshot, let user, let scope, let app):
+            return try """
             INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (\(user.description), \(scope.storageKey), \(app.rawValue), \(snapshot))
             ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot
-            """)
+            """
+        }
     }
 
     public func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data? {

@@ -5,10 +5,10 @@ import PostgresNIO
 
 extension PostgresStore {
     public func append(
-        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void, alongside: [StateWrite]
     ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
         try await migrate()
-        return try await appendQueue.submit(AppendRequest(message: message, validate: validate))
+        return try await appendQueue.submit(AppendRequest(message: message, validate: validate, alongside: alongside))
     }
 
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {

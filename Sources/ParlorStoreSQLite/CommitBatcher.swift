@@ -7,8 +7,8 @@ import ParlorStore
 
 /// Group commit: appends that arrive while a transaction is being written wait and are then
 /// committed together in the next one, each in its own savepoint so one refusal (a stale session
-/// head, an app's validation) does not affect the others. Every caller resumes only after its
-/// transaction is durable.
+/// head, an app's validation) does not affect the others; an append's `alongside` writes share its
+/// savepoint. Every caller resumes only after its transaction is durable.
 enum CommitBatcher {
     typealias Validate = @Sendable (NewMessage, StoredMessage?) throws -> Void
     typealias Appended = (message: StoredMessage, isDuplicate: Bool)
@@ -21,7 +21,7 @@ enum CommitBatcher {
     static func queue(pool: DatabasePool, logger: Logger) -> GroupCommitQueue<AppendRequest, Appended> {
         GroupCommitQueue(maxBatch: maxBatch) { requests in
             do {
-                return try await pool.write { db in try requests.map { try commitOne($0.message, validate: $0.validate, db: db) } }
+                return try await pool.write { db in try requests.map { try commitOne($0, db: db) } }
             } catch {
                 logger.error("A group commit failed", metadata: ["error": "\(error)", "messages": "\(requests.count)"])
                 let failure = StoreError(.unavailable, "The message could not be saved; try again.")
@@ -30,11 +30,13 @@ enum CommitBatcher {
         }
     }
 
-    private static func commitOne(_ message: NewMessage, validate: Validate, db: Database) throws -> Outcome {
+    private static func commitOne(_ request: AppendRequest, db: Database) throws -> Outcome {
         var outcome: Outcome?
         try db.inSavepoint {
             do {
-                outcome = .success(try append(message, validate: validate, db: db))
+                let appended = try append(request.message, validate: request.validate, db: db)
+                for write in request.alongside { try SQLiteStore.statement(for: write).execute(db) }
+                outcome = .success(appended)
                 return .commit
             } catch let error as DatabaseError {
                 throw error  // the database itself failed: fail the whole batch

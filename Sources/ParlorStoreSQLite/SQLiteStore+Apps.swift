@@ -5,17 +5,7 @@ import ParlorStore
 
 extension SQLiteStore {
     public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
-        let json = try staged.map(Self.encode)
-        try await write { db in
-            if let json {
-                try db.execute(
-                    sql: "INSERT INTO staged (user_id, conversation_id, record) VALUES (?, ?, ?) ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record",
-                    arguments: [user.description, conversation.description, json])
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM staged WHERE user_id = ? AND conversation_id = ?", arguments: [user.description, conversation.description])
-            }
-        }
+        try await apply(.staged(staged, user: user, conversation: conversation))
     }
 
     public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {
@@ -33,8 +23,28 @@ extension SQLiteStore {
     }
 
     public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
-        try await write { db in
-            try db.execute(
+        try await apply(.instance(snapshot, user: user, scope: scope, app: app))
+    }
+
+    /// A compose field waits for the disk; a snapshot does not (`ParlorStore.saveInstance`).
+    private func apply(_ write: StateWrite) async throws {
+        let statement = try Self.statement(for: write)
+        let synced = if case .instance = write { false } else { true }
+        try await self.write(synced: synced) { db in try statement.execute(db) }
+    }
+
+    /// One state write as SQL, encoded outside the writer (`apply`, and beside a message in `CommitBatcher`).
+    static func statement(for write: StateWrite) throws -> StateStatement {
+        switch write {
+        case .staged(let record?, let user, let conversation):
+            StateStatement(
+                sql: "INSERT INTO staged (user_id, conversation_id, record) VALUES (?, ?, ?) ON CONFLICT (user_id, conversation_id) DO UPDATE SET record = excluded.record",
+                arguments: [user.description, conversation.description, try encode(record)])
+        case .staged(nil, let user, let conversation):
+            StateStatement(
+                sql: "DELETE FROM staged WHERE user_id = ? AND conversation_id = ?", arguments: [user.description, conversation.description])
+        case .instance(let snapshot, let user, let scope, let app):
+            StateStatement(
                 sql: "INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot",
                 arguments: [user.description, scope.storageKey, app.rawValue, snapshot])
         }
@@ -220,5 +230,15 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM registered_apps WHERE id = ?", arguments: [id.rawValue])
             return db.changesCount > 0
         }
+    }
+}
+
+/// A `StateWrite` ready to run on the writer.
+struct StateStatement: Sendable {
+    let sql: String
+    let arguments: StatementArguments
+
+    func execute(_ db: Database) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

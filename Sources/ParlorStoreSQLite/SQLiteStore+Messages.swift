@@ -5,9 +5,9 @@ import ParlorStore
 
 extension SQLiteStore {
     public func append(
-        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void
+        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void, alongside: [StateWrite]
     ) async throws -> (message: StoredMessage, isDuplicate: Bool) {
-        try await batcher.submit(AppendRequest(message: message, validate: validate))
+        try await batcher.submit(AppendRequest(message: message, validate: validate, alongside: alongside))
     }
 
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {

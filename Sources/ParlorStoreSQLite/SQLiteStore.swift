@@ -20,9 +20,12 @@ public final class SQLiteStore: ParlorStore {
         case full
         /// fsync at checkpoints: survives a killed process, may lose the last commits on power loss.
         case normal
+
+        var pragma: String { "PRAGMA synchronous = \(self == .full ? "FULL" : "NORMAL")" }
     }
 
     let pool: DatabasePool
+    let durability: Durability
     let batcher: GroupCommitQueue<AppendRequest, CommitBatcher.Appended>
     let logger: Logger
 
@@ -33,20 +36,19 @@ public final class SQLiteStore: ParlorStore {
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
+            try db.execute(sql: durability.pragma)
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             // GRDB sets `synchronous = NORMAL` on the writer when it turns on WAL, after
             // `prepareDatabase` ran: set the durability again on the one writer connection.
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")")
-            }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: durability.pragma) }
             try SQLiteSchema.migrator.migrate(pool)
         } catch {
             throw StoreError(.unavailable, "The database at \(path) could not be opened: \(Self.describe(error))")
         }
         self.logger = logger
+        self.durability = durability
         self.batcher = CommitBatcher.queue(pool: pool, logger: logger)
     }
 
@@ -66,10 +68,26 @@ public final class SQLiteStore: ParlorStore {
         }
     }
 
-    /// Runs a write transaction, mapping database errors to `StoreError`.
-    func write<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+    /// Runs a write transaction, mapping database errors to `StoreError`. A transaction that need
+    /// not wait for the disk (`synced: false`) commits with `synchronous = NORMAL`: in WAL mode it
+    /// is on disk once the next synced commit is, since that sync covers the whole log.
+    func write<T: Sendable>(synced: Bool = true, _ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do {
-            return try await pool.write(body)
+            if synced || durability == .normal { return try await pool.write(body) }
+            return try await pool.writeWithoutTransaction { db in
+                try db.execute(sql: Durability.normal.pragma)
+                defer {
+                    // Left at NORMAL, the next commits would not be synced: a failure here is the database failing.
+                    do { try db.execute(sql: self.durability.pragma) } catch { self.logger.critical("Could not restore synchronous = FULL: \(error)") }
+                }
+                var value: T?
+                try db.inTransaction {
+                    value = try body(db)
+                    return .commit
+                }
+                guard let value else { throw StoreError(.unavailable, "The database could not be written.") }
+                return value
+            }
         } catch let error as StoreError {
             throw error
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {

@@ -37,6 +37,51 @@ struct AppDataTests {
         }
     }
 
+    @Test("Sending what was staged clears the compose field in the message's own transaction: both or neither", arguments: StoreBackend.all)
+    func stagedClearedWithItsMessage(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let game = Session()
+            let head = try await store.sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
+            let move = appMessage("X in the centre", in: game, replacing: head, from: alice, in: conversation)
+            guard case .app(let staged) = move.content else { Issue.record("not an app message"); return }
+            let record = StagedRecord(item: .message(staged), replacing: head.id)
+            try await store.setStaged(record, user: alice.id, conversation: conversation.id)
+            let snapshot = Data("after the move".utf8)
+            let alongside: [StateWrite] = [
+                .staged(nil, user: alice.id, conversation: conversation.id),
+                .instance(snapshot, user: alice.id, scope: .conversation(conversation.id), app: Self.tictactoe),
+            ]
+
+            // Refused (the app's validate): the message is not stored, and neither is anything beside it.
+            await #expect(throws: Refused.self) { try await store.append(move, validate: refuseAll, alongside: alongside) }
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == record, "the move is still in the compose field")
+            #expect(try await store.instance(user: alice.id, scope: .conversation(conversation.id), app: Self.tictactoe) == nil)
+            #expect(try await store.allMessages(in: conversation).count == 1)
+
+            // A stale head is refused the same way.
+            let stale = appMessage("X in a corner", in: game, replacing: nil, from: alice, in: conversation)
+            await #expect(throws: SessionConflict.self) { try await store.append(stale, validate: acceptAll, alongside: alongside) }
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == record)
+
+            // Committed: the message and the cleared compose field and the snapshot, together.
+            let sent = try await store.append(move, validate: acceptAll, alongside: alongside)
+            #expect(!sent.isDuplicate)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == nil)
+            #expect(try await store.instance(user: alice.id, scope: .conversation(conversation.id), app: Self.tictactoe) == snapshot)
+            #expect(try await store.allMessages(in: conversation).map(\.text) == ["opening", "X in the centre"])
+
+            // A retry of the sent message (staged again meanwhile) is a duplicate and still clears it.
+            try await store.setStaged(record, user: alice.id, conversation: conversation.id)
+            let retried = try await store.append(move, validate: acceptAll, alongside: alongside)
+            #expect(retried.isDuplicate)
+            #expect(try await store.staged(user: alice.id, conversation: conversation.id) == nil)
+            #expect(try await store.allMessages(in: conversation).count == 2)
+        }
+    }
+
     @Test("Instance snapshots are kept per user, scope and app; home is separate from conversations", arguments: StoreBackend.all)
     func instanceSnapshots(backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -58,7 +58,8 @@ extension AppHost {
         return AppFetchClient(client: httpClient, manifest: manifest, allowPrivateHosts: allowsPrivateHosts, logger: logger)
     }
 
-    /// Saves the instance and sends its new look to the user's connections only (on every node).
+    /// Saves the instance when its snapshot changed, and sends its new look to the user's
+    /// connections only (on every node).
     func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
             logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
@@ -67,12 +68,19 @@ extension AppHost {
         if let instance = await instances.instance(key) {
             do {
                 let data = try JSONEncoder().encode(await instance.snapshot())
-                try await store.saveInstance(data, user: user, scope: scope, app: update.appID)
+                if await instances.recordSaved(data, for: key) {
+                    do {
+                        try await store.saveInstance(data, user: user, scope: scope, app: update.appID)
+                    } catch {
+                        await instances.forgetSaved(for: key)
+                        throw error
+                    }
+                    let conversation: ConversationID? = if case .conversation(let id) = scope { id } else { nil }
+                    await bus.publish(.instanceChanged(user: user, conversation: conversation, app: update.appID))
+                }
             } catch {
                 logger.error("Could not save an app instance", metadata: ["app": "\(update.appID)", "error": "\(error)"])
             }
-            let conversation: ConversationID? = if case .conversation(let id) = scope { id } else { nil }
-            await bus.publish(.instanceChanged(user: user, conversation: conversation, app: update.appID))
         }
         await sendUpdate(update, user: user, scope: scope)
     }

@@ -19,10 +19,12 @@ extension AppHost {
 
     /// Sends what the user staged. On a stale session head the app re-applies the message to the
     /// new head when it can (`MessagesApp.rebase`); otherwise the staged message stays and the
-    /// error says so. The app gets `didStartSending` once it is committed.
+    /// error says so. The compose field is cleared in the message's own transaction, so a crash
+    /// leaves either both or neither. The app gets `didStartSending` once it is committed.
     func sendStaged(user: UserID, conversation: ConversationID) async throws -> Messaging.Sent? {
         try await membership.requireMember(user, of: conversation)
         guard let record = try await store.staged(user: user, conversation: conversation) else { return nil }
+        let clear = [StateWrite.staged(nil, user: user, conversation: conversation)]
         let sent: Messaging.Sent
         var sentMessage: Message?
         switch record.item {
@@ -32,12 +34,13 @@ extension AppHost {
                 guard let app = staged.appID.flatMap(directory.app) else { return nil }
                 return try await app.rebase(staged, onto: head, sender: try await store.participantID(user: user, app: app.manifest.id))
             } commit: {
-                try await messaging.sendAppMessage($0, replacing: $1, from: user, in: conversation)
+                try await messaging.sendAppMessage($0, replacing: $1, from: user, in: conversation, alongside: clear)
             }
         case .sticker(let sticker):
-            sent = try await messaging.commit(NewMessage(id: MessageID(), conversationID: conversation, sender: user, content: .sticker(sticker)))
+            sent = try await messaging.commit(
+                NewMessage(id: MessageID(), conversationID: conversation, sender: user, content: .sticker(sticker)), alongside: clear)
         }
-        try await setStaged(nil, user: user, conversation: conversation)
+        await showStaged(nil, user: user, conversation: conversation)
         if let sentMessage {
             await notifySending(sentMessage, sent: true, user: user, conversation: conversation)
         }
@@ -57,6 +60,11 @@ extension AppHost {
     /// Stores the compose field and shows it in every tab, here and on the other nodes.
     private func setStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
         try await store.setStaged(record, user: user, conversation: conversation)
+        await showStaged(record, user: user, conversation: conversation)
+    }
+
+    /// Shows a stored compose field in every tab, here and on the other nodes.
+    private func showStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async {
         await pushStaged(record, user: user, conversation: conversation)
         await bus.publish(.stagedChanged(user: user, conversation: conversation))
     }

@@ -1,3 +1,4 @@
+import Foundation
 import ParlorHost
 import ParlorKit
 import ParlorStore
@@ -15,7 +16,13 @@ struct InstanceKey: Hashable, Sendable {
 /// ones open on someone's screen. That loses nothing: an instance's state is saved as it
 /// changes, and the next use resumes it from the store.
 actor InstanceRegistry {
-    private var instances: LRUCache<InstanceKey, any HostedAppInstance>
+    /// An instance in memory, with the snapshot last saved for it (nil before its first save here).
+    private struct Running {
+        let instance: any HostedAppInstance
+        var saved: Data?
+    }
+
+    private var instances: LRUCache<InstanceKey, Running>
     private var open: [UserConversation: AppID] = [:]
 
     init(capacity: Int = 10_000) {
@@ -27,15 +34,33 @@ actor InstanceRegistry {
         let conversation: ConversationID
     }
 
-    func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key] }
+    func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key]?.instance }
+
+    /// Records that `snapshot` was saved for `key`.
+    /// - Returns: false when it is what was saved last, so it need not be written again.
+    func recordSaved(_ snapshot: Data, for key: InstanceKey) -> Bool {
+        guard var running = instances.peek(key), running.saved != snapshot else { return false }
+        running.saved = snapshot
+        instances.set(running, for: key, isPinned: isOpen)
+        return true
+    }
+
+    /// Forgets what was saved last for `key` (the save failed: the next one must write).
+    func forgetSaved(for key: InstanceKey) {
+        guard var running = instances.peek(key) else { return }
+        running.saved = nil
+        instances.set(running, for: key, isPinned: isOpen)
+    }
+
+    private func isOpen(_ key: InstanceKey) -> Bool {
+        guard case .conversation(let conversation) = key.scope else { return false }
+        return open[UserConversation(user: key.user, conversation: conversation)] == key.app
+    }
 
     /// Keeps `instance` unless another one for `key` got there first; returns the one kept.
     func insert(_ instance: any HostedAppInstance, for key: InstanceKey) -> any HostedAppInstance {
-        if let existing = instances.peek(key) { return existing }
-        instances.set(instance, for: key) { key in
-            guard case .conversation(let conversation) = key.scope else { return false }
-            return open[UserConversation(user: key.user, conversation: conversation)] == key.app
-        }
+        if let existing = instances.peek(key) { return existing.instance }
+        instances.set(Running(instance: instance, saved: nil), for: key, isPinned: isOpen)
         return instance
     }
 
@@ -51,7 +76,7 @@ actor InstanceRegistry {
     func openInstances(of app: AppID, in conversation: ConversationID, for users: [UserID]) -> [(UserID, any HostedAppInstance)] {
         users.compactMap { user in
             guard open[UserConversation(user: user, conversation: conversation)] == app,
-                  let instance = instances[InstanceKey(user: user, scope: .conversation(conversation), app: app)]
+                  let instance = instances[InstanceKey(user: user, scope: .conversation(conversation), app: app)]?.instance
             else { return nil }
             return (user, instance)
         }
@@ -59,7 +84,7 @@ actor InstanceRegistry {
 
     /// Every instance in `conversation` (to update participants).
     func instances(in conversation: ConversationID) -> [(InstanceKey, any HostedAppInstance)] {
-        instances.keys.filter { $0.scope == .conversation(conversation) }.compactMap { key in instances.peek(key).map { (key, $0) } }
+        instances.keys.filter { $0.scope == .conversation(conversation) }.compactMap { key in instances.peek(key).map { (key, $0.instance) } }
     }
 
     /// Forgets one instance (another node changed it; the next use resumes the stored one).

@@ -160,7 +160,9 @@ final class Messaging: Sendable {
 
     /// Commits an app's message: every ParlorKit limit, the session head, and the app's own
     /// `validate` on exactly the head it replaces. The sender's participant id is set here.
-    func sendAppMessage(_ message: Message, replacing: MessageID?, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+    func sendAppMessage(
+        _ message: Message, replacing: MessageID?, from user: UserID, in conversation: ConversationID, alongside: [StateWrite] = []
+    ) async throws -> Sent {
         try await membership.requireMember(user, of: conversation)
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
@@ -174,7 +176,8 @@ final class Messaging: Sendable {
         }
         do {
             return try await commit(
-                NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing)
+                NewMessage(id: checked.id, conversationID: conversation, sender: user, content: .app(checked), replacing: replacing),
+                alongside: alongside
             ) { _, head in
                 if let checkedHead, head?.id != checkedHead.id {
                     throw MessageRules.sessionConflict(head: ownHead(head))
@@ -217,11 +220,13 @@ final class Messaging: Sendable {
         return CheckedHead(id: stored?.id)
     }
 
-    /// Appends durably, then fans the new message out. A retry is returned, not fanned out again.
+    /// Appends durably (with `alongside` in the same transaction), then fans the new message out.
+    /// A retry is returned, not fanned out again.
     func commit(
-        _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
+        _ message: NewMessage, alongside: [StateWrite] = [],
+        validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
     ) async throws -> Sent {
-        let (stored, isDuplicate) = try await store.append(message, validate: validate)
+        let (stored, isDuplicate) = try await store.append(message, validate: validate, alongside: alongside)
         if isDuplicate {
             try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
             return Sent(stored: stored, sameForEveryone: nil)

@@ -357,3 +357,13 @@ public struct Blob: Sendable, Hashable {
         self.data = data
     }
 }
+
+/// A write of a user's state that can ride in a message's transaction (`ParlorStore.append`):
+/// sending what was staged clears the compose field in the same commit, so no crash can leave a
+/// sent message still waiting to be sent.
+public enum StateWrite: Sendable, Hashable {
+    /// `ParlorStore.setStaged`.
+    case staged(StagedRecord?, user: UserID, conversation: ConversationID)
+    /// `ParlorStore.saveInstance`.
+    case instance(Data, user: UserID, scope: InstanceScope, app: AppID)
+}

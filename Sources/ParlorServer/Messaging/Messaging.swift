@@ -45,16 +45,28 @@ final class Messaging: Sendable {
     }
 
     /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
-    /// viewer (text, stickers), rendered once for fan-out and the sender's acknowledgement alike.
+    /// viewer (text, stickers), rendered and encoded once for fan-out and the sender's
+    /// acknowledgement alike.
     struct Sent: Sendable {
         let stored: StoredMessage
-        let sameForEveryone: Wire.Message?
+        let sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)?
+
+        init(stored: StoredMessage, sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)? = nil) {
+            self.stored = stored
+            self.sameForEveryone = sameForEveryone
+        }
     }
 
     /// The message as `user` sees it (for the sender's acknowledgement).
     func wire(_ sent: Sent, for user: UserID) async -> Wire.Message {
-        if let wire = sent.sameForEveryone { return wire }
+        if let wire = sent.sameForEveryone?.message { return wire }
         return await renderer.render(sent.stored, for: user)
+    }
+
+    /// The acknowledgement frame of a sent message, for its sender.
+    func ackFrame(_ sent: Sent, requestId: String?, for user: UserID) async -> String {
+        if let encoded = sent.sameForEveryone?.encoded { return Wire.ServerFrame.ackJSON(requestId: requestId, encoded) }
+        return Wire.ServerFrame.ack(requestId: requestId, message: await renderer.render(sent.stored, for: user)).json()
     }
 
     /// Sends a text message, perhaps as a reply, perhaps with the card of a page it links to
@@ -229,7 +241,7 @@ final class Messaging: Sendable {
         let (stored, isDuplicate) = try await store.append(message, validate: validate, alongside: alongside)
         if isDuplicate {
             try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
-            return Sent(stored: stored, sameForEveryone: nil)
+            return Sent(stored: stored)
         }
         metrics.messageCommitted(kind: stored.content.kind)
         return Sent(stored: stored, sameForEveryone: await fanOut(stored))
@@ -237,20 +249,18 @@ final class Messaging: Sendable {
 
     /// Queues the message for every member's connections on this node, and for members' open
     /// instances of its app.
-    /// - Returns: the message as its sender sees it, when it reads the same for everyone (its
-    ///   frame is then encoded once for all); nil for an app message, drawn per viewer.
+    /// - Returns: the message as its sender sees it, when it reads the same for everyone (it is
+    ///   then encoded once for all); nil for an app message, drawn per viewer.
     @discardableResult
-    func fanOut(_ message: StoredMessage) async -> Wire.Message? {
+    func fanOut(_ message: StoredMessage) async -> (message: Wire.Message, encoded: Wire.EncodedMessage)? {
         guard let conversation = try? await caches.conversation(message.conversationID, store: store) else { return nil }
         await fanOutTracker.record(message.conversationID, sequence: message.sequence)
-        var rendered: Wire.Message?
-        var frame: String?
+        var rendered: (message: Wire.Message, encoded: Wire.EncodedMessage)?
         if Renderer.isSameForEveryone(message) {
             let wire = await renderer.render(message, for: message.sender)
-            rendered = wire
-            frame = Wire.ServerFrame.message(wire).json()
+            rendered = Wire.EncodedMessage(wire).map { (wire, $0) }
         }
-        await hub.send(.message(message, frame: frame), to: conversation.members)
+        await hub.send(.message(message, frame: rendered.map { Wire.ServerFrame.messageJSON($0.encoded) }), to: conversation.members)
         if let appMessage = message.content.appMessage, let appID = appMessage.appID {
             let recipients = conversation.members.filter { $0 != message.sender }
             deliveries.enqueue(.init(message: appMessage, app: appID, conversation: conversation.id, recipients: recipients))

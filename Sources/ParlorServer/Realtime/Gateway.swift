@@ -189,7 +189,7 @@ struct Gateway: Sendable {
     }
 
     private func ack(_ sent: Messaging.Sent, to request: Wire.ClientRequest, user: UserID, connection: ClientConnection) async {
-        reply(.ack(requestId: request.requestId, message: await services.messaging.wire(sent, for: user)), on: connection)
+        connection.enqueue(.frame(await services.messaging.ackFrame(sent, requestId: request.requestId, for: user)))
     }
 
     private func reply(_ frame: Wire.ServerFrame, on connection: ClientConnection) {

@@ -221,10 +221,40 @@ public enum Wire {
 extension Wire.ServerFrame {
     /// The frame as a JSON text.
     func json() -> String {
+        // Every field is a plain value; encoding cannot fail.
+        Wire.jsonText(self) ?? #"{"type":"error"}"#
+    }
+
+    /// The `message` frame of a message already encoded (`Wire.EncodedMessage`).
+    static func messageJSON(_ message: Wire.EncodedMessage) -> String {
+        #"{"type":"message","message":"# + message.json + "}"
+    }
+
+    /// The `ack` frame of a message already encoded: the same JSON as `.ack(requestId:message:)`'s,
+    /// without encoding the message a second time.
+    static func ackJSON(requestId: String?, _ message: Wire.EncodedMessage) -> String {
+        let id = requestId.flatMap { Wire.jsonText($0) }.map { #","requestId":"# + $0 } ?? ""
+        return #"{"type":"ack""# + id + #","message":"# + message.json + "}"
+    }
+}
+
+extension Wire {
+    /// A message's JSON, encoded once for every frame that carries it: its fan-out to every member
+    /// and its sender's acknowledgement (`ServerFrame.messageJSON`, `ServerFrame.ackJSON`).
+    struct EncodedMessage: Sendable {
+        let json: String
+
+        init?(_ message: Message) {
+            guard let json = Wire.jsonText(message) else { return nil }
+            self.json = json
+        }
+    }
+
+    /// A value as the wire's JSON (ISO 8601 dates, slashes as they are).
+    static func jsonText(_ value: some Encodable) -> String? {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = .withoutEscapingSlashes
-        // Every field is a plain value; encoding cannot fail.
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? #"{"type":"error"}"#
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -20,7 +20,7 @@ public enum MentionTokens {
 
     /// `text` with each mention replaced by what `name` says for its person.
     public static func replacing(in text: String, with name: (UserID) -> String) -> String {
-        guard text.contains(opening) else { return text }
+        guard mayMention(text) else { return text }
         var result = ""
         var cursor = text.startIndex
         forEachToken(in: text) { range, user in
@@ -34,7 +34,19 @@ public enum MentionTokens {
     /// The token mentioning `user`.
     public static func token(for user: UserID) -> String { "<@\(user)>" }
 
+    /// Whether `text` has a `<@` at all: a scan of its bytes, much cheaper than a search through
+    /// Foundation, and most texts mention nobody.
+    private static func mayMention(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "<"), byte == UInt8(ascii: "@") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     private static func forEachToken(in text: String, _ body: (Range<String.Index>, UserID) -> Void) {
+        guard mayMention(text) else { return }
         var searchFrom = text.startIndex
         while let open = text.range(of: opening, range: searchFrom..<text.endIndex) {
             searchFrom = open.upperBound

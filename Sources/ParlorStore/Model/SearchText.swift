@@ -27,6 +27,37 @@ public struct SearchTerms: Sendable, Hashable {
 
     /// The words of `text`, folded: runs of letters and digits, lowercased, without diacritics.
     public static func words(in text: String) -> [String] {
+        asciiWords(in: text) ?? unicodeWords(in: text)
+    }
+
+    /// `words(in:)` for a text of ASCII only, from its bytes: the same words (there, a letter or
+    /// digit is `A-Z`, `a-z` or `0-9`, and folding is lowercasing) without the cost of Unicode
+    /// characters and Foundation's folding, which were a tenth of the CPU of sending a message.
+    /// Nil for any other text.
+    static func asciiWords(in text: String) -> [String]? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                word.append(byte + 32)
+            case 0x80...:
+                return nil
+            default:
+                if !word.isEmpty {
+                    words.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if !word.isEmpty { words.append(String(decoding: word, as: UTF8.self)) }
+        return words
+    }
+
+    /// `words(in:)` through Unicode whatever the text (to check `asciiWords` against).
+    static func unicodeWords(in text: String) -> [String] {
         wordRanges(in: text).map { fold(text[$0]) }
     }
 

@@ -15,11 +15,22 @@ struct Gateway: Sendable {
     let services: ParlorServices
     /// How long a client cut off for falling behind has to take its close frame before its
     /// connection is dropped (a client that stopped reading never takes it).
-    static let closeGrace: Duration = .seconds(2)
+    static let closeGrace: TimeAmount = .seconds(2)
 
     /// Runs one connection until the client leaves or falls too far behind.
+    ///
+    /// An idle connection holds two tasks: Hummingbird's, which reads here, and the writer's.
+    /// A task keeps the memory its deepest call needed for as long as it lives, so nothing else
+    /// waits in a task of its own: handling a frame runs in a short-lived child, and dropping a
+    /// client that stopped reading is a timer on the channel's event loop.
     func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
-        let connection = ClientConnection(user: user.id, limit: services.configuration.sendQueueLimit)
+        let connection = ClientConnection(user: user.id, limit: services.configuration.sendQueueLimit) {
+            // Writes to a client that stopped reading wait forever, the close frame's too.
+            channel.eventLoop.scheduleTask(in: Self.closeGrace) {
+                logger.debug("Dropping a WebSocket client that stopped reading")
+                channel.close(promise: nil)
+            }
+        }
         let cap = services.configuration.maxConnectionsPerUser
         guard await services.hub.register(connection, limit: cap) else {
             logger.debug("Refused a WebSocket over the account's cap", metadata: ["cap": "\(cap)"])
@@ -34,27 +45,18 @@ struct Gateway: Sendable {
             group.addTask {
                 do {
                     try await writer.run(outbound: outbound)
-                    // The queue overflowed: tell the client to come back later.
+                    // The queue overflowed: tell the client to come back later (its reads end
+                    // when it answers the close, or when the timer above drops it).
                     try await outbound.close(.unknown(1013), reason: "Too far behind; reconnect to catch up.")
                 } catch {
                     logger.debug("WebSocket writer ended", metadata: ["error": "\(error)"])
                 }
             }
-            group.addTask {
-                do {
-                    try await self.read(inbound, user: user, connection: connection, writer: writer)
-                } catch {
-                    logger.debug("WebSocket reader ended", metadata: ["error": "\(error)"])
-                }
+            do {
+                try await self.read(inbound, user: user, connection: connection, writer: writer)
+            } catch {
+                logger.debug("WebSocket reader ended", metadata: ["error": "\(error)"])
             }
-            group.addTask {
-                // Writes to a client that stopped reading wait forever, the close frame's too.
-                for await _ in connection.cutOff {}
-                guard (try? await Task.sleep(for: Self.closeGrace)) != nil else { return }
-                logger.debug("Dropping a WebSocket client that stopped reading")
-                channel.close(promise: nil)
-            }
-            await group.next()
             group.cancelAll()
         }
         if connection.hasFallenBehind { services.metrics.slowConsumerDisconnects.increment() }

@@ -22,28 +22,27 @@ final class ClientConnection: Sendable {
     let id = UUID()
     let user: UserID
     let stream: AsyncStream<Outgoing>
-    /// Ends when the connection is cut off for falling behind.
-    let cutOff: AsyncStream<Never>
     private let continuation: AsyncStream<Outgoing>.Continuation
-    private let cutOffContinuation: AsyncStream<Never>.Continuation
-    private let pending = Mutex(0)
-    private let overflowed = Mutex(false)
+    /// How many items wait, and whether the connection was cut off.
+    private let state = Mutex((pending: 0, overflowed: false))
+    /// Called once, when the connection is cut off for falling behind.
+    private let onCutOff: @Sendable () -> Void
     /// The most items that may wait; past it the connection is cut off.
     let limit: Int
 
-    init(user: UserID, limit: Int) {
+    init(user: UserID, limit: Int, onCutOff: @escaping @Sendable () -> Void = {}) {
         self.user = user
         self.limit = limit
+        self.onCutOff = onCutOff
         (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
-        (cutOff, cutOffContinuation) = AsyncStream.makeStream(of: Never.self)
     }
 
     /// Queues `item`; false (and the connection is closed) when the client is too far behind.
     @discardableResult
     func enqueue(_ item: Outgoing) -> Bool {
-        let accepted = pending.withLock { count -> Bool in
-            guard count < limit else { return false }
-            count += 1
+        let accepted = state.withLock { state -> Bool in
+            guard state.pending < limit else { return false }
+            state.pending += 1
             return true
         }
         if accepted {
@@ -55,20 +54,23 @@ final class ClientConnection: Sendable {
     }
 
     /// Whether the client fell too far behind: what is still queued is not worth writing.
-    var hasFallenBehind: Bool { overflowed.withLock { $0 } }
+    var hasFallenBehind: Bool { state.withLock { $0.overflowed } }
 
     /// Ends the queue because the client is too far behind.
     func fellBehind() {
-        overflowed.withLock { $0 = true }
+        let first = state.withLock { state in
+            defer { state.overflowed = true }
+            return !state.overflowed
+        }
         continuation.finish()
-        cutOffContinuation.finish()
+        if first { onCutOff() }
     }
 
     /// How many items wait to be written.
-    var waiting: Int { pending.withLock { $0 } }
+    var waiting: Int { state.withLock { $0.pending } }
 
     /// Called by the writer after each item.
-    func didWrite() { pending.withLock { $0 -= 1 } }
+    func didWrite() { state.withLock { $0.pending -= 1 } }
 
     /// Ends the stream; the writer stops.
     func close() { continuation.finish() }

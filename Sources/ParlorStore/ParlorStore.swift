@@ -6,6 +6,12 @@ import ParlorKit
 /// suite runs against every implementation.
 ///
 /// Messages get gapless per-conversation sequence numbers and are durable when `append` returns.
+///
+/// A few writes do not wait for the disk, because they change all the time and losing the last
+/// of them costs a person nothing they wrote: read marks (with the expiry countdowns a read
+/// starts) and app snapshots. Such a write survives the server process being killed, and is on
+/// disk once any commit after it is (a message's `append`); only power lost before that can take
+/// it back, and then never without the writes before it.
 public protocol ParlorStore: Sendable {
     // MARK: Accounts
     /// - Throws: `StoreError(.conflict)` when the username is taken (case-insensitively).
@@ -74,7 +80,7 @@ public protocol ParlorStore: Sendable {
     /// The newest message of a session.
     func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage?
     /// Marks messages up to `sequence` as read by `user` (a mark never moves back, nor past the
-    /// conversation's last message).
+    /// conversation's last message), without waiting for the disk (see above).
     /// - Returns: the user's read mark before and after this call: the messages in between are
     ///   newly read.
     @discardableResult
@@ -133,7 +139,8 @@ public protocol ParlorStore: Sendable {
     func setAvatar(_ hash: String?, user: UserID) async throws
 
     // MARK: Expiring messages
-    /// Records that `user` first read an expiring message at `at` (later reads keep the first).
+    /// Records that `user` first read an expiring message at `at` (later reads keep the first),
+    /// without waiting for the disk (see above).
     func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws
     /// Keeps an expiring message for `user`.
     func keep(user: UserID, message: MessageID, conversation: ConversationID) async throws
@@ -148,10 +155,8 @@ public protocol ParlorStore: Sendable {
     func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord?
 
     // MARK: Apps
-    /// Saves an app instance's snapshot (how its view was left) without waiting for the disk: the
-    /// write survives the server process being killed, and is on disk once any commit after it
-    /// is (a message's `append`), so a move costs the disk one sync, the message's. Power lost
-    /// before that can take back the view, never a message.
+    /// Saves an app instance's snapshot (how its view was left), without waiting for the disk (see
+    /// above): a move costs the disk the syncs of its compose field and its message only.
     func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws
     func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data?
     /// The user's participant id inside `app`: created on first use, then stable.

@@ -16,13 +16,7 @@ extension PostgresStore {
     }
 
     public func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws {
-        let query = try Self.query(for: .instance(snapshot, user: user, scope: scope, app: app))
-        // Not waiting for the WAL flush (see `ParlorStore.saveInstance`): the next synchronous
-        // commit flushes it, and other nodes see it at once all the same.
-        try await transaction { connection in
-            try await connection.rows("SET LOCAL synchronous_commit = off", logger: self.logger)
-            try await connection.rows(query, logger: self.logger)
-        }
+        try await unsyncedQuery(try Self.query(for: .instance(snapshot, user: user, scope: scope, app: app)))
     }
 
     /// One state write as SQL (`setStaged`, `saveInstance`, and beside a message in `PostgresCommitBatcher`).

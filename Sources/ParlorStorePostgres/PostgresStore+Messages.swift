@@ -41,7 +41,7 @@ extension PostgresStore {
     @discardableResult
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
         // The subquery reads the row as it was before this statement's update.
-        let rows = try await query("""
+        let rows = try await unsyncedQuery("""
             UPDATE members SET last_read_seq = GREATEST(last_read_seq,
                 LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description)))),
                 last_read_at = CASE WHEN LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))) > last_read_seq
@@ -66,7 +66,7 @@ extension PostgresStore {
     }
 
     public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {
-        _ = try await query("""
+        try await unsyncedQuery("""
             INSERT INTO expiring_reads (user_id, conversation_id, message_id, read_at)
             VALUES (\(user.description), \(conversation.description), \(message.description), \(Timestamp(at)))
             ON CONFLICT DO NOTHING

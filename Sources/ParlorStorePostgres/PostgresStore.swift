@@ -107,6 +107,17 @@ extension PostgresStore {
         return try await Self.mapErrors { try await self.client.query(query, logger: self.logger).collect() }
     }
 
+    /// Runs one statement whose commit does not wait for the WAL flush (`ParlorStore`'s writes that
+    /// do not wait for the disk): the next synchronous commit flushes it, and every node sees it
+    /// at once all the same.
+    @discardableResult
+    func unsyncedQuery(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await transaction { connection in
+            try await connection.rows("SET LOCAL synchronous_commit = off", logger: self.logger)
+            return try await connection.rows(query, logger: self.logger)
+        }
+    }
+
     /// Runs `body` in one transaction on one connection; rolls back when it throws. A read-only
     /// transaction reads one snapshot throughout (repeatable read).
     func transaction<T: Sendable>(readOnly: Bool = false, _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {

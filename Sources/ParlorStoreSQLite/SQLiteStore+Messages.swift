@@ -47,7 +47,7 @@ extension SQLiteStore {
 
     @discardableResult
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
-        try await write { db in
+        try await write(synced: false) { db in
             let arguments: StatementArguments = [conversation.description, user.description]
             let markSQL = "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?"
             let previous = try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? 0
@@ -81,7 +81,7 @@ extension SQLiteStore {
     }
 
     public func recordExpiringRead(user: UserID, message: MessageID, conversation: ConversationID, at: Date) async throws {
-        try await write { db in
+        try await write(synced: false) { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO expiring_reads (user_id, conversation_id, message_id, read_at) VALUES (?, ?, ?, ?)",
                 arguments: [user.description, conversation.description, message.description, Self.time(at)])

@@ -13,7 +13,7 @@ extension SQLiteStore {
     public func messages(in conversation: ConversationID, after sequence: Int64, limit: Int) async throws -> [StoredMessage] {
         try await read { db in
             try MessageRow.fetchAll(
-                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?"),
                 arguments: [conversation.description, sequence, limit]
             ).map { try $0.stored() }
         }
@@ -50,18 +50,17 @@ extension SQLiteStore {
         try await write(synced: false) { db in
             let arguments: StatementArguments = [conversation.description, user.description]
             let markSQL = "SELECT last_read_seq FROM members WHERE conversation_id = ? AND user_id = ?"
-            let previous = try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? 0
+            let previous = try Int64.fetchOne(db.cachedStatement(sql: markSQL), arguments: arguments) ?? 0
             // Never past the conversation's last message: a mark ahead of it would skip what comes next.
-            try db.execute(
-                sql: """
-                    UPDATE members SET last_read_seq = MAX(last_read_seq, MIN(?, (SELECT last_seq FROM conversations WHERE id = ?)))
-                    WHERE conversation_id = ? AND user_id = ?
-                    """,
-                arguments: [sequence, conversation.description] + arguments)
-            let current = try Int64.fetchOne(db, sql: markSQL, arguments: arguments) ?? previous
+            try db.cachedStatement(sql: """
+                UPDATE members SET last_read_seq = MAX(last_read_seq, MIN(?, (SELECT last_seq FROM conversations WHERE id = ?)))
+                WHERE conversation_id = ? AND user_id = ?
+                """
+            ).execute(arguments: [sequence, conversation.description] + arguments)
+            let current = try Int64.fetchOne(db.cachedStatement(sql: markSQL), arguments: arguments) ?? previous
             if current > previous {
-                try db.execute(
-                    sql: "UPDATE members SET last_read_at = ? WHERE conversation_id = ? AND user_id = ?", arguments: [Self.time(Date())] + arguments)
+                try db.cachedStatement(sql: "UPDATE members SET last_read_at = ? WHERE conversation_id = ? AND user_id = ?")
+                    .execute(arguments: [Self.time(Date())] + arguments)
             }
             return (previous, current)
         }
@@ -70,10 +69,10 @@ extension SQLiteStore {
     public func readMark(user: UserID, conversation: ConversationID) async throws -> (mark: Int64, last: Int64) {
         try await read { db in
             let row = try Row.fetchOne(
-                db, sql: """
+                db.cachedStatement(sql: """
                     SELECT m.last_read_seq, c.last_seq FROM members m JOIN conversations c ON c.id = m.conversation_id
                     WHERE m.conversation_id = ? AND m.user_id = ?
-                    """,
+                    """),
                 arguments: [conversation.description, user.description])
             guard let row else { return (0, 0) }
             return (row[0] as Int64? ?? 0, row[1] as Int64? ?? 0)

@@ -7,10 +7,10 @@ extension SQLiteStore {
     public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: """
+                db.cachedStatement(sql: """
                     SELECT m.user_id, m.last_read_seq, m.last_read_at FROM members m JOIN users u ON u.id = m.user_id
                     WHERE m.conversation_id = ? AND u.shares_read_receipts = 1 ORDER BY m.joined_at, m.rowid
-                    """,
+                    """),
                 arguments: [conversation.description]
             ).compactMap { row in
                 guard let user = UserID(row[0] as String) else { return nil }
@@ -21,7 +21,7 @@ extension SQLiteStore {
 
     public func sharesReadReceipts(_ user: UserID) async throws -> Bool {
         try await read { db in
-            try Bool.fetchOne(db, sql: "SELECT shares_read_receipts FROM users WHERE id = ?", arguments: [user.description]) ?? true
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT shares_read_receipts FROM users WHERE id = ?"), arguments: [user.description]) ?? true
         }
     }
 

@@ -75,10 +75,14 @@ public final class SQLiteStore: ParlorStore {
         do {
             if synced || durability == .normal { return try await pool.write(body) }
             return try await pool.writeWithoutTransaction { db in
-                try db.execute(sql: Durability.normal.pragma)
+                try db.cachedStatement(sql: Durability.normal.pragma).execute()
                 defer {
                     // Left at NORMAL, the next commits would not be synced: a failure here is the database failing.
-                    do { try db.execute(sql: self.durability.pragma) } catch { self.logger.critical("Could not restore synchronous = FULL: \(error)") }
+                    do {
+                        try db.cachedStatement(sql: self.durability.pragma).execute()
+                    } catch {
+                        self.logger.critical("Could not restore synchronous = FULL: \(error)")
+                    }
                 }
                 var value: T?
                 try db.inTransaction {

@@ -52,7 +52,10 @@ final class AppHost: Sendable {
         guard let stored = try await store.message(id: id, in: conversation), let message = stored.content.appMessage,
               let appID = message.appID
         else { throw APIError(.notFound, code: "notFound", "That message is not an app message here.") }
-        if (try await store.hiddenMessages(user: user, conversation: conversation)).contains(id) { throw APIError.notFound }
+        // Only an expiring message can be hidden from its reader: the others skip the store.
+        if message.shouldExpire, (try await store.hiddenMessages(user: user, conversation: conversation)).contains(id) {
+            throw APIError.notFound
+        }
         guard try await drawers.hasInstalled(appID, user: user) else {
             let name = directory.app(appID)?.manifest.name ?? appID.rawValue
             throw APIError(.conflict, code: "appNotInstalled", "Get \(name) from the store to open this message.", details: ["app": appID.rawValue])

@@ -3,6 +3,12 @@
 Writers each send a message, wait for its `ack` (sent only once the message is durable), and
 send the next (closed loop), each in their own two-person conversation, so that the figure is
 the store's commit rate rather than fan-out. Every message must also come back exactly once.
+
+The XMPP peers have no acknowledgement of durability in the protocol, but both archive a room's
+message (mod_muc_mam, mod_mam; an SQLite insert committed with synchronous = FULL) before they
+broadcast it, the reflection to the sender included: a writer alone in its own archived room
+sends, waits for its message to come back and sends the next, so each reflection stands for
+one committed message.
 """
 import asyncio
 import os
@@ -10,7 +16,8 @@ import time
 from pathlib import Path
 
 import parlor_driver
-from servers import ParlorServer
+import xmpp_driver
+from servers import XMPP_SERVERS, ParlorServer
 from stats import DeliveryLedger, bench_text, now_ns
 import itertools
 
@@ -90,6 +97,68 @@ async def commit_rate(data_dir, durability, writers, seconds, log):
                   "exactly_once": ledger.exactly_once(), "server_cpu": server_cpu, "warmup": warm}
         log(f"  parlor {durability}: {rate:.0f} messages/s with {writers} writers, server cpu {server_cpu:.0%}, "
             f"missing {ledger.missing} dup {ledger.duplicates}")
+        return result
+    finally:
+        await asyncio.gather(*(m.close() for m in members), return_exceptions=True)
+        server.stop()
+
+
+async def peer_commit_rate(kind, data_dir, writers, seconds, log):
+    """An XMPP peer's closest equivalent: `writers` accounts, each alone in a room of its own
+    with the archive on, in a closed loop of send and wait for the reflection."""
+    server = XMPP_SERVERS[kind](Path(data_dir) / kind).start()
+    members = []
+    try:
+        names = [f"writer{i}" for i in range(writers)]
+        server.add_accounts([(name, xmpp_driver.PASSWORD) for name in names])
+        ledger = DeliveryLedger(1)
+        waiters = {}
+
+        def on_marker(receiver, number, intended, at):
+            ledger.delivered_to(0, number, intended, at)
+            waiter = waiters.pop(receiver, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(at)
+
+        members = [xmpp_driver.XmppMember(server, name, i, on_marker) for i, name in enumerate(names)]
+        semaphore = asyncio.Semaphore(16)
+
+        async def enter(member):
+            async with semaphore:
+                await member.connect()
+                await member.join(f"durable{member.index}")
+
+        await asyncio.gather(*(enter(m) for m in members))
+        loop = asyncio.get_running_loop()
+        counts = [0] * writers
+
+        async def writer(member, until):
+            while time.monotonic() < until:
+                number = next(_numbers)
+                intended = now_ns()
+                ledger.expect(number, intended)
+                waiter = waiters[member.index] = loop.create_future()
+                member.send_text(bench_text(number, intended))
+                await asyncio.wait_for(waiter, 30)
+                counts[member.index] += 1
+
+        await asyncio.gather(*(writer(m, time.monotonic() + 1.0) for m in members))  # warm-up
+        warm = sum(counts)
+        counts = [0] * writers
+        cpu0, client0 = server.cpu_seconds(), time.process_time()
+        started = time.monotonic()
+        await asyncio.gather(*(writer(m, started + seconds) for m in members))
+        elapsed = time.monotonic() - started
+        server_cpu = (server.cpu_seconds() - cpu0) / elapsed
+        client_cpu = (time.process_time() - client0) / elapsed
+        await asyncio.sleep(0.2)
+        errors = sum(m.errors for m in members)
+        rate = sum(counts) / elapsed
+        result = {"kind": kind, "rate": rate, "writers": writers, "seconds": elapsed, **ledger.summary(), "errors": errors,
+                  "exactly_once": ledger.exactly_once() and errors == 0, "server_cpu": server_cpu, "client_cpu": client_cpu,
+                  "warmup": warm}
+        log(f"  {kind} (room messages archived, then reflected): {rate:.0f} messages/s with {writers} writers, "
+            f"server cpu {server_cpu:.0%}, client cpu {client_cpu:.0%}, missing {ledger.missing} dup {ledger.duplicates} err {errors}")
         return result
     finally:
         await asyncio.gather(*(m.close() for m in members), return_exceptions=True)

@@ -1,10 +1,10 @@
 """Holds idle client sessions open for scenario 3 (one of several processes).
 
-usage: idle_worker.py parlor|prosody PORT ACCOUNTS.json FIRST COUNT
+usage: idle_worker.py parlor|prosody|ejabberd PORT ACCOUNTS.json FIRST COUNT [SOURCE_ADDRESS]
 
-Opens COUNT sessions (accounts FIRST.. of the file), each fully signed in: Parlor's after
-`hello` was answered with `ready`, Prosody's after slixmpp's session started and the initial
-presence went out. Prints `READY n` (or `FAILED reason`), then keeps the sessions until its
+Opens COUNT sessions (accounts FIRST.. of the file) from SOURCE_ADDRESS (default 127.0.0.1),
+each fully signed in: Parlor's after `hello` was answered with `ready`, an XMPP peer's after the
+resource was bound and the initial presence went out. Prints `READY n` (or `FAILED reason`), then keeps the sessions until its
 standard input closes, and exits. A one-hour bound ends it regardless.
 """
 import asyncio
@@ -13,36 +13,31 @@ import resource
 import sys
 
 
-async def open_parlor(port, accounts):
+class Server:
+    def __init__(self, port):
+        self.port = port
+
+
+async def open_parlor(port, accounts, source):
     import parlor_driver
-
-    class Server:
-        pass
-
-    server = Server()
-    server.port = port
-    members = [parlor_driver.ParlorMember(server, name, token, i) for i, (name, token) in enumerate(accounts)]
-    return members
+    server = Server(port)
+    return [parlor_driver.ParlorMember(server, name, token, i, source=source) for i, (name, token) in enumerate(accounts)]
 
 
-async def open_prosody(port, accounts):
+async def open_xmpp(port, accounts, source):
     import xmpp_driver
-
-    class Server:
-        pass
-
-    server = Server()
-    server.port = port
-    return [xmpp_driver.RawXmppSession(server, name, i) for i, (name, _) in enumerate(accounts)]
+    server = Server(port)
+    return [xmpp_driver.RawXmppSession(server, name, i, source=source) for i, (name, _) in enumerate(accounts)]
 
 
 async def main():
     kind, port, path, first, count = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+    source = sys.argv[6] if len(sys.argv) > 6 else None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with open(path) as file:
         accounts = json.load(file)[first:first + count]
-    members = await (open_parlor if kind == "parlor" else open_prosody)(port, accounts)
+    members = await (open_parlor if kind == "parlor" else open_xmpp)(port, accounts, source)
     semaphore = asyncio.Semaphore(50)
 
     async def connect(member):

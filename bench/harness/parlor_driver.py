@@ -57,8 +57,10 @@ class ParlorMember:
     """One WebSocket connection of one user. Every received frame goes to `on_frame` (and
     benchmark texts of `message` frames to `on_text`)."""
 
-    def __init__(self, server, username, token, index, on_text=None):
+    def __init__(self, server, username, token, index, on_text=None, source=None):
+        """`source`: the local address to connect from (idle sessions, see idle.py)."""
         self.server = server
+        self.source = source
         self.username = username
         self.token = token
         self.index = index
@@ -74,7 +76,8 @@ class ParlorMember:
         self.ready = asyncio.get_running_loop().create_future()
         self.ws = await asyncio.wait_for(connect(
             f"ws://127.0.0.1:{self.server.port}/ws", additional_headers={"Authorization": f"Bearer {self.token}"},
-            compression=None, max_size=8 * 1024 * 1024, max_queue=None, ping_interval=None), timeout)
+            compression=None, max_size=8 * 1024 * 1024, max_queue=None, ping_interval=None,
+            **({"local_addr": (self.source, 0)} if self.source else {})), timeout)
         self.reader = asyncio.create_task(self._read())
         await self.ws.send('{"type":"hello","since":{}}')
         await asyncio.wait_for(asyncio.shield(self.ready), timeout)

@@ -1,13 +1,13 @@
 """Profiles Parlor under one scenario's load, to find what limits a missed target.
 
-usage: bench/profile fanout|app|durable|idle|cluster|prosody-fanout [--tool T] [--seconds S] [--rate R]
+usage: bench/profile fanout|app|durable|idle|cluster|prosody-fanout|ejabberd-fanout [--tool T] [--seconds S] [--rate R]
 
 CPU: perf (Debian's linux-perf) when `perf stat -e instructions true` counts instructions on
 this machine; otherwise the issue names valgrind --tool=callgrind, which cannot run Parlor's
 Swift 6 binary with valgrind 3.19 (see bench/README.md), so perf samples the cpu-clock software
 event instead (`--tool callgrind` still tries it). Heap: heaptrack. Waiting: strace -c -w -f, the
-wall time in each system call (fdatasync is where a durable commit waits); `prosody-fanout`
-attaches it to Prosody. Output goes to bench/results/profile-*.txt.
+wall time in each system call (fdatasync is where a durable commit waits); `prosody-fanout` and
+`ejabberd-fanout` attach it to the peer. Output goes to bench/results/profile-*.txt.
 """
 import argparse
 import asyncio
@@ -89,9 +89,10 @@ async def load(scenario, tool, out, seconds, rate, work):
     fanout.ParlorServer = server_factory
     app_trip.ParlorServer = server_factory
     durable.ParlorServer = server_factory
-    if scenario == "prosody-fanout":
-        # The peer, for comparison: strace's wall time per system call of Prosody's one thread.
-        room = fanout.Room("prosody", work / "prosody", 100, print)
+    if scenario in ("prosody-fanout", "ejabberd-fanout"):
+        # A peer, for comparison: strace's wall time per system call of its threads.
+        kind = scenario.split("-")[0]
+        room = fanout.Room(kind, work / kind, 100, print)
         await room.start()
         tracer = subprocess.Popen(["strace", "-c", "-w", "-f", "-p", str(room.server.process.pid), "-o", str(out)],
                                   stderr=subprocess.DEVNULL)
@@ -157,14 +158,14 @@ def demangle(text):
 
 def main():
     parser = argparse.ArgumentParser(prog="bench/profile")
-    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "prosody-fanout"])
+    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "prosody-fanout", "ejabberd-fanout"])
     parser.add_argument("--connections", type=int, default=500, help="idle sessions (with --tool massif)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app")
     parser.add_argument("--tool", choices=["auto", "perf", "perf-cpu-clock", "callgrind", "massif", "heaptrack", "strace"], default="auto")
     options = parser.parse_args()
     tool = options.tool
-    if options.scenario == "prosody-fanout":
+    if options.scenario in ("prosody-fanout", "ejabberd-fanout"):
         tool = "strace"
     if tool == "auto":
         # callgrind is the fallback the issue names, but valgrind 3.19 crashes on the Swift runtime

@@ -1,4 +1,5 @@
-"""Starting, measuring and stopping the two servers, each pinned to one core."""
+"""Starting, measuring and stopping the servers (Parlor and its XMPP peers, Prosody and ejabberd),
+each pinned to one core."""
 import os
 import re
 import signal
@@ -11,6 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # BENCH_PARLOR_BINARY compares builds (before/after a change); the default is the release build.
 PARLOR = Path(os.environ.get("BENCH_PARLOR_BINARY", ROOT / ".build" / "release" / "parlor"))
 PROSODY_TEMPLATE = ROOT / "bench" / "prosody" / "prosody.cfg.lua.in"
+EJABBERD_TEMPLATE = ROOT / "bench" / "ejabberd" / "ejabberd.yml.in"
+# Debian's ejabberd: its code (ERL_LIBS) and its SQLite schema.
+EJABBERD_LIBS = os.environ.get("BENCH_EJABBERD_LIBS", "/usr/lib/x86_64-linux-gnu")
+EJABBERD_SCHEMA = Path(os.environ.get("BENCH_EJABBERD_SCHEMA", "/usr/share/ejabberd/sql/lite.sql"))
 SERVER_CORE = os.environ.get("BENCH_SERVER_CORE", "0")
 # The machine is shared with other work: both servers and the harness get the same raised
 # scheduling priority (the nice value of their autogroup, root only), see prioritize().
@@ -299,3 +304,64 @@ class ProsodyServer(Server):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)  # the table is created when the storage module loads
+
+
+class EjabberdServer(Server):
+    """ejabberd (Debian's package) as a process of its own: `erl` started directly, as
+    ejabberdctl's `foreground` would, but with the config, the Mnesia spool, the logs and HOME in
+    the data directory and no Erlang distribution (no node name, so no epmd and no cookie)."""
+
+    name = "ejabberd"
+
+    def __init__(self, data_dir, core=SERVER_CORE, journal_mode="wal"):
+        self.data_dir = Path(data_dir)
+        self.journal_mode = journal_mode
+        self.core = core
+        self.port = free_port()
+        self.database = self.data_dir / "ejabberd.sqlite"
+
+    def _prepare_database(self):
+        """ejabberd 23.01 does not create its SQL schema: load the package's (old-schema) SQLite
+        file once. The journal mode is kept in the database file (WAL, like Prosody's); ejabberd's
+        connection keeps SQLite's default synchronous = FULL, so each commit is durable."""
+        import sqlite3
+        if self.database.exists():
+            return
+        with sqlite3.connect(self.database) as db:
+            db.executescript(EJABBERD_SCHEMA.read_text())
+            if self.journal_mode:
+                db.execute(f"PRAGMA journal_mode = {self.journal_mode}")
+
+    def start(self):
+        for sub in ("spool", "log", "home"):
+            (self.data_dir / sub).mkdir(parents=True, exist_ok=True)
+        config = EJABBERD_TEMPLATE.read_text().replace("@DATA@", str(self.data_dir)).replace("@C2S_PORT@", str(self.port))
+        self.config = self.data_dir / "ejabberd.yml"
+        self.config.write_text(config)
+        self._prepare_database()
+        environment = dict(os.environ, HOME=str(self.data_dir / "home"), ERL_LIBS=EJABBERD_LIBS,
+                           EJABBERD_CONFIG_PATH=str(self.config), EJABBERD_LOG_PATH=str(self.data_dir / "log" / "ejabberd.log"),
+                           ERL_CRASH_DUMP=str(self.data_dir / "log" / "erl_crash.dump"))
+        # ejabberdctl's defaults (+K true, +P for processes), with room for 50,000 sessions: +Q is
+        # the port (socket) limit, which an operator raises with ERL_MAX_PORTS (ejabberdctl: 32,000).
+        command = ["taskset", "-c", self.core, "erl", "-noinput", "+K", "true", "+P", "1000000", "+Q", "262144",
+                   "-mnesia", "dir", f'"{self.data_dir / "spool"}"', "-s", "ejabberd"]
+        self.log = open(self.data_dir / "ejabberd.out", "ab")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL,
+                                        env=environment, cwd=self.data_dir, start_new_session=True)
+        prioritize(self.process.pid)
+        wait_for_port(self.port, self.process, timeout=60)
+        return self
+
+    def add_accounts(self, accounts, host="localhost"):
+        """Rows of ejabberd's `users` table with plain passwords (`auth_password_format: plain`,
+        `auth_method: sql`, no cache): what `ejabberdctl register` stores, without one Erlang
+        node start per account. Works before and after the server starts."""
+        import sqlite3
+        self._prepare_database()
+        with sqlite3.connect(self.database, timeout=30) as db:
+            db.executemany("INSERT OR REPLACE INTO users (username, password) VALUES (?, ?)", accounts)
+
+
+XMPP_SERVERS = {"prosody": ProsodyServer, "ejabberd": EjabberdServer}
+PEERS = tuple(XMPP_SERVERS)

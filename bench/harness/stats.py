@@ -8,6 +8,7 @@ from hdrh.histogram import HdrHistogram
 # (CLOCK_MONOTONIC nanoseconds, the same clock in every process of this machine), padded.
 MARKER = re.compile(r"BENCH (\d{9}) (\d{19}) ")
 MESSAGE_BYTES = 200
+HEAD_BYTES = 36  # "BENCH " + 9 digits + " " + 19 digits + " ": what a raw reader scans for
 
 
 def now_ns():

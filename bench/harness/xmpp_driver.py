@@ -1,26 +1,75 @@
-"""The Prosody side of the harness: slixmpp clients in a multi-user chat room."""
+"""The XMPP side of the harness, one code path for both peers (Prosody and ejabberd): slixmpp
+signs in and joins the multi-user chat room; after that the member reads raw bytes.
+
+Parsing every stanza with slixmpp costs the client more CPU per delivery than the peers spend
+delivering it (the Prosody ladder once failed with the client's core at 80% and Prosody's at 40%),
+so once a member has joined, its socket's bytes are no longer parsed: they are scanned for the
+benchmark marker (stats.MARKER's fixed-width head), and messages are sent as pre-built stanzas.
+"""
 import asyncio
 import logging
+import os
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import slixmpp
 
-from stats import now_ns
+from stats import HEAD_BYTES, now_ns
 
 DOMAIN = "localhost"
 MUC = "conference.localhost"
 PASSWORD = "bench-password"
+_MARK = b"BENCH "
+_ERRORS = (b"type='error'", b'type="error"')
+# What a receiver process reports per marker: receiver index, message number (0: an error
+# stanza), intended send time and arrival time (CLOCK_MONOTONIC ns).
+RECORD = struct.Struct("<HIqq")
+HERE = Path(__file__).resolve().parent
 
 logging.getLogger("slixmpp").setLevel(logging.CRITICAL)
 
 
-class XmppMember:
-    """One account, connected with slixmpp over plain TCP (no TLS), with SASL PLAIN."""
+class MarkerScanner:
+    """Finds benchmark markers in a socket's raw bytes, read by read. A marker is found by its
+    fixed-width head (stats.HEAD_BYTES), which carries the message number and the intended send
+    time; a head cut by a read boundary is completed by the next read. Also notes error stanzas."""
 
-    def __init__(self, server, username, index, on_text=None, muc=True):
+    __slots__ = ("tail",)
+
+    def __init__(self):
+        self.tail = b""
+
+    def scan(self, data, receiver, at, on_marker):
+        """Calls on_marker(receiver, number, intended, at) per marker; returns whether the bytes
+        held an error stanza."""
+        if self.tail:
+            data = self.tail + data
+        find = data.find
+        end = len(data)
+        position = 0
+        while True:
+            i = find(_MARK, position)
+            if i < 0 or i + HEAD_BYTES > end:
+                break
+            on_marker(receiver, int(data[i + 6:i + 15]), int(data[i + 16:i + 35]), at)
+            position = i + HEAD_BYTES
+        self.tail = data[max(position, end - HEAD_BYTES + 1):]
+        return _ERRORS[0] in data or _ERRORS[1] in data
+
+
+class XmppMember:
+    """One account, connected with slixmpp over plain TCP (no TLS), with SASL PLAIN. `on_marker(
+    receiver index, message number, intended send time, arrival time)` is called once per
+    benchmark marker received, after the member joined a room (before, none are expected)."""
+
+    def __init__(self, server, username, index, on_marker=None, muc=True):
         self.server = server
         self.username = username
         self.index = index
-        self.on_text = on_text
+        self.on_marker = on_marker or (lambda *_: None)
         self.errors = 0
         self.client = slixmpp.ClientXMPP(
             f"{username}@{DOMAIN}/bench", PASSWORD, sasl_mech="PLAIN",
@@ -32,9 +81,11 @@ class XmppMember:
         self.client.use_aiodns = False
         if muc:
             self.client.register_plugin("xep_0045")
-        self.client.add_event_handler("groupchat_message", self._groupchat)
         self.client.add_event_handler("message_error", self._error)
         self.room = None
+        self.transport = None
+        self.scanner = None
+        self.prefix = b""
 
     async def connect(self, timeout=60):
         started = asyncio.get_running_loop().create_future()
@@ -48,32 +99,140 @@ class XmppMember:
         self.client.send_presence()
 
     async def join(self, room, timeout=60):
-        """Enters the room with no history; the room is created by its first occupant."""
+        """Enters the room with no history (the room is created by its first occupant), then
+        switches the socket to raw reading."""
         self.room = f"{room}@{MUC}"
         await self.client.plugin["xep_0045"].join_muc_wait(self.room, self.username, maxstanzas=0, timeout=timeout)
+        self._go_raw()
+
+    def _go_raw(self):
+        """From now on the bytes from the server go to `_scan`, not to slixmpp's XML parser
+        (slixmpp's XMLStream is the socket's asyncio protocol: the transport looks the method up
+        on each read). Presence of later joins and anything else is skipped unparsed."""
+        self.transport = self.client.transport
+        self.scanner = MarkerScanner()
+        self.client.data_received = self._scan
+        self.prefix = f"<message to='{self.room}' type='groupchat'><body>".encode()
+
+    def hand_over(self, pool):
+        """Gives the reading of this member's socket to a receiver process of `pool` (this
+        process stops reading it and keeps writing to it)."""
+        self.transport.pause_reading()
+        pool.add(self.index, self.transport.get_extra_info("socket").fileno())
+
+    def _scan(self, data):
+        at = now_ns()
+        if self.scanner.scan(data, self.index, at, self.on_marker):
+            self.errors += 1
 
     def send_text(self, text):
-        self.client.send_message(mto=self.room, mbody=text, mtype="groupchat")
-
-    def _groupchat(self, message):
-        if self.on_text is not None:
-            self.on_text(self.index, message["body"], now_ns())
+        if self.transport is not None:
+            self.transport.write(self.prefix + text.encode() + b"</body></message>")
+        else:
+            self.client.send_message(mto=self.room, mbody=text, mtype="groupchat")
 
     def _error(self, message):
         self.errors += 1
 
     async def close(self):
+        if self.transport is not None:
+            try:
+                self.transport.write(b"</stream:stream>")
+            except Exception:  # noqa: BLE001 - closing anyway
+                pass
         self.client.disconnect(wait=0)
         await asyncio.sleep(0)
+
+
+class ReceiverPool:
+    """Receiver processes that read the members' sockets once they joined: each gets sockets
+    handed over (SCM_RIGHTS), waits on them with epoll (no asyncio, no XML parsing), scans the
+    bytes with a `MarkerScanner` and sends back a `RECORD` per marker, in batches, every few
+    milliseconds. The arrival time is taken in the receiver process when the read returns, so the
+    batching adds nothing to the latencies. The records go to `on_marker` (and error stanzas to
+    `on_error`) here, where the one delivery ledger is kept. Receivers inherit this process's CPU
+    affinity and priority; `cpu_seconds` is their CPU time, which counts as the client's."""
+
+    def __init__(self, processes, on_marker, on_error):
+        self.on_marker = on_marker
+        self.on_error = on_error
+        self.loop = asyncio.get_running_loop()
+        self.workers = []
+        for _ in range(max(1, processes)):
+            parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            process = subprocess.Popen([sys.executable, str(HERE / "xmpp_receiver.py"), str(child.fileno())],
+                                       pass_fds=[child.fileno()], cwd=HERE, stdin=subprocess.DEVNULL)
+            child.close()
+            parent.setblocking(False)
+            self.loop.add_reader(parent.fileno(), self._read, parent)
+            self.workers.append((process, parent))
+
+    def add(self, receiver, fd):
+        _, control = self.workers[receiver % len(self.workers)]
+        socket.send_fds(control, [struct.pack("<H", receiver)], [fd])
+
+    def _read(self, control):
+        on_marker, on_error = self.on_marker, self.on_error
+        while True:
+            try:
+                data = control.recv(1 << 20)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self.loop.remove_reader(control.fileno())
+                return
+            for receiver, number, intended, at in RECORD.iter_unpack(data):
+                if number:
+                    on_marker(receiver, number, intended, at)
+                else:
+                    on_error(receiver)
+
+    def flush(self):
+        """Reads what the receivers have sent so far (the event loop does it too)."""
+        for _, control in self.workers:
+            self._read(control)
+
+    def cpu_seconds(self):
+        return [process_cpu_seconds(process.pid) for process, _ in self.workers]
+
+    def close(self):
+        for process, control in self.workers:
+            try:
+                self.loop.remove_reader(control.fileno())
+                control.send(b"stop")
+            except OSError:
+                pass
+        for process, control in self.workers:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+            control.close()
+        self.workers = []
+
+
+def process_cpu_seconds(pid):
+    """User + system CPU time of a process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class RawXmppSession:
     """A minimal signed-in session for the idle-connection scenario: the stanzas slixmpp sends to
     sign in (stream, SASL PLAIN, restart, bind, initial presence) and nothing else, because
-    10,000 slixmpp clients take minutes to sign in on one core. It then reads and discards."""
+    10,000 slixmpp clients take minutes to sign in on one core. It then reads and discards.
+    `source`: the local address to connect from."""
 
-    def __init__(self, server, username, index, **_):
+    def __init__(self, server, username, index, source=None, **_):
         self.server = server
+        self.source = source
         self.username = username
         self.index = index
         self.reader = None
@@ -93,7 +252,8 @@ class RawXmppSession:
 
     async def connect(self, timeout=60):
         import base64
-        self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.server.port), timeout)
+        local = {"local_addr": (self.source, 0)} if self.source else {}
+        self.reader, self.writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.server.port, **local), timeout)
         header = (f"<?xml version='1.0'?><stream:stream to='{DOMAIN}' xmlns='jabber:client' "
                   "xmlns:stream='http://etherx.jabber.org/streams' version='1.0'>").encode()
         self.writer.write(header)

@@ -1,7 +1,9 @@
-"""Parlor's benchmarks, side by side with Prosody in one run. Started by bench/run.
+"""Parlor's benchmarks, side by side with its XMPP peers, Prosody and ejabberd, in one run.
+Started by bench/run.
 
-Each scenario runs against both servers with the same asyncio client harness; every figure is
-reported only after the exactly-once check of the messages it counts passed.
+Each scenario runs against every server with the same asyncio client harness (one XMPP code path
+for both peers); every figure is reported only after the exactly-once check of the messages it
+counts passed.
 """
 import argparse
 import asyncio
@@ -22,8 +24,9 @@ import durable
 import fanout
 import idle
 import outside
+import reads
 import report
-from servers import prioritize
+from servers import PEERS, prioritize
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +34,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def options(argv):
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (shorter steps, 1,000 idle connections)")
-    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,cluster,outside", help="comma-separated subset to run")
+    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,reads,cluster,outside",
+                        help="comma-separated subset to run")
+    parser.add_argument("--peers", default=",".join(PEERS), help=f"the XMPP peers to run beside Parlor (default {','.join(PEERS)})")
     parser.add_argument("--members", type=int, default=100, help="room size (default 100)")
     parser.add_argument("--p99-limit-ms", dest="p99_limit_ms", type=float, default=50.0)
     parser.add_argument("--ladder-start", type=float, default=1000.0, help="first rung, deliveries/s")
@@ -40,8 +45,14 @@ def options(argv):
     parser.add_argument("--step-seconds", type=float, help="seconds per rung (default 10; quick 3)")
     parser.add_argument("--refine-steps", type=int, help="finer rungs between the last pass and the first failure (default 3; quick 1)")
     parser.add_argument("--latency-seconds", type=float, help="scenario 2's duration (default 30; quick 5)")
-    parser.add_argument("--idle-connections", type=int, help="default 10000; quick 1000")
-    parser.add_argument("--idle-workers", type=int, default=4, help="client processes holding the idle sessions")
+    parser.add_argument("--receiver-processes", type=int, default=1,
+                        help="XMPP peers: processes reading the members' sockets after they joined (default 1; 0 reads them "
+                             "in the harness process); on a machine with more client cores, one per core")
+    parser.add_argument("--idle-connections", type=int,
+                        help="scenario 3's idle sessions per server (default 10000; quick 1000; 50000 needs a file limit above "
+                             "50,000, which bench/run raises where it may)")
+    parser.add_argument("--idle-workers", type=int,
+                        help="client processes holding the idle sessions (default one per 5,000 sessions, at least 4)")
     parser.add_argument("--app-seconds", type=float, help="scenario 4's duration per variant (default 30; quick 8)")
     parser.add_argument("--app-rate", type=float, default=20.0, help="moves (and plain messages) per second")
     parser.add_argument("--app-pairs", type=int, default=10, help="games played at once")
@@ -66,7 +77,13 @@ def options(argv):
     default("app_seconds", 30.0, 8.0)
     default("durable_seconds", 15.0, 3.0)
     config.warmup = 1.0 if quick else 3.0
+    if config.idle_workers is None:
+        config.idle_workers = max(4, -(-config.idle_connections // 5000))
     config.scenarios = [s.strip() for s in config.scenarios.split(",") if s.strip()]
+    config.peers = [p.strip() for p in config.peers.split(",") if p.strip()]
+    unknown = [p for p in config.peers if p not in PEERS]
+    if unknown:
+        parser.error(f"unknown peers {unknown}; known: {', '.join(PEERS)}")
     return config
 
 
@@ -102,6 +119,8 @@ def machine():
         "swift": command_output("swift", "--version").splitlines()[0] if command_output("swift", "--version") else "?",
         "prosody": "Prosody " + command_output("dpkg-query", "-W", "-f", "${Version}", "prosody"),
         "lua": command_output("dpkg-query", "-W", "-f", "${Version}", "lua5.4") or "?",
+        "ejabberd": "ejabberd " + command_output("dpkg-query", "-W", "-f", "${Version}", "ejabberd"),
+        "erlang": command_output("dpkg-query", "-W", "-f", "${Version}", "erlang-base") or "?",
         "sqlite": __import__("sqlite3").sqlite_version,
         "python": platform.python_version(), "slixmpp": slixmpp.__version__, "websockets": websockets.__version__,
     }
@@ -116,9 +135,9 @@ async def run(config):
         if "fanout" in config.scenarios or "latency" in config.scenarios:
             await fanout_and_latency(config, work, results)
         if "idle" in config.scenarios:
-            log(f"[3] idle memory at {config.idle_connections} connections")
+            log(f"[3] idle memory at {config.idle_connections} connections, {config.idle_workers} client processes")
             results["idle"] = {}
-            for kind in ("parlor", "prosody"):
+            for kind in ("parlor", *config.peers):
                 results["idle"][kind] = await idle.measure(kind, work / f"idle-{kind}", config.idle_connections, config.idle_workers, log)
         if "app" in config.scenarios:
             log(f"[4] app round trip at {config.app_rate:g} moves/s")
@@ -129,6 +148,14 @@ async def run(config):
             log(f"  disk: {results['durable']['fdatasync']:.0f} fdatasync/s")
             for level in ("full", "normal"):
                 results["durable"][level] = await durable.commit_rate(work / "durable", level, config.writers, config.durable_seconds, log)
+            results["durable"]["peers"] = {}
+            for kind in config.peers:
+                results["durable"]["peers"][kind] = await durable.peer_commit_rate(
+                    kind, work / "durable-peers", config.writers, config.durable_seconds, log)
+        if "reads" in config.scenarios:
+            log("[8] what a read costs, at the start of a short conversation and at the end of a long one")
+            results["reads"] = await reads.measure(work / "reads", log, short=1_000, long=5_000 if config.quick else 20_000,
+                                                   reads=300 if config.quick else 1_000)
         if "outside" in config.scenarios:
             log(f"[7] an app outside the server: a Tic-Tac-Toe move at {config.app_rate:g} moves/s, in the server and in its own process")
             results["outside"] = await outside.measure(work, config, log)
@@ -146,7 +173,8 @@ async def run(config):
 
 
 async def fanout_and_latency(config, work, results):
-    rooms = {kind: fanout.Room(kind, work / f"room-{kind}", config.members, log) for kind in ("parlor", "prosody")}
+    rooms = {kind: fanout.Room(kind, work / f"room-{kind}", config.members, log, receivers=config.receiver_processes)
+             for kind in ("parlor", *config.peers)}
     for room in rooms.values():
         await room.start()
     try:
@@ -156,18 +184,18 @@ async def fanout_and_latency(config, work, results):
             results["fanout"] = {}
             for kind, room in rooms.items():
                 best, steps = await fanout.ladder(room, config, log)
-                results["fanout"][kind] = {"best": best, "steps": steps}
+                results["fanout"][kind] = {"best": best, "steps": steps, "client_limited": fanout.limited_by_client(best, steps)}
                 capacity[kind] = best["offered"] if best else 0.0
         if "latency" in config.scenarios:
             if not capacity:
                 capacity = {kind: config.ladder_start * 2 for kind in rooms}
             rate = min(capacity.values()) / 2 or config.ladder_start / 2
-            log(f"[2] delivery latency at {rate:.0f} deliveries/s (half the lower capacity)")
+            log(f"[2] delivery latency at {rate:.0f} deliveries/s (half the lowest capacity)")
             results["latency"] = {"rate": rate}
             for kind, room in rooms.items():
                 await room.run(rate, config.warmup)
                 step = await room.run(rate, config.latency_seconds)
-                log(f"  {kind:7s} {fanout._describe(step)}")
+                log(f"  {kind:8s} {fanout._describe(step)}")
                 results["latency"][kind] = step
     finally:
         for room in rooms.values():

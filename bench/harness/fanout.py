@@ -2,8 +2,8 @@
 
 A `Room` is one server process with its members connected; the same code drives Parlor (a
 conversation over the JSON WebSocket protocol) and its XMPP peers, Prosody and ejabberd (a
-multi-user chat room with its message archive; slixmpp signs in and joins, then the members read
-raw bytes: xmpp_driver).
+multi-user chat room with its message archive; slixmpp signs in and joins: xmpp_driver). Once
+signed in, every server's members are read by receiver processes that scan raw bytes (receiver.py).
 Every member sends in turn and every member (the sender too: Parlor fans out to the sender's
 connections, a MUC reflects to the sender) receives each message, so a message is 100 deliveries.
 """
@@ -13,6 +13,7 @@ import os
 import time
 
 import parlor_driver
+import receiver
 import xmpp_driver
 from servers import SERVER_CORE, XMPP_SERVERS, ParlorServer
 from stats import DeliveryLedger, bench_text, ms, now_ns
@@ -31,8 +32,9 @@ class Room:
 
     def __init__(self, kind, data_dir, members, log, nodes=1, postgres=None, cores=None, quotas=None, label=None,
                  receivers=1):
-        """`receivers` (XMPP peers): processes that read the members' sockets once they joined
-        (xmpp_driver.ReceiverPool); 0 reads them in this process."""
+        """`receivers`: processes that read the members' sockets once they signed in (and joined,
+        for the peers): receiver.ReceiverPool, one code path for every server; 0 reads them in
+        this process (Parlor: with the `websockets` library, parlor_driver.ParlorMember)."""
         self.kind = kind
         self.receivers = receivers
         self.pool = None
@@ -76,11 +78,19 @@ class Room:
             self.tokens = await parlor_driver.sign_up(self.server.port, names)
             self.conversation = await parlor_driver.create_conversation(
                 self.server.port, self.tokens[names[0]], "Benchmark room", names[1:])
-        self.members = [parlor_driver.ParlorMember(self.servers[self.node_of(i)], name, self.tokens[name], i, self._on_text)
-                        for i, name in enumerate(names)]
+        if self.receivers > 0:
+            self.members = [parlor_driver.RawParlorMember(self.servers[self.node_of(i)], name, self.tokens[name], i)
+                            for i, name in enumerate(names)]
+        else:
+            self.members = [parlor_driver.ParlorMember(self.servers[self.node_of(i)], name, self.tokens[name], i, self._on_text)
+                            for i, name in enumerate(names)]
         for member in self.members:
             member.conversation = self.conversation
         await _gather_limited([m.connect() for m in self.members], 20)
+        if self.receivers > 0:
+            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error, self._on_ping)
+            for member in self.members:
+                member.hand_over(self.pool)
 
     async def _xmpp_members(self):
         names = [f"member{i}" for i in range(self.size)]
@@ -91,7 +101,7 @@ class Room:
         await self.members[0].join("benchmark")  # creates the room (persistent, archived)
         await _gather_limited([m.join("benchmark") for m in self.members[1:]], 20)
         if self.receivers > 0:
-            self.pool = xmpp_driver.ReceiverPool(self.receivers, self._on_marker, self._on_error)
+            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error)
             for member in self.members:
                 member.hand_over(self.pool)
 
@@ -105,6 +115,11 @@ class Room:
 
     def _on_error(self, receiver):
         self.pool_errors += 1
+
+    def _on_ping(self, index, payload):
+        """A WebSocket ping read by a receiver process: answered here, the socket's one writer."""
+        if index < len(self.members):
+            self.members[index].pong(payload)
 
     def client_cpu_seconds(self):
         """This process's CPU time and each receiver process's."""

@@ -8,56 +8,17 @@ benchmark marker (stats.MARKER's fixed-width head), and messages are sent as pre
 """
 import asyncio
 import logging
-import os
-import socket
-import struct
-import subprocess
-import sys
-from pathlib import Path
 
 import slixmpp
 
-from stats import HEAD_BYTES, now_ns
+from receiver import RECORD, MarkerScanner, ReceiverPool, process_cpu_seconds  # noqa: F401 - used by fanout and idle
+from stats import now_ns
 
 DOMAIN = "localhost"
 MUC = "conference.localhost"
 PASSWORD = "bench-password"
-_MARK = b"BENCH "
-_ERRORS = (b"type='error'", b'type="error"')
-# What a receiver process reports per marker: receiver index, message number (0: an error
-# stanza), intended send time and arrival time (CLOCK_MONOTONIC ns).
-RECORD = struct.Struct("<HIqq")
-HERE = Path(__file__).resolve().parent
 
 logging.getLogger("slixmpp").setLevel(logging.CRITICAL)
-
-
-class MarkerScanner:
-    """Finds benchmark markers in a socket's raw bytes, read by read. A marker is found by its
-    fixed-width head (stats.HEAD_BYTES), which carries the message number and the intended send
-    time; a head cut by a read boundary is completed by the next read. Also notes error stanzas."""
-
-    __slots__ = ("tail",)
-
-    def __init__(self):
-        self.tail = b""
-
-    def scan(self, data, receiver, at, on_marker):
-        """Calls on_marker(receiver, number, intended, at) per marker; returns whether the bytes
-        held an error stanza."""
-        if self.tail:
-            data = self.tail + data
-        find = data.find
-        end = len(data)
-        position = 0
-        while True:
-            i = find(_MARK, position)
-            if i < 0 or i + HEAD_BYTES > end:
-                break
-            on_marker(receiver, int(data[i + 6:i + 15]), int(data[i + 16:i + 35]), at)
-            position = i + HEAD_BYTES
-        self.tail = data[max(position, end - HEAD_BYTES + 1):]
-        return _ERRORS[0] in data or _ERRORS[1] in data
 
 
 class XmppMember:
@@ -115,8 +76,8 @@ class XmppMember:
         self.prefix = f"<message to='{self.room}' type='groupchat'><body>".encode()
 
     def hand_over(self, pool):
-        """Gives the reading of this member's socket to a receiver process of `pool` (this
-        process stops reading it and keeps writing to it)."""
+        """Gives the reading of this member's socket to a receiver process of `pool`
+        (receiver.ReceiverPool; this process stops reading it and keeps writing to it)."""
         self.transport.pause_reading()
         pool.add(self.index, self.transport.get_extra_info("socket").fileno())
 
@@ -142,86 +103,6 @@ class XmppMember:
                 pass
         self.client.disconnect(wait=0)
         await asyncio.sleep(0)
-
-
-class ReceiverPool:
-    """Receiver processes that read the members' sockets once they joined: each gets sockets
-    handed over (SCM_RIGHTS), waits on them with epoll (no asyncio, no XML parsing), scans the
-    bytes with a `MarkerScanner` and sends back a `RECORD` per marker, in batches, every few
-    milliseconds. The arrival time is taken in the receiver process when the read returns, so the
-    batching adds nothing to the latencies. The records go to `on_marker` (and error stanzas to
-    `on_error`) here, where the one delivery ledger is kept. Receivers inherit this process's CPU
-    affinity and priority; `cpu_seconds` is their CPU time, which counts as the client's."""
-
-    def __init__(self, processes, on_marker, on_error):
-        self.on_marker = on_marker
-        self.on_error = on_error
-        self.loop = asyncio.get_running_loop()
-        self.workers = []
-        for _ in range(max(1, processes)):
-            parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            process = subprocess.Popen([sys.executable, str(HERE / "xmpp_receiver.py"), str(child.fileno())],
-                                       pass_fds=[child.fileno()], cwd=HERE, stdin=subprocess.DEVNULL)
-            child.close()
-            parent.setblocking(False)
-            self.loop.add_reader(parent.fileno(), self._read, parent)
-            self.workers.append((process, parent))
-
-    def add(self, receiver, fd):
-        _, control = self.workers[receiver % len(self.workers)]
-        socket.send_fds(control, [struct.pack("<H", receiver)], [fd])
-
-    def _read(self, control):
-        on_marker, on_error = self.on_marker, self.on_error
-        while True:
-            try:
-                data = control.recv(1 << 20)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                self.loop.remove_reader(control.fileno())
-                return
-            for receiver, number, intended, at in RECORD.iter_unpack(data):
-                if number:
-                    on_marker(receiver, number, intended, at)
-                else:
-                    on_error(receiver)
-
-    def flush(self):
-        """Reads what the receivers have sent so far (the event loop does it too)."""
-        for _, control in self.workers:
-            self._read(control)
-
-    def cpu_seconds(self):
-        return [process_cpu_seconds(process.pid) for process, _ in self.workers]
-
-    def close(self):
-        for process, control in self.workers:
-            try:
-                self.loop.remove_reader(control.fileno())
-                control.send(b"stop")
-            except OSError:
-                pass
-        for process, control in self.workers:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
-            control.close()
-        self.workers = []
-
-
-def process_cpu_seconds(pid):
-    """User + system CPU time of a process (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class RawXmppSession:

@@ -66,7 +66,7 @@ final class Messaging: Sendable {
     /// The acknowledgement frame of a sent message, for its sender.
     func ackFrame(_ sent: Sent, requestId: String?, for user: UserID) async -> String {
         if let encoded = sent.sameForEveryone?.encoded { return Wire.ServerFrame.ackJSON(requestId: requestId, encoded) }
-        return Wire.ServerFrame.ack(requestId: requestId, message: await renderer.render(sent.stored, for: user)).json()
+        return Wire.ServerFrame.ack(requestId: requestId, message: await wire(sent, for: user)).json()
     }
 
     /// Sends a text message, perhaps as a reply, perhaps with the card of a page it links to

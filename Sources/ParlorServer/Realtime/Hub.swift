@@ -30,7 +30,7 @@ final class ClientConnection: Sendable {
     /// The most items that may wait; past it the connection is cut off.
     let limit: Int
 
-    init(user: UserID, limit: Int, onCutOff: @escaping @Sendable () -> Void = {}) {
+    init(user: UserID, limit: Int, onCutOff: @escaping @Sendable () -> Void) {
         self.user = user
         self.limit = limit
         self.onCutOff = onCutOff

@@ -12,6 +12,7 @@ public enum MentionTokens {
     /// The people `text` mentions, each once, in order of first mention.
     public static func users(in text: String) -> [UserID] {
         var users: [UserID] = []
+        guard mayMention(text) else { return users }
         forEachToken(in: text) { _, user in
             if !users.contains(user) { users.append(user) }
         }
@@ -46,7 +47,6 @@ public enum MentionTokens {
     }
 
     private static func forEachToken(in text: String, _ body: (Range<String.Index>, UserID) -> Void) {
-        guard mayMention(text) else { return }
         var searchFrom = text.startIndex
         while let open = text.range(of: opening, range: searchFrom..<text.endIndex) {
             searchFrom = open.upperBound

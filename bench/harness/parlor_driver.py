@@ -186,14 +186,15 @@ class RawParlorMember:
             raise RuntimeError(f"{self.username}: upgrade refused: {head[:200]!r}")
         await loop.sock_sendall(sock, _frame(1, b'{"type":"hello","since":{}}'))
         while True:
-            frame = _split_frame(data)
+            frame = receiver.frame_at(data, 0)
             if frame is None:
                 chunk = await loop.sock_recv(sock, 65536)
                 if not chunk:
                     raise RuntimeError(f"{self.username}: connection closed before ready")
                 data += chunk
                 continue
-            opcode, payload, data = frame
+            opcode, start, stop = frame
+            payload, data = data[start:stop], data[stop:]
             if opcode == 9:
                 await loop.sock_sendall(sock, _frame(10, payload))
             elif opcode == 8:
@@ -261,21 +262,3 @@ class RawParlorMember:
             pass
         self.sock.close()
         self.sock = None
-
-
-def _split_frame(data):
-    """(opcode, payload, rest) of the first complete server frame in `data`, or None."""
-    if len(data) < 2:
-        return None
-    length, start = data[1] & 0x7F, 2
-    if length == 126:
-        if len(data) < 4:
-            return None
-        length, start = int.from_bytes(data[2:4], "big"), 4
-    elif length == 127:
-        if len(data) < 10:
-            return None
-        length, start = int.from_bytes(data[2:10], "big"), 10
-    if len(data) < start + length:
-        return None
-    return data[0] & 0x0F, data[start:start + length], data[start + length:]

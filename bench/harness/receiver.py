@@ -77,6 +77,31 @@ class MarkerScanner:
         return _XMPP_ERRORS[0] in data or _XMPP_ERRORS[1] in data
 
 
+def frame_at(data, position):
+    """(opcode, payload start, payload end) of the server's WebSocket frame at `position` in
+    `data` (unmasked, RFC 6455: a 2-byte head with the opcode and a 7-bit length, or 126/127 and
+    a 16/64-bit length), or None when the frame is not all there yet. A masked frame (the server
+    never sends one) reads as opcode -1."""
+    end = len(data)
+    if end - position < 2:
+        return None
+    length = data[position + 1]
+    if length & 0x80:
+        return -1, position, position
+    start = position + 2
+    if length == 126:
+        if end - position < 4:
+            return None
+        length, start = (data[position + 2] << 8) | data[position + 3], position + 4
+    elif length == 127:
+        if end - position < 10:
+            return None
+        length, start = int.from_bytes(data[position + 2:position + 10], "big"), position + 10
+    if start + length > end:
+        return None
+    return data[position] & 0x0F, start, start + length
+
+
 class WebSocketScanner:
     """Walks the frames of a WebSocket stream from the server (unmasked, RFC 6455): a 2-byte
     head (FIN and opcode; payload length of 7 bits, or 126/127 and a 16/64-bit length), so a
@@ -101,25 +126,10 @@ class WebSocketScanner:
         find = data.find
         end = len(data)
         position = 0
-        while end - position >= 2:
-            opcode = data[position] & 0x0F
-            length = data[position + 1]
-            start = position + 2
-            if length & 0x80:  # a masked frame from the server: a protocol error, not expected
+        while (frame := frame_at(data, position)) is not None:
+            opcode, start, stop = frame
+            if opcode < 0:  # a masked frame from the server: a protocol error, not expected
                 self.closed = True
-                break
-            if length == 126:
-                if end - position < 4:
-                    break
-                length = (data[position + 2] << 8) | data[position + 3]
-                start = position + 4
-            elif length == 127:
-                if end - position < 10:
-                    break
-                length = int.from_bytes(data[position + 2:position + 10], "big")
-                start = position + 10
-            stop = start + length
-            if stop > end:
                 break
             if opcode < 3:  # continuation, text, binary
                 i = find(_MARK, start, stop)

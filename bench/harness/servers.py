@@ -261,14 +261,19 @@ class CpuQuota:
                 time.sleep(0.1)  # the group's last process is still exiting
 
 
-class ProsodyServer(Server):
-    name = "Prosody"
+class XMPPServer(Server):
+    """A peer: its data directory, the core it is pinned to, its SQLite journal mode (WAL, with
+    SQLite's default synchronous = FULL) and its client port."""
 
     def __init__(self, data_dir, core=SERVER_CORE, journal_mode="wal"):
         self.data_dir = Path(data_dir)
         self.journal_mode = journal_mode
         self.core = core
         self.port = free_port()
+
+
+class ProsodyServer(XMPPServer):
+    name = "Prosody"
 
     def start(self):
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -306,7 +311,7 @@ class ProsodyServer(Server):
                 time.sleep(0.2)  # the table is created when the storage module loads
 
 
-class EjabberdServer(Server):
+class EjabberdServer(XMPPServer):
     """ejabberd (Debian's package) as a process of its own: `erl` started directly, as
     ejabberdctl's `foreground` would, but with the config, the Mnesia spool, the logs and HOME in
     the data directory and no Erlang distribution (no node name, so no epmd and no cookie)."""
@@ -314,10 +319,7 @@ class EjabberdServer(Server):
     name = "ejabberd"
 
     def __init__(self, data_dir, core=SERVER_CORE, journal_mode="wal"):
-        self.data_dir = Path(data_dir)
-        self.journal_mode = journal_mode
-        self.core = core
-        self.port = free_port()
+        super().__init__(data_dir, core, journal_mode)
         self.database = self.data_dir / "ejabberd.sqlite"
 
     def _prepare_database(self):

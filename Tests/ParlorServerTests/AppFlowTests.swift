@@ -37,6 +37,8 @@ struct AppFlowTests {
             #expect(sent.kind == "app")
             #expect(sent.app?.summaryText == "Said Hi!")
             #expect(try await aliceSocket.staged() == nil, "sending clears the compose field")
+            #expect(try await api.get("/api/conversations/\(direct.id)/staged", as: alice).decode(Wire.StagedReply.self).staged == nil,
+                    "in the store too, with the message: a reload finds it empty")
             let received = try #require(try await bobSocket.messages(1).first)
             #expect(received.id == sent.id)
             #expect(received.app?.installed == true)

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
+import HummingbirdCore
 import Logging
 import ParlorHost
 import ParlorStore
@@ -54,35 +54,29 @@ public enum ParlorServer {
             timeout: configuration.imageProxyTimeout
         ).add(to: router)
         let gateway = Gateway(services: services)
-        router.ws("/ws") { request, context in
+        router.socket("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
-            guard context.user != nil else { throw APIError.unauthorized }
+            guard let user = context.user else { throw APIError.unauthorized }
             guard Self.isSameOrigin(request, publicOrigin: configuration.publicOrigin) else {
                 throw APIError(.forbidden, code: "crossSiteRequest", "The WebSocket opens from Parlor's own pages only.")
             }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            guard let user = context.requestContext.user else { return }
-            await gateway.run(user: user, inbound: inbound, outbound: outbound, channel: context.requestContext.channel, logger: context.logger)
+            return gateway.endpoint(for: user, logger: context.logger)
         }
-        router.ws("/api/apps/connect") { request, context in
+        router.socket("/api/apps/connect") { request, context in
             // An app outside the server dials in with its credential (docs/APPS-PROTOCOL.md).
             let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
             guard let secret = SessionAuthenticator.bearerToken(in: request),
-                  try await services.remoteApps.app(forSecret: secret, from: address) != nil
+                  let app = try await services.remoteApps.app(forSecret: secret, from: address)
             else {
                 throw APIError(.unauthorized, code: "unknownAppCredential", "That app credential is not registered here; run `parlor apps add` for one.")
             }
             if let version = request.uri.queryParameters.get("protocol"), version != String(AppWire.version) {
                 throw APIError(.badRequest, code: "unsupportedProtocol", "This server speaks app protocol \(AppWire.version) only.")
             }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            let address = context.requestContext.clientAddress(of: context.request, trustedProxies: configuration.trustedProxies)
-            guard let secret = SessionAuthenticator.bearerToken(in: context.request),
-                  let app = try? await services.remoteApps.app(forSecret: secret, from: address)
-            else { return }
-            await services.remoteApps.run(app, inbound: inbound, outbound: outbound, logger: context.logger)
+            let logger = context.logger
+            return SocketEndpoint(maxMessageBytes: AppWire.maxFrameBytes * 4, run: .task { channel in
+                await services.remoteApps.run(app, channel: channel, logger: logger)
+            })
         }
         router.answerOtherMethodsWith405(staticPaths: ["/"])
 
@@ -90,10 +84,12 @@ public enum ParlorServer {
         if let metricsPort = configuration.metricsPort {
             operatorServices.append(metricsApplication(port: metricsPort, services: services, logger: logger))
         }
-        let webSocket = WebSocketServerConfiguration(maxFrameSize: max(1 << 20, configuration.maxClientMessageBytes * 4), autoPing: .enabled(timePeriod: .seconds(30)))
+        let maxFrameBytes = max(1 << 20, configuration.maxClientMessageBytes * 4)
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router, configuration: .init(ws: webSocket)),
+            server: HTTPServerBuilder { [upgradeResponder = router.buildResponder()] responder in
+                SocketChannel(responder: responder, upgradeResponder: upgradeResponder, maxFrameBytes: maxFrameBytes)
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
             services: extraServices + operatorServices + [
                 PeriodicWork(name: "Expiry sweep", interval: configuration.expirySweepInterval, logger: logger) {
@@ -115,6 +111,8 @@ public enum ParlorServer {
                     }
                 },
                 HTTPClientService(client: httpClient), ClusterSync(services: services),
+                // Browser tabs' WebSockets have no task the server's shutdown would wait for.
+                ClosingSockets(hub: services.hub),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -209,5 +207,15 @@ struct HTTPClientService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         try await client.shutdown()
+    }
+}
+
+/// On shutdown, closes the browser tabs' WebSockets (they reconnect to the next server).
+struct ClosingSockets: Service {
+    let hub: Hub
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await hub.closeAll(reason: "The server is shutting down; reconnecting shortly.")
     }
 }

@@ -50,7 +50,7 @@ struct OpenAPITests {
     /// `router.get("/path/:id")`-style registrations in Sources/ParlorServer, as spec operations.
     static func registeredRoutes() throws -> Set<OpenAPISpec.Operation> {
         let folder = OpenAPISpec.packageRoot.appendingPathComponent("Sources/ParlorServer")
-        let pattern = try NSRegularExpression(pattern: #"router\.(get|post|put|patch|delete|head|ws)\(\s*"([^"]*)""#)
+        let pattern = try NSRegularExpression(pattern: #"router\.(get|post|put|patch|delete|head|socket)\(\s*"([^"]*)""#)
         let unsupported = try NSRegularExpression(pattern: #"router\.(on|group|addRoutes)\(|RouteCollection"#)
         var routes: Set<OpenAPISpec.Operation> = []
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
@@ -62,7 +62,7 @@ struct OpenAPITests {
             }
             for match in pattern.matches(in: source, range: range) {
                 guard let methodRange = Range(match.range(at: 1), in: source), let pathRange = Range(match.range(at: 2), in: source) else { continue }
-                let method = source[methodRange] == "ws" ? "GET" : source[methodRange].uppercased()
+                let method = source[methodRange] == "socket" ? "GET" : source[methodRange].uppercased()
                 let path = source[pathRange].split(separator: "/", omittingEmptySubsequences: false)
                     .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
                 routes.insert(.init(method: method, path: path))

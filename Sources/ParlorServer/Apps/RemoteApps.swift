@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import Synchronization
@@ -187,49 +186,71 @@ struct ServerAppLink: AppLink {
 extension RemoteApps {
     /// Runs one app connection until it ends: the welcome, the writer of calls, the reader of
     /// answers. When it ends, its waiting calls fail at once.
-    nonisolated func run(_ app: RegisteredApp, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async {
+    nonisolated func run(_ app: RegisteredApp, channel: NIOAsyncChannel<SocketMessage, SocketOutbound>, logger: Logger) async {
         let connection = AppConnection(app: app.manifest.id, name: app.manifest.name, secretHash: app.secretHash, deadline: deadline)
-        if let refusal = await add(connection) {
-            try? await outbound.close(.policyViolation, reason: refusal)
-            return
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                if let refusal = await add(connection) {
+                    try? await outbound.write(.close(.policyViolation, reason: refusal))
+                    return
+                }
+                await serve(connection, app: app, inbound: inbound, outbound: outbound, logger: logger)
+            }
+        } catch {
+            logger.debug("An app connection ended", metadata: ["app": "\(app.manifest.id)", "error": "\(error)"])
         }
+    }
+
+    private nonisolated func serve(
+        _ connection: AppConnection, app: RegisteredApp, inbound: NIOAsyncChannelInboundStream<SocketMessage>,
+        outbound: NIOAsyncChannelOutboundWriter<SocketOutbound>, logger: Logger
+    ) async {
         logger.info("An app connected", metadata: ["app": "\(app.manifest.id)"])
         connection.send(.welcome(app: app.manifest.id, protocolVersion: AppWire.version))
-        await withTaskGroup(of: Void.self) { group in
+        // A close frame ends the connection when the app answers it (or after a grace): the reader
+        // goes on until then, so the app gets the close and its reason rather than a reset.
+        await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 for await outgoing in connection.frames {
                     switch outgoing {
                     case .frame(let text):
-                        do { try await outbound.write(.text(text)) } catch { return }
+                        do { try await outbound.write(.text(text)) } catch { return true }
                         connection.wrote(text)
                     case .close(let reason):
-                        try? await outbound.close(.policyViolation, reason: reason)
-                        return
+                        try? await outbound.write(.close(.policyViolation, reason: reason))
+                        return false
                     }
                 }
+                return false
             }
             group.addTask {
                 do {
-                    for try await message in inbound.messages(maxSize: AppWire.maxFrameBytes * 4) {
+                    for try await message in inbound {
                         // Every frame counts towards the flood limit, binary ones too.
                         guard connection.admit() else {
                             logger.warning("An app sent too many frames and was disconnected", metadata: ["app": "\(app.manifest.id)"])
-                            try? await outbound.close(
-                                .policyViolation, reason: "More than \(AppWire.maxFramesPerSecond) frames in a second; reconnect and send less.")
-                            return
-                        }
-                        guard case .text(let text) = message else {
-                            connection.send(.error(code: "malformedFrame", message: "Send JSON text frames.", id: nil))
+                            try? await outbound.write(
+                                .close(.policyViolation, reason: "More than \(AppWire.maxFramesPerSecond) frames in a second; reconnect and send less."))
                             continue
                         }
-                        await connection.receive(text, logger: logger)
+                        switch message {
+                        case .text(let text):
+                            await connection.receive(text, logger: logger)
+                        case .binary:
+                            connection.send(.error(code: "malformedFrame", message: "Send JSON text frames.", id: nil))
+                        case .tooLarge:
+                            try? await outbound.write(.close(.messageTooLarge, reason: "A frame is limited to \(AppWire.maxFrameBytes) bytes."))
+                        }
                     }
                 } catch {
                     logger.debug("An app connection ended", metadata: ["app": "\(app.manifest.id)", "error": "\(error)"])
                 }
+                return true
             }
-            await group.next()
-            group.cancelAll()
+            // The reader ends with the connection; then the writer is stopped.
+            while let readerEnded = await group.next() {
+                if readerEnded { group.cancelAll() }
+            }
         }
         await remove(connection)
         connection.disconnected()

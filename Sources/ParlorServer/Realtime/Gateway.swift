@@ -1,11 +1,10 @@
 import Foundation
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ParlorKit
 import ParlorStore
 
-/// The WebSocket endpoint: one authenticated connection per browser tab.
+/// The WebSocket endpoint: one authenticated connection per browser tab (`GatewayHandler`).
 ///
 /// On `hello` the server replays what the client missed (its last sequence number per
 /// conversation), then streams. The writer never sends a message twice and fills any gap from the
@@ -17,94 +16,45 @@ struct Gateway: Sendable {
     /// connection is dropped (a client that stopped reading never takes it).
     static let closeGrace: TimeAmount = .seconds(2)
 
-    /// Runs one connection until the client leaves or falls too far behind.
-    ///
-    /// An idle connection holds two tasks: Hummingbird's, which reads here, and the writer's.
-    /// A task keeps the memory its deepest call needed for as long as it lives, so nothing else
-    /// waits in a task of its own: handling a frame runs in a short-lived child, and dropping a
-    /// client that stopped reading is a timer on the channel's event loop.
-    func run(user: User, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, channel: any Channel, logger: Logger) async {
-        let connection = ClientConnection(user: user.id, limit: services.configuration.sendQueueLimit) {
-            // Writes to a client that stopped reading wait forever, the close frame's too.
-            channel.eventLoop.scheduleTask(in: Self.closeGrace) {
-                logger.debug("Dropping a WebSocket client that stopped reading")
-                channel.close(promise: nil)
-            }
-        }
+    /// The endpoint of a signed-in user's WebSocket: channel handlers, no task while idle.
+    func endpoint(for user: User, logger: Logger) -> SocketEndpoint {
+        SocketEndpoint(maxMessageBytes: services.configuration.maxClientMessageBytes, run: .handlers { channel in
+            try channel.pipeline.syncOperations.addHandler(GatewayHandler(session: GatewaySession(gateway: self, user: user, channel: channel, logger: logger)))
+        })
+    }
+
+    /// After the upgrade: registers the connection and says welcome, or closes it when the
+    /// account has too many open.
+    func open(_ session: GatewaySession) async -> Bool {
         let cap = services.configuration.maxConnectionsPerUser
-        guard await services.hub.register(connection, limit: cap) else {
-            logger.debug("Refused a WebSocket over the account's cap", metadata: ["cap": "\(cap)"])
-            try? await outbound.close(.policyViolation, reason: "This account has \(cap) connections open, the most allowed; close a tab and reload.")
-            return
+        guard await services.hub.register(session.connection, limit: cap) else {
+            session.logger.debug("Refused a WebSocket over the account's cap", metadata: ["cap": "\(cap)"])
+            session.connection.close(.policyViolation, reason: "This account has \(cap) connections open, the most allowed; close a tab and reload.")
+            return false
         }
-        defer { connection.close() }
-        let writer = ConnectionWriter(services: services, connection: connection)
-        connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(user)).json()))
-
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    try await writer.run(outbound: outbound)
-                    // The queue overflowed: tell the client to come back later (its reads end
-                    // when it answers the close, or when the timer above drops it).
-                    try await outbound.close(.unknown(1013), reason: "Too far behind; reconnect to catch up.")
-                } catch {
-                    logger.debug("WebSocket writer ended", metadata: ["error": "\(error)"])
-                }
-            }
-            do {
-                try await self.read(inbound, user: user, connection: connection, writer: writer)
-            } catch {
-                logger.debug("WebSocket reader ended", metadata: ["error": "\(error)"])
-            }
-            group.cancelAll()
-        }
-        if connection.hasFallenBehind { services.metrics.slowConsumerDisconnects.increment() }
-        await services.hub.unregister(connection)
+        session.connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(session.user)).json()))
+        return true
     }
 
-    /// Reads whole messages frame by frame, so an oversized one can be skipped without closing.
-    private func read(_ inbound: WebSocketInboundStream, user: User, connection: ClientConnection, writer: ConnectionWriter) async throws {
-        let limit = services.configuration.maxClientMessageBytes
-        var buffer = ByteBuffer()
-        var oversized = false
-        var isText = true
-        for try await frame in inbound {
-            if frame.opcode != .continuation {
-                buffer.clear()
-                oversized = false
-                isText = frame.opcode == .text
-            }
-            if !oversized {
-                if buffer.readableBytes + frame.data.readableBytes > limit {
-                    oversized = true
-                    buffer.clear()
-                } else {
-                    var data = frame.data
-                    buffer.writeBuffer(&data)
-                }
-            }
-            guard frame.fin else { continue }
-            if oversized {
-                refuse(tooLarge: limit, on: connection)
-                continue
-            }
-            guard isText, let text = buffer.readString(length: buffer.readableBytes) else {
-                refuse(tooLarge: nil, on: connection)
-                continue
-            }
-            // In a child task: handling a frame goes deep (tens of KiB of async frames), and a task
-            // keeps the memory its deepest call needed until it ends; this one lives as long as
-            // the connection, the child only as long as the frame.
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.handle(text, user: user, connection: connection, writer: writer) }
-            }
+    /// After the channel closed.
+    func closed(_ session: GatewaySession) async {
+        if session.connection.hasFallenBehind { services.metrics.slowConsumerDisconnects.increment() }
+        await services.hub.unregister(session.connection)
+    }
+
+    /// One whole message from the client, in the order they came.
+    func receive(_ message: SocketMessage, on session: GatewaySession) async {
+        switch message {
+        case .text(let text):
+            await handle(text, user: session.user, connection: session.connection)
+        case .tooLarge:
+            refuse(tooLarge: services.configuration.maxClientMessageBytes, on: session.connection)
+        case .binary:
+            refuse(tooLarge: nil, on: session.connection)
         }
     }
 
-    /// The error frame for an oversized (`tooLarge` bytes) or non-text message. Kept out of
-    /// `read`, whose frame the connection's reader task holds for the connection's life.
-    @inline(never)
+    /// The error frame for an oversized (`tooLarge` bytes) or non-text message.
     private func refuse(tooLarge limit: Int?, on connection: ClientConnection) {
         if let limit {
             reply(.error(APIError(.contentTooLarge, code: "frameTooLarge", "A message to the server is limited to \(limit) bytes.")), on: connection)
@@ -113,7 +63,7 @@ struct Gateway: Sendable {
         }
     }
 
-    private func handle(_ text: String, user: User, connection: ClientConnection, writer: ConnectionWriter) async {
+    private func handle(_ text: String, user: User, connection: ClientConnection) async {
         let request: Wire.ClientRequest
         do {
             request = try Wire.ClientRequest.decode(text)
@@ -122,7 +72,7 @@ struct Gateway: Sendable {
             return
         }
         do {
-            try await dispatch(request, user: user.id, connection: connection, writer: writer)
+            try await dispatch(request, user: user.id, connection: connection)
         } catch let error as MessagesError where error.code == .sessionConflict {
             var head: Wire.Message?
             if let conversation = request.frame.conversation, let id = error.sessionHead?.id,
@@ -139,11 +89,11 @@ struct Gateway: Sendable {
         }
     }
 
-    private func dispatch(_ request: Wire.ClientRequest, user: UserID, connection: ClientConnection, writer: ConnectionWriter) async throws {
+    private func dispatch(_ request: Wire.ClientRequest, user: UserID, connection: ClientConnection) async throws {
         let (messaging, apps) = (services.messaging, services.apps)
         switch request.frame {
         case .hello(let since):
-            writer.start(since: since)
+            connection.enqueue(.start(since: since))
         case .ping:
             reply(.pong(requestId: request.requestId), on: connection)
         case .sendText(let conversation, let id, let text, let replyTo, let linkPreview):

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ParlorKit
 import ParlorStore
 import Synchronization
@@ -13,67 +14,6 @@ enum Outgoing: Sendable {
     case message(StoredMessage, frame: String?)
     /// The client's `hello`: replay what it missed since these sequence numbers, then stream.
     case start(since: [String: Int64])
-}
-
-/// The outbound side of one WebSocket connection: a bounded queue. A connection that falls
-/// `limit` items behind is cut off (its client reconnects and replays what it missed), so a slow
-/// client never holds up the others.
-final class ClientConnection: Sendable {
-    let id = UUID()
-    let user: UserID
-    let stream: AsyncStream<Outgoing>
-    private let continuation: AsyncStream<Outgoing>.Continuation
-    /// How many items wait, and whether the connection was cut off.
-    private let state = Mutex((pending: 0, overflowed: false))
-    /// Called once, when the connection is cut off for falling behind.
-    private let onCutOff: @Sendable () -> Void
-    /// The most items that may wait; past it the connection is cut off.
-    let limit: Int
-
-    init(user: UserID, limit: Int, onCutOff: @escaping @Sendable () -> Void) {
-        self.user = user
-        self.limit = limit
-        self.onCutOff = onCutOff
-        (stream, continuation) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
-    }
-
-    /// Queues `item`; false (and the connection is closed) when the client is too far behind.
-    @discardableResult
-    func enqueue(_ item: Outgoing) -> Bool {
-        let accepted = state.withLock { state -> Bool in
-            guard state.pending < limit else { return false }
-            state.pending += 1
-            return true
-        }
-        if accepted {
-            continuation.yield(item)
-        } else {
-            fellBehind()
-        }
-        return accepted
-    }
-
-    /// Whether the client fell too far behind: what is still queued is not worth writing.
-    var hasFallenBehind: Bool { state.withLock { $0.overflowed } }
-
-    /// Ends the queue because the client is too far behind.
-    func fellBehind() {
-        let first = state.withLock { state in
-            defer { state.overflowed = true }
-            return !state.overflowed
-        }
-        continuation.finish()
-        if first { onCutOff() }
-    }
-
-    /// How many items wait to be written.
-    var waiting: Int { state.withLock { $0.pending } }
-
-    /// Called by the writer after each item.
-    func didWrite() { state.withLock { $0.pending -= 1 } }
-
-    /// Ends the stream; the writer stops.
-    func close() { continuation.finish() }
 }
 
 /// Every open connection, by user.
@@ -109,6 +49,11 @@ actor Hub {
 
     func send(_ frame: Wire.ServerFrame, to user: UserID) {
         send(.frame(frame.json()), to: [user])
+    }
+
+    /// Closes every connection with `reason` (the server is shutting down).
+    func closeAll(reason: String) {
+        for connection in connections.values.lazy.flatMap(\.values) { connection.close(.goingAway, reason: reason) }
     }
 
     /// Whether `user` has an open connection.

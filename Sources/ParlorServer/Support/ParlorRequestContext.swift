@@ -1,13 +1,12 @@
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 import ParlorStore
 
-/// The request context of every route: Hummingbird's core storage, the WebSocket handler slot,
-/// and the signed-in user once `SessionAuthenticator` found one.
-public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
+/// The request context of every route: Hummingbird's core storage, the WebSocket endpoint an
+/// upgrade request's route chose, and the signed-in user once `SessionAuthenticator` found one.
+public struct ParlorRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<Self>
+    let socketUpgrade: SocketUpgradeSlot
     /// The signed-in user, if any.
     public var user: User?
     /// The hash of the token that signed the user in.
@@ -17,7 +16,7 @@ public struct ParlorRequestContext: RequestContext, WebSocketRequestContext {
 
     public init(source: Source) {
         coreContext = .init(source: source)
-        webSocket = .init()
+        socketUpgrade = SocketUpgradeSlot()
         channel = source.channel
     }
 

@@ -1,0 +1,135 @@
+import Logging
+import NIOCore
+import ParlorStore
+import Synchronization
+
+/// One browser tab's connection, shared by its channel handler and the short tasks that handle
+/// its messages. The client's messages are handled one at a time, in order, in a task that lives
+/// only while there are some; while `inboxLimit` wait, the socket is not read.
+final class GatewaySession: Sendable {
+    let gateway: Gateway
+    let user: User
+    let logger: Logger
+    let connection: ClientConnection
+    private let channel: any Channel
+    private let inbox = Mutex(Inbox())
+    /// The most client messages that wait to be handled before reading pauses.
+    static let inboxLimit = 8
+
+    private struct Inbox {
+        var messages: [SocketMessage] = []
+        /// A task handles messages (at first: registers the connection).
+        var working = true
+        var registered = false
+        var closed = false
+    }
+
+    init(gateway: Gateway, user: User, channel: any Channel, logger: Logger) {
+        self.gateway = gateway
+        self.user = user
+        self.logger = logger
+        self.channel = channel
+        connection = ClientConnection(user: user.id, channel: channel, services: gateway.services) {
+            // Writes to a client that stopped reading wait forever, the close frame's too.
+            channel.eventLoop.scheduleTask(in: Gateway.closeGrace) {
+                logger.debug("Dropping a WebSocket client that stopped reading")
+                channel.close(promise: nil)
+            }
+        }
+    }
+
+    /// Registers the connection, then handles what came meanwhile.
+    func start() {
+        Task {
+            let opened = await gateway.open(self)
+            let closedMeanwhile = inbox.withLock { inbox in
+                inbox.registered = opened
+                return inbox.closed
+            }
+            if opened, closedMeanwhile { await gateway.closed(self) }
+            if opened { await work() } else { inbox.withLock { $0.messages = [] } }
+        }
+    }
+
+    /// A whole message came (on the event loop).
+    func received(_ message: SocketMessage) {
+        let start = inbox.withLock { inbox -> Bool in
+            inbox.messages.append(message)
+            guard !inbox.working else { return false }
+            inbox.working = true
+            return true
+        }
+        if start { Task { await work() } }
+    }
+
+    /// Whether the socket may be read: fewer than `inboxLimit` messages wait.
+    var acceptsMore: Bool { inbox.withLock { $0.messages.count < Self.inboxLimit } }
+
+    /// The channel closed (on the event loop).
+    func closed() {
+        connection.closed()
+        let registered = inbox.withLock { inbox in
+            inbox.closed = true
+            inbox.messages = []
+            return inbox.registered
+        }
+        if registered { Task { await gateway.closed(self) } }
+    }
+
+    private func work() async {
+        while true {
+            let next = inbox.withLock { inbox -> (SocketMessage, wasFull: Bool)? in
+                guard !inbox.closed, !inbox.messages.isEmpty else {
+                    inbox.working = false
+                    return nil
+                }
+                return (inbox.messages.removeFirst(), inbox.messages.count >= Self.inboxLimit - 1)
+            }
+            guard let (message, wasFull) = next else { return }
+            // Reading paused at the limit: one has room again.
+            if wasFull { channel.read() }
+            await gateway.receive(message, on: self)
+        }
+    }
+}
+
+/// The channel handler of a browser tab's WebSocket, above `WebSocketMessageHandler`.
+final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = SocketMessage
+    typealias OutboundIn = SocketOutbound
+    typealias OutboundOut = SocketOutbound
+
+    private let session: GatewaySession
+
+    init(session: GatewaySession) {
+        self.session = session
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        session.start()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        session.received(unwrapInboundIn(data))
+    }
+
+    func read(context: ChannelHandlerContext) {
+        // Held while the client's messages pile up; `GatewaySession.work` reads again.
+        if session.acceptsMore { context.read() }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { session.connection.writable() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        session.closed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        session.logger.debug("WebSocket connection failed", metadata: ["error": "\(error)"])
+        context.close(promise: nil)
+    }
+}

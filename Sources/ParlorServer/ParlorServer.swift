@@ -88,7 +88,9 @@ public enum ParlorServer {
         return Application(
             router: router,
             server: HTTPServerBuilder { [upgradeResponder = router.buildResponder()] responder in
-                SocketChannel(responder: responder, upgradeResponder: upgradeResponder, maxFrameBytes: maxFrameBytes)
+                SocketChannel(
+                    responder: responder, upgradeResponder: upgradeResponder, maxFrameBytes: maxFrameBytes,
+                    pingInterval: configuration.webSocketPingInterval)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
             services: extraServices + operatorServices + [

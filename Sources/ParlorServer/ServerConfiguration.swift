@@ -58,6 +58,9 @@ public struct ServerConfiguration: Sendable {
     /// How long one address waits for an account after five wrong passwords; each further failure
     /// doubles it, up to 15 minutes.
     public var signInLockout: Duration = .seconds(30)
+    /// How often the server pings each WebSocket; a client that has not answered by the next
+    /// ping is closed with 1001 (docs/PROTOCOL.md §7).
+    public var webSocketPingInterval: Duration = .seconds(30)
     /// Let the image proxy, and apps reaching hosts through `allowedHosts: ["*"]`, connect to
     /// private addresses (tests; a server on a local network). Hosts a manifest names are reached
     /// wherever they are.

@@ -28,6 +28,34 @@ struct GatewayTests {
         }
     }
 
+    @Test("The server pings: a client that answers stays connected, one that stops answering is closed with 1001 (Ping timeout)")
+    func pingTimeout() async throws {
+        try await TestServer(configure: { $0.webSocketPingInterval = .seconds(1) }).run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let answering = try await TestSocket.connect(port: port, as: alice)
+            #expect(try await answering.next().type == "welcome")
+            // The hand-made client reads frames but never answers a ping.
+            let silent = try await RawWebSocket.open(port: port, token: alice.token)
+            var opcodes: [UInt8] = []
+            var close: (code: Int, reason: String)?
+            while close == nil, opcodes.count < 10 {
+                let frame = try await silent.firstFrame()
+                opcodes.append(frame.opcode)
+                if frame.opcode == 8, frame.payload.count >= 2 {
+                    close = (Int(frame.payload[0]) << 8 | Int(frame.payload[1]), String(decoding: frame.payload.dropFirst(2), as: UTF8.self))
+                }
+            }
+            #expect(opcodes.prefix(2) == [1, 9], "welcome, then a ping")
+            #expect(close?.code == 1001)
+            #expect(close?.reason == "Ping timeout")
+            // Several intervals later, the client that answers pings is still served.
+            try await answering.send(["type": "ping", "requestId": "still here"])
+            #expect(try await answering.next("pong").requestId == "still here")
+            await answering.disconnect()
+        }
+    }
+
     @Test("The upgrade needs a signed-in user (bearer or cookie) and, from a browser, the page's own origin")
     func upgradeRules() async throws {
         try await TestServer().run(.live) { api in

@@ -66,12 +66,16 @@ struct SocketChannel: ServerChildChannel, HTTPChannelHandler {
     let upgradeResponder: any HTTPResponder<ParlorRequestContext>
     /// The largest frame the decoder takes; a longer one closes the connection with 1009.
     let maxFrameBytes: Int
+    let pingInterval: Duration
     let http1: HTTP1Channel.Configuration
 
-    init(responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: any HTTPResponder<ParlorRequestContext>, maxFrameBytes: Int, http1: HTTP1Channel.Configuration = .init()) {
+    init(responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: any HTTPResponder<ParlorRequestContext>, maxFrameBytes: Int, pingInterval: Duration,
+        http1: HTTP1Channel.Configuration = .init()
+    ) {
         self.responder = Self.redirectingUpgrades(responder)
         self.upgradeResponder = upgradeResponder
         self.maxFrameBytes = maxFrameBytes
+        self.pingInterval = pingInterval
         self.http1 = http1
     }
 
@@ -93,7 +97,7 @@ struct SocketChannel: ServerChildChannel, HTTPChannelHandler {
                     channel.eventLoop.makeCompletedFuture {
                         guard let endpoint = chosen.value else { throw NIOWebSocketUpgradeError.unsupportedWebSocketTarget }
                         let pipeline = channel.pipeline.syncOperations
-                        try pipeline.addHandler(WebSocketMessageHandler(configuration: .init(maxMessageBytes: endpoint.maxMessageBytes)))
+                        try pipeline.addHandler(WebSocketMessageHandler(configuration: .init(maxMessageBytes: endpoint.maxMessageBytes, pingInterval: .init(pingInterval))))
                         switch endpoint.run {
                         case .handlers(let add):
                             try add(channel)

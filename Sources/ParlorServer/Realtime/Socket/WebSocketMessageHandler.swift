@@ -79,7 +79,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         guard !closing else { return }
         guard !awaitingPong else {
             // The client did not answer the last ping in a whole interval: it is gone.
-            context.close(promise: nil)
+            close(context: context, .goingAway, reason: "Ping timeout", promise: nil)
             return
         }
         awaitingPong = true
@@ -107,8 +107,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
             let code = data.readWebSocketErrorCode() ?? .normalClosure
             var answer = context.channel.allocator.buffer(capacity: 2)
             answer.write(webSocketErrorCode: code)
+            let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: answer))).whenComplete { _ in
-                context.close(promise: nil)
+                channel.close(promise: nil)
             }
         case .text, .binary:
             guard partial == nil else { return fail(context: context, .protocolError, reason: "A message began before the last one ended.") }

@@ -9,7 +9,7 @@ import ParlorKit
 ///
 /// A few writes do not wait for the disk, because they change all the time and losing the last
 /// of them costs a person nothing they wrote: read marks (with the expiry countdowns a read
-/// starts) and app snapshots. Such a write survives the server process being killed, and is on
+/// starts), app snapshots and compose fields (what an app staged, not yet sent). Such a write survives the server process being killed, and is on
 /// disk once any commit after it is (a message's `append`); only power lost before that can take
 /// it back, and then never without the writes before it.
 public protocol ParlorStore: Sendable {
@@ -150,13 +150,14 @@ public protocol ParlorStore: Sendable {
     func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID>
 
     // MARK: Compose fields
-    /// Sets (or with nil clears) what `user` has staged in a conversation.
+    /// Sets (or with nil clears) what `user` has staged in a conversation, without waiting for the
+    /// disk (see above). Sending it clears it in the message's own, durable, transaction.
     func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws
     func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord?
 
     // MARK: Apps
     /// Saves an app instance's snapshot (how its view was left), without waiting for the disk (see
-    /// above): a move costs the disk the syncs of its compose field and its message only.
+    /// above): a move costs the disk the sync of its message only, as a plain message does.
     func saveInstance(_ snapshot: Data, user: UserID, scope: InstanceScope, app: AppID) async throws
     func instance(user: UserID, scope: InstanceScope, app: AppID) async throws -> Data?
     /// The user's participant id inside `app`: created on first use, then stable.

@@ -5,7 +5,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func setStaged(_ staged: StagedRecord?, user: UserID, conversation: ConversationID) async throws {
-        _ = try await query(try Self.query(for: .staged(staged, user: user, conversation: conversation)))
+        try await unsyncedQuery(try Self.query(for: .staged(staged, user: user, conversation: conversation)))
     }
 
     public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {

@@ -26,11 +26,10 @@ extension SQLiteStore {
         try await apply(.instance(snapshot, user: user, scope: scope, app: app))
     }
 
-    /// A compose field waits for the disk; a snapshot does not (`ParlorStore.saveInstance`).
+    /// Neither a compose field nor a snapshot waits for the disk (`ParlorStore`).
     private func apply(_ write: StateWrite) async throws {
         let statement = try Self.statement(for: write)
-        let synced = if case .instance = write { false } else { true }
-        try await self.write(synced: synced) { db in try statement.execute(db) }
+        try await self.write(synced: false) { db in try statement.execute(db) }
     }
 
     /// One state write as SQL, encoded outside the writer (`apply`, and beside a message in `CommitBatcher`).

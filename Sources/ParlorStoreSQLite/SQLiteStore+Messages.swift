@@ -31,7 +31,7 @@ extension SQLiteStore {
     public func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage? {
         try await read { db in
             try MessageRow.fetchOne(
-                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: [conversation.description, id.description]
+                db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation.description, id.description]
             ).map { try $0.stored() }
         }
     }
@@ -39,7 +39,7 @@ extension SQLiteStore {
     public func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage? {
         try await read { db in
             try MessageRow.fetchOne(
-                db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1",
+                db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq DESC LIMIT 1"),
                 arguments: [conversation.description, session.description]
             ).map { try $0.stored() }
         }

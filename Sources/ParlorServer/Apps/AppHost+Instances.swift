@@ -58,16 +58,12 @@ extension AppHost {
         return AppFetchClient(client: httpClient, manifest: manifest, allowPrivateHosts: allowsPrivateHosts, logger: logger)
     }
 
-    /// Sends the instance's new look to the user's connections only (on every node), and saves
-    /// it when its snapshot changed. This node's connections get the look first: a snapshot is a
-    /// write whose loss costs nobody anything (`ParlorStore`), and waiting for it (behind the
-    /// messages the store is committing) would only delay the person. The other nodes hear of it
-    /// once it is saved, since they read it from the store.
+    /// Saves the instance when its snapshot changed, and sends its new look to the user's
+    /// connections only (on every node).
     func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
             logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
         }
-        await sendUpdate(update, user: user, scope: scope)
         let key = InstanceKey(user: user, scope: scope, app: update.appID)
         if let instance = await instances.instance(key) {
             do {
@@ -86,6 +82,7 @@ extension AppHost {
                 logger.error("Could not save an app instance", metadata: ["app": "\(update.appID)", "error": "\(error)"])
             }
         }
+        await sendUpdate(update, user: user, scope: scope)
     }
 
     /// Sends an instance's look to this node's connections of `user`.

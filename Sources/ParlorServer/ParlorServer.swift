@@ -113,8 +113,6 @@ public enum ParlorServer {
                     }
                 },
                 HTTPClientService(client: httpClient), ClusterSync(services: services),
-                // Browser tabs' WebSockets have no task the server's shutdown would wait for.
-                ClosingSockets(hub: services.hub),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -212,12 +210,3 @@ struct HTTPClientService: Service {
     }
 }
 
-/// On shutdown, closes the browser tabs' WebSockets (they reconnect to the next server).
-struct ClosingSockets: Service {
-    let hub: Hub
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        await hub.closeAll(reason: "The server is shutting down; reconnecting shortly.")
-    }
-}

@@ -56,6 +56,16 @@ struct GatewayTests {
         }
     }
 
+    @Test("A server that shuts down closes its open tabs with 1001 (going away), so that they reconnect to the next one")
+    func shutdownClosesTabs() async throws {
+        let socket = try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            return try await TestSocket.session(port: port, as: alice)
+        }
+        #expect(try await socket.closed() == .goingAway)
+    }
+
     @Test("The upgrade needs a signed-in user (bearer or cookie) and, from a browser, the page's own origin")
     func upgradeRules() async throws {
         try await TestServer().run(.live) { api in

@@ -29,7 +29,7 @@ final class ClientConnection: Sendable {
     private let state = Mutex(Queue())
     /// What was delivered: used by one drain at a time (`Queue.draining`).
     private let delivery = Mutex(DeliveryState())
-    /// Called once, when the connection is cut off for falling behind.
+    /// Called once, when the connection is cut off.
     private let onCutOff: @Sendable () -> Void
 
     private struct Queue {
@@ -82,9 +82,14 @@ final class ClientConnection: Sendable {
     /// How many items wait to be written.
     var waiting: Int { state.withLock { $0.items.count } }
 
-    /// Cuts the connection off: what waits is dropped, the client is told to come back later,
-    /// and dropped if it does not take the close frame (`onCutOff`).
+    /// Cuts the connection off because the client is too far behind (`cutOff`).
     func fellBehind() {
+        cutOff(.unknown(1013), reason: "Too far behind; reconnect to catch up.")
+    }
+
+    /// Cuts the connection off: what waits is dropped, the client is told why (it reconnects and
+    /// replays what it missed), and dropped if it does not take the close frame (`onCutOff`).
+    private func cutOff(_ code: WebSocketErrorCode, reason: String) {
         let first = state.withLock { queue in
             defer {
                 queue.overflowed = true
@@ -93,7 +98,7 @@ final class ClientConnection: Sendable {
             return !queue.overflowed
         }
         guard first else { return }
-        channel.writeAndFlush(SocketOutbound.close(.unknown(1013), reason: "Too far behind; reconnect to catch up."), promise: nil)
+        channel.writeAndFlush(SocketOutbound.close(code, reason: reason), promise: nil)
         onCutOff()
     }
 
@@ -223,7 +228,9 @@ final class ClientConnection: Sendable {
                 try await send(text)
             }
         } catch {
-            // The connection closed: nothing more to deliver.
+            // The connection closed, or the store failed: either way what this connection was
+            // sent is no longer known to be whole, so it ends, and its client replays on reconnecting.
+            cutOff(.unexpectedServerError, reason: "The server could not send what you missed; reconnect to catch up.")
         }
         delivery.withLock { [state] in $0 = state }
     }

@@ -128,6 +128,15 @@ final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
+    /// The server is shutting down: the client is told, and the connection closes when it answers
+    /// (or after the close timeout), which the server's shutdown waits for.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            session.connection.close(.goingAway, reason: "The server is shutting down; reconnecting shortly.")
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         session.logger.debug("WebSocket connection failed", metadata: ["error": "\(error)"])
         context.close(promise: nil)

@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import ParlorKit
 import ParlorStore
 import Synchronization
@@ -49,11 +48,6 @@ actor Hub {
 
     func send(_ frame: Wire.ServerFrame, to user: UserID) {
         send(.frame(frame.json()), to: [user])
-    }
-
-    /// Closes every connection with `reason` (the server is shutting down).
-    func closeAll(reason: String) {
-        for connection in connections.values.lazy.flatMap(\.values) { connection.close(.goingAway, reason: reason) }
     }
 
     /// Whether `user` has an open connection.

@@ -92,7 +92,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         guard frame.maskKey != nil else { return fail(context: context, .protocolError, reason: "Client frames must be masked.") }
         switch frame.opcode {
         case .ping:
-            guard frame.fin, !closing else { return }
+            // Only while the socket takes writes: a client that pings and never reads would
+            // otherwise pile up pongs in the server (RFC 6455 lets a pong answer the latest ping only).
+            guard frame.fin, !closing, context.channel.isWritable else { return }
             context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
         case .pong:
             awaitingPong = false
@@ -101,16 +103,14 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
                 context.close(promise: nil)
                 return
             }
-            // Answer with the client's own code, then close.
-            closing = true
+            // Answer with the client's own code (one a close frame may carry), then close; a
+            // client that does not read the answer is dropped after `closeTimeout`.
             var data = frame.unmaskedData
-            let code = data.readWebSocketErrorCode() ?? .normalClosure
-            var answer = context.channel.allocator.buffer(capacity: 2)
-            answer.write(webSocketErrorCode: code)
+            let code = data.readableBytes == 1 ? .protocolError : Self.answerable(data.readWebSocketErrorCode() ?? .normalClosure)
+            let answered = context.eventLoop.makePromise(of: Void.self)
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: answer))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            answered.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            close(context: context, code, reason: "", promise: answered)
         case .text, .binary:
             guard partial == nil else { return fail(context: context, .protocolError, reason: "A message began before the last one ended.") }
             if frame.fin {
@@ -188,14 +188,34 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     private func close(context: ChannelHandlerContext, _ code: WebSocketErrorCode, reason: String, promise: EventLoopPromise<Void>?) {
         closing = true
         partial = nil
+        // A control frame carries at most 125 bytes: the reason is cut to 123, between characters.
+        var reason = Substring(reason)
+        while reason.utf8.count > 123 { reason.removeLast() }
         var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
         data.write(webSocketErrorCode: code)
-        // A control frame carries at most 125 bytes.
-        data.writeBytes(reason.utf8.prefix(123))
+        data.writeBytes(reason.utf8)
         context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)), promise: promise)
         let channel = context.channel
         closeTimer = context.eventLoop.scheduleTask(in: configuration.closeTimeout) {
             channel.close(promise: nil)
+        }
+    }
+
+    /// A client that half-closes its side (TCP FIN without a close frame) is gone: close ours too.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The code to answer a client's close with: its own, unless a close frame may not carry it.
+    private static func answerable(_ code: WebSocketErrorCode) -> WebSocketErrorCode {
+        switch code {
+        case .unknown(let raw) where raw < 1000 || raw == 1004 || raw == 1005 || raw == 1006 || (raw >= 1015 && raw < 3000) || raw >= 5000:
+            .protocolError
+        default:
+            code
         }
     }
 

@@ -223,6 +223,24 @@ struct SecurityTests {
         }
     }
 
+    @Test("A client that ends its TCP connection without a close frame is dropped at once: its place under the connection cap is free again")
+    func halfClosedConnectionIsDropped() async throws {
+        try await TestServer { $0.maxConnectionsPerUser = 1 }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let gone = try await RawWebSocket.open(port: port, token: alice.token)
+            #expect(try await gone.firstFrame().opcode == 1, "welcome")
+            gone.shutdownWriting()
+            // Without the half-close handled, the place would be held until pings time out (a minute).
+            var welcomed = false
+            for _ in 0..<30 where !welcomed {
+                welcomed = try await RawWebSocket.open(port: port, token: alice.token).firstFrame().opcode == 1
+                if !welcomed { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(welcomed, "the half-closed connection still holds the account's only place")
+        }
+    }
+
     @Test("A lockout ends: after it, the right password signs in (one attempt at a time until then)")
     func lockoutEnds() async throws {
         try await TestServer { $0.signInLockout = .seconds(1) }.run { api in

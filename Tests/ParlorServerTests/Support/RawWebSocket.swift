@@ -70,6 +70,12 @@ final class RawWebSocket: Sendable {
 
     deinit { close(descriptor) }
 
+    /// Ends the sending side of the TCP connection (a FIN) without a close frame: a client that
+    /// went away without saying so.
+    func shutdownWriting() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Sends a masked text frame (under 126 bytes of payload).
     @discardableResult
     func sendText(_ text: String) -> Bool {

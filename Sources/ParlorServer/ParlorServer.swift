@@ -85,11 +85,13 @@ public enum ParlorServer {
             operatorServices.append(metricsApplication(port: metricsPort, services: services, logger: logger))
         }
         let maxFrameBytes = max(1 << 20, configuration.maxClientMessageBytes * 4)
+        // One responder for requests and for upgrade requests (which `socket` routes answer).
+        let routes = router.buildResponder()
         return Application(
-            router: router,
-            server: HTTPServerBuilder { [upgradeResponder = router.buildResponder()] responder in
+            responder: routes,
+            server: HTTPServerBuilder { responder in
                 SocketChannel(
-                    responder: responder, upgradeResponder: upgradeResponder, maxFrameBytes: maxFrameBytes,
+                    responder: responder, upgradeResponder: routes, maxFrameBytes: maxFrameBytes,
                     pingInterval: configuration.webSocketPingInterval)
             },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parlor"),
@@ -209,4 +211,3 @@ struct HTTPClientService: Service {
         try await client.shutdown()
     }
 }
-

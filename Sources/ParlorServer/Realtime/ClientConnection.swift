@@ -29,8 +29,6 @@ final class ClientConnection: Sendable {
     private let state = Mutex(Queue())
     /// What was delivered: used by one drain at a time (`Queue.draining`).
     private let delivery = Mutex(DeliveryState())
-    /// Called once, when the connection is cut off.
-    private let onCutOff: @Sendable () -> Void
 
     private struct Queue {
         var items: [Outgoing] = []
@@ -42,14 +40,13 @@ final class ClientConnection: Sendable {
         var closed = false
     }
 
-    init(user: UserID, channel: any Channel, services: ParlorServices, onCutOff: @escaping @Sendable () -> Void) {
+    init(user: UserID, channel: any Channel, services: ParlorServices) {
         self.user = user
         self.channel = channel
         limit = services.configuration.sendQueueLimit
         store = services.store
         renderer = services.renderer
         apps = services.apps
-        self.onCutOff = onCutOff
     }
 
     /// Queues `item`; false when the connection is closed, or too far behind (it is then cut off).
@@ -88,7 +85,8 @@ final class ClientConnection: Sendable {
     }
 
     /// Cuts the connection off: what waits is dropped, the client is told why (it reconnects and
-    /// replays what it missed), and dropped if it does not take the close frame (`onCutOff`).
+    /// replays what it missed), and dropped if it does not take the close frame in time
+    /// (`WebSocketMessageHandler`'s close timeout).
     private func cutOff(_ code: WebSocketErrorCode, reason: String) {
         let first = state.withLock { queue in
             defer {
@@ -99,7 +97,6 @@ final class ClientConnection: Sendable {
         }
         guard first else { return }
         channel.writeAndFlush(SocketOutbound.close(code, reason: reason), promise: nil)
-        onCutOff()
     }
 
     /// Starts the closing handshake (the server is shutting down).

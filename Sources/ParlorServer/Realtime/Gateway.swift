@@ -12,9 +12,6 @@ import ParlorStore
 /// valid frames, get an `error` frame and the connection stays open.
 struct Gateway: Sendable {
     let services: ParlorServices
-    /// How long a client cut off for falling behind has to take its close frame before its
-    /// connection is dropped (a client that stopped reading never takes it).
-    static let closeGrace: TimeAmount = .seconds(2)
 
     /// The endpoint of a signed-in user's WebSocket: channel handlers, no task while idle.
     func endpoint(for user: User, logger: Logger) -> SocketEndpoint {

@@ -29,13 +29,7 @@ final class GatewaySession: Sendable {
         self.user = user
         self.logger = logger
         self.channel = channel
-        connection = ClientConnection(user: user.id, channel: channel, services: gateway.services) {
-            // Writes to a client that stopped reading wait forever, the close frame's too.
-            channel.eventLoop.scheduleTask(in: Gateway.closeGrace) {
-                logger.debug("Dropping a WebSocket client that stopped reading")
-                channel.close(promise: nil)
-            }
-        }
+        connection = ClientConnection(user: user.id, channel: channel, services: gateway.services)
     }
 
     /// Registers the connection, then handles what came meanwhile.

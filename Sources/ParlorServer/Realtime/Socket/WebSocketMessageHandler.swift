@@ -32,8 +32,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         /// How often the server pings; a client that has not answered the last ping by the next
         /// one is dropped. Nil: no pings.
         var pingInterval: TimeAmount? = .seconds(30)
-        /// How long the client has to answer the server's close frame.
-        var closeTimeout: TimeAmount = .seconds(10)
+        /// How long the client has to answer a close frame, the server's or its own; after it the
+        /// connection is dropped (a client that stopped reading never takes the frame).
+        var closeTimeout: TimeAmount = .seconds(2)
     }
 
     /// The message being joined, between its first fragment and its last.
@@ -67,12 +68,6 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         pings?.cancel()
         closeTimer?.cancel()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        pings?.cancel()
-        closeTimer?.cancel()
-        context.fireChannelInactive()
     }
 
     private func ping(context: ChannelHandlerContext) {

@@ -167,6 +167,10 @@ class Person:
     def wait_for_text_bubble(self, text: str, what: str | None = None) -> WebElement:
         return self.wait(lambda: (self.text_bubbles(text) or [None])[0], what or f"the message '{text}'")
 
+    def wait_until_sent(self, what: str = "every message sent to be acknowledged") -> None:
+        """Waits until no bubble of this person's is still pending: the server has committed them all."""
+        self.wait(lambda: not self.find("[data-pending-id]"), what)
+
     def app_cards(self) -> list[WebElement]:
         return self.find(".transcript-list .entry .app-card")
 

@@ -34,6 +34,8 @@ def test_mention_suggested_sent_as_reference_and_counted(server, browsers):
     alice.wait(lambda: not alice.visible(".mention-option"), "no list once a space follows")
     field.send_keys(Keys.ENTER)
     alice.wait_for_text_bubble("@Carol, no mention here")
+    # A bubble shows while its message is still on the way: read the stored messages once both are in.
+    alice.wait_until_sent()
 
     token = sign_in(server.url, "alice")
     group = next(c for c in call(server.url, "GET", "/api/conversations", token=token) if c.get("title") == "Parlor demo")

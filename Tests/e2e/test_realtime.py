@@ -29,7 +29,7 @@ def test_messages_sent_while_disconnected_arrive_once_after_reconnecting(browser
     for text in ("While you were away 1", "While you were away 2"):
         alice.wait_for_text_bubble(text)
     bob.wait_for_text_bubble("Typed while offline")
-    alice.wait(lambda: not alice.find("[data-pending-id]"), "Alice's message to be acknowledged")
+    alice.wait_until_sent("Alice's message to be acknowledged")
     alice.shot("reconnected")
 
     # Once each, in order, on both screens; and the live stream works again.

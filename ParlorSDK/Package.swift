@@ -8,7 +8,8 @@ import PackageDescription
 /// - ParlorKit: the app model (`MessagesApp`, views, messages, sessions, stickers).
 /// - ParlorHost: the host every Parlor hosts apps through (lifecycle, rules, the app protocol's
 ///   wire types), which the simulator runs too.
-/// - ParlorTesting: `ConversationSimulator`, any number of people in one conversation, headless.
+/// - ParlorTesting: `ConversationSimulator`, any number of people in one conversation, headless;
+///   with the AppRunner trait it also hosts an app that dials in to it (`OutOfProcess.listen`).
 /// - ParlorAppRunner: runs an app in its own process, dialled in to a Parlor server. It needs a
 ///   WebSocket client (SwiftNIO), so it is behind the `AppRunner` trait: a package that does not
 ///   enable the trait neither resolves nor builds SwiftNIO.
@@ -38,7 +39,14 @@ let package = Package(
     targets: [
         .target(name: "ParlorKit"),
         .target(name: "ParlorHost", dependencies: ["ParlorKit"]),
-        .target(name: "ParlorTesting", dependencies: ["ParlorKit", "ParlorHost"]),
+        /// With the AppRunner trait, the simulator also listens for an app that dials in (`OutOfProcess.listen`).
+        .target(name: "ParlorTesting", dependencies: [
+            "ParlorKit", "ParlorHost",
+            .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+            .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+            .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+            .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+        ]),
         /// Runs a ParlorKit app in its own process, dialled in to a server (docs/APPS.md).
         .target(name: "ParlorAppRunner", dependencies: [
             "ParlorKit", "ParlorHost",

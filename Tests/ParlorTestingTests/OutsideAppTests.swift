@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ParlorHost
 import ParlorKit
 import ParlorTesting
@@ -11,10 +14,12 @@ import Testing
 struct OutsideAppTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    static func manifest() throws -> AppManifest {
+        try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: root.appendingPathComponent("examples/dice/manifest.json")))
+    }
+
     static func dice() throws -> ProcessAppLink {
-        let manifest = try JSONDecoder().decode(
-            AppManifest.self, from: Data(contentsOf: root.appendingPathComponent("examples/dice/manifest.json")))
-        return try OutOfProcess.process(manifest: manifest, command: ["python3", root.appendingPathComponent("examples/dice/dice.py").path])
+        try OutOfProcess.process(manifest: manifest(), command: ["python3", root.appendingPathComponent("examples/dice/dice.py").path])
     }
 
     @Test("Dice, in Python: three people roll in one session; the bubble keeps everyone's score; a forged score is refused by the app")
@@ -70,5 +75,92 @@ struct OutsideAppTests {
         #expect(await alice.appError()?.code == .appUnavailable)
         let sent = try await alice.send(text: "still talking")
         #expect(try await simulator.participant("Bob").transcript().last?.posted.id == sent.id, "the conversation goes on")
+    }
+
+    /// The dice app started as a person runs it against a server: dialling in over WebSocket.
+    static func dialIn(to listener: AppListener, secret: String? = nil) throws -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("examples/dice/dice.py").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PARLOR_URL"] = listener.url.absoluteString
+        environment["PARLOR_APP_SECRET"] = secret ?? listener.secret
+        environment["PARLOR_STDIO"] = nil
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = output
+        try process.run()
+        return (process, output)
+    }
+
+    @Test("Dice, in Python, dialled in to the simulator as to a server: played by two people; it leaving costs a sentence")
+    func dialledIn() async throws {
+        let listener = try await OutOfProcess.listen(manifest: Self.manifest())
+        defer { listener.close() }
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [listener.app])
+        let alice = simulator.participant("Alice")
+        let bob = simulator.participant("Bob")
+
+        // Nothing connected yet: the person is told, and nothing is posted.
+        _ = try? await alice.openApp(named: "Dice")
+        let early = await alice.appError()
+        #expect(early?.code == .appUnavailable && early?.message.contains("not connected") == true, "\(String(describing: early))")
+
+        let (app, _) = try Self.dialIn(to: listener)
+        defer { Self.kill(app) }
+        try await listener.waitForApp()
+        #expect(listener.connectedCount == 1)
+
+        let opened = try await alice.openApp(named: "Dice")
+        #expect(opened.visibleTexts.contains("Dice"), "\(opened.visibleTexts)")
+        try await alice.tap("Roll a die")
+        #expect(await alice.appError() == nil)
+        _ = try await bob.tapLatestMessage()
+        try await bob.tap("Roll a die")
+        #expect(await bob.appError() == nil)
+        let bubbles = try await alice.transcript().filter { $0.kind == .bubble && $0.appName == "Dice" }
+        #expect(bubbles.count == 1, "one session, one bubble")
+        let scores = try #require(bubbles.last?.posted.message?.template?.subcaption)
+        #expect(scores.components(separatedBy: " · ").count == 2, "both scores: \(scores)")
+
+        // The app stops: the next tap says so, and the conversation goes on.
+        Self.kill(app)
+        try await Self.eventually { !app.isRunning && listener.connectedCount == 0 }
+        try await alice.tap("Roll a die")
+        #expect(await alice.appError()?.code == .appUnavailable)
+        let sent = try await alice.send(text: "still talking")
+        #expect(try await bob.transcript().last?.posted.id == sent.id)
+    }
+
+    @Test("An app that dials in to the simulator with another credential is refused, and says why")
+    func dialledInWithAnotherCredential() async throws {
+        let listener = try await OutOfProcess.listen(manifest: Self.manifest())
+        defer { listener.close() }
+        let (app, output) = try Self.dialIn(to: listener, secret: "parlor_app_guessed")
+        defer { Self.kill(app) }
+        try await Self.eventually(within: .seconds(30)) { !app.isRunning }
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(app.terminationStatus != 0)
+        #expect(said.contains("does not know this app's credential"), "\(said)")
+        #expect(listener.connectedCount == 0)
+    }
+
+    /// Ends `process` at once. Not SIGTERM: a process started from a test's thread inherits its
+    /// blocked signals, and would not end.
+    static func kill(_ process: Process) {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Waits until `condition` holds, checking every 20 ms.
+    static func eventually(within timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < end else {
+                Issue.record("not within \(timeout)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 }

@@ -103,6 +103,16 @@ import Synchronization
         }
     }
 
+    /// Handles one frame from the app: an answer or a refusal resolves its call now; a container
+    /// read is answered through `reply` once the container has been read.
+    @_spi(Hosting) public func receive(_ frame: AppWire.AppFrame, reply: @escaping @Sendable (AppWire.ServerFrame) -> Void) {
+        switch frame {
+        case .result(let result): answer(result)
+        case .refuse(let refusal): refuse(refusal)
+        case .containerGet(let id, let call, let key): Task { reply(await self.read(key, for: call, answering: id)) }
+        }
+    }
+
     /// The answer to the app's `containerGet` `id` of `key` during `call`: the value, or an
     /// `error` frame with the read's id (no such call with a container, too many reads, or a
     /// refused or failed read: never passed off as an unset key).

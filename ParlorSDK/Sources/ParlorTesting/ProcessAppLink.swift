@@ -79,6 +79,9 @@ public final class ProcessAppLink: AppLink, Sendable {
 
     /// Stops the process; open calls fail.
     public func terminate() {
+        // The end of its input ends an app in stdio mode (docs/APPS-PROTOCOL.md); SIGTERM alone
+        // may not, when the process inherited a thread's blocked signals.
+        try? input.close()
         if process.isRunning { process.terminate() }
         ended()
     }
@@ -112,12 +115,7 @@ public final class ProcessAppLink: AppLink, Sendable {
             write(AppWire.encode(AppWire.ServerFrame.error(code: "malformedFrame", message: "That line is not an app frame.", id: nil)))
             return
         }
-        switch frame {
-        case .result(let result): calls.answer(result)
-        case .refuse(let refusal): calls.refuse(refusal)
-        case .containerGet(let id, let call, let key):
-            Task { self.write(AppWire.encode(await self.calls.read(key, for: call, answering: id))) }
-        }
+        calls.receive(frame) { self.write(AppWire.encode($0)) }
     }
 
     private func ended() {

@@ -53,7 +53,7 @@ final class AppConnection: Sendable {
     }
 
     /// Handles one text frame from the app.
-    func receive(_ text: String, logger: Logger) async {
+    func receive(_ text: String, logger: Logger) {
         let frame: AppWire.AppFrame
         do {
             frame = try AppWire.decode(AppWire.AppFrame.self, from: Data(text.utf8))
@@ -66,11 +66,7 @@ final class AppConnection: Sendable {
             send(.error(code: "malformedFrame", message: error.message, id: nil))
             return
         }
-        switch frame {
-        case .result(let result): calls.answer(result)
-        case .refuse(let refusal): calls.refuse(refusal)
-        case .containerGet(let id, let call, let key): send(await calls.read(key, for: call, answering: id))
-        }
+        calls.receive(frame) { self.send($0) }
     }
 
     /// The connection ended: every waiting call fails now, not at its deadline.

@@ -235,7 +235,7 @@ extension RemoteApps {
                         }
                         switch message {
                         case .text(let text):
-                            await connection.receive(text, logger: logger)
+                            connection.receive(text, logger: logger)
                         case .binary:
                             connection.send(.error(code: "malformedFrame", message: "Send JSON text frames.", id: nil))
                         case .tooLarge:

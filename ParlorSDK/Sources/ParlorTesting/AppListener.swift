@@ -85,7 +85,7 @@ public final class AppListener: AppLink, Sendable {
 
     fileprivate static func start(manifest: AppManifest, deadline: Duration) async throws -> AppListener {
         var generator = SystemRandomNumberGenerator()
-        let secret = "parlor_app_simulator_" + (0..<24).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }.joined()
+        let secret = "parlor_app_simulator_" + (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         let expected = "Bearer \(secret)"
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

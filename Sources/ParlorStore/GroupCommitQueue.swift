@@ -23,50 +23,68 @@ public typealias CommitObserver = @Sendable (_ batch: Int, _ duration: Duration)
 /// Group commit, for every backend: requests that arrive while a batch is being written wait and
 /// go into the next batch, which `commit` writes in one transaction. Each caller resumes with its
 /// own outcome once its batch is durable. The decisions are `GroupCommitStateMachine`'s.
-public actor GroupCommitQueue<Request: Sendable, Output: Sendable> {
+///
+/// A request that finds nothing being written is written by its own caller, at once: no task to
+/// start and no executor to hop to, which is most of a lone message's wait besides the disk.
+/// Requests that come meanwhile wait, and a task writes them once that write is done.
+public final class GroupCommitQueue<Request: Sendable, Output: Sendable>: Sendable {
     /// Writes one batch; returns one outcome per request, in order.
     public typealias Commit = @Sendable ([Request]) async -> [Result<Output, any Error>]
 
-    private struct Pending {
+    private struct Pending: Sendable {
         let request: Request
         let continuation: CheckedContinuation<Output, any Error>
     }
 
     private let commit: Commit
-    private var machine: GroupCommitStateMachine<Pending>
+    private let machine: Mutex<GroupCommitStateMachine<Pending>>
     private let observer = Mutex<CommitObserver?>(nil)
 
     public init(maxBatch: Int, commit: @escaping Commit) {
         self.commit = commit
-        machine = GroupCommitStateMachine(maxBatch: maxBatch)
+        machine = Mutex(GroupCommitStateMachine(maxBatch: maxBatch))
     }
 
     /// Calls `observer` after each batch from now on (metrics).
-    public nonisolated func observe(_ observer: @escaping CommitObserver) {
+    public func observe(_ observer: @escaping CommitObserver) {
         self.observer.withLock { $0 = observer }
     }
 
     /// Queues `request` and returns its outcome once its batch is committed.
     public func submit(_ request: Request) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
-            if case .writeBatch(let batch) = machine.submit(Pending(request: request, continuation: continuation)) {
+        if machine.withLock({ $0.startAlone() }) {
+            let outcome = await written([request]).first ?? .failure(Self.lost)
+            if case .writeBatch(let next) = machine.withLock({ $0.batchWritten() }) {
+                Task { await self.write(next) }
+            }
+            return try outcome.get()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            if case .writeBatch(let batch) = machine.withLock({ $0.submit(Pending(request: request, continuation: continuation)) }) {
                 Task { await self.write(batch) }
             }
         }
+    }
+
+    private static var lost: StoreError { StoreError(.unavailable, "The message could not be saved; try again.") }
+
+    /// Commits `requests`, telling the observer.
+    private func written(_ requests: [Request]) async -> [Result<Output, any Error>] {
+        let start = ContinuousClock.now
+        let outcomes = await commit(requests)
+        observer.withLock { $0 }?(requests.count, .now - start)
+        return outcomes
     }
 
     /// Writes batches until none waits.
     private func write(_ first: [Pending]) async {
         var batch = first
         while true {
-            let start = ContinuousClock.now
-            let outcomes = await commit(batch.map(\.request))
-            observer.withLock { $0 }?(batch.count, .now - start)
+            let outcomes = await written(batch.map(\.request))
             for (index, pending) in batch.enumerated() {
-                pending.continuation.resume(with: index < outcomes.count
-                    ? outcomes[index] : .failure(StoreError(.unavailable, "The message could not be saved; try again.")))
+                pending.continuation.resume(with: index < outcomes.count ? outcomes[index] : .failure(Self.lost))
             }
-            guard case .writeBatch(let next) = machine.batchWritten() else { return }
+            guard case .writeBatch(let next) = machine.withLock({ $0.batchWritten() }) else { return }
             batch = next
         }
     }

@@ -31,6 +31,15 @@ public struct GroupCommitStateMachine<Element> {
         return nextBatch()
     }
 
+    /// A caller that finds nothing being written and nothing waiting writes its own element at
+    /// once, outside the queue: true, and a batch counts as being written until `batchWritten()`.
+    /// False otherwise: the caller submits its element.
+    public mutating func startAlone() -> Bool {
+        guard !writing, waiting.isEmpty else { return false }
+        writing = true
+        return true
+    }
+
     /// The batch being written is durable (or failed, each element with its own outcome).
     public mutating func batchWritten() -> Action {
         precondition(writing, "batchWritten() without a batch being written")

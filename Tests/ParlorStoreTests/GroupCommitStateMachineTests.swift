@@ -35,6 +35,23 @@ struct GroupCommitStateMachineTests {
         #expect(batch(machine.batchWritten()) == [2])
     }
 
+    @Test("A request that finds the queue idle is written alone by its caller; what comes meanwhile waits for it")
+    func startAlone() {
+        var machine = GroupCommitStateMachine<Int>(maxBatch: 512)
+        let alone = machine.startAlone()
+        #expect(alone)
+        let second = machine.startAlone()
+        #expect(!second, "one write at a time")
+        #expect(isWait(machine.submit(2)))
+        #expect(isWait(machine.submit(3)))
+        #expect(batch(machine.batchWritten()) == [2, 3], "the caller's write done: the others go together")
+        let during = machine.startAlone()
+        #expect(!during, "a batch is being written")
+        #expect(isIdle(machine.batchWritten()))
+        let again = machine.startAlone()
+        #expect(again, "idle again")
+    }
+
     private func batch(_ action: GroupCommitStateMachine<Int>.Action) -> [Int]? {
         if case .writeBatch(let batch) = action { return batch }
         return nil

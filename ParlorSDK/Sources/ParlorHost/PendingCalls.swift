@@ -103,14 +103,39 @@ import Synchronization
         }
     }
 
-    /// Handles one frame from the app: an answer or a refusal resolves its call now; a container
-    /// read is answered through `reply` once the container has been read.
-    @_spi(Hosting) public func receive(_ frame: AppWire.AppFrame, reply: @escaping @Sendable (AppWire.ServerFrame) -> Void) {
+    /// Handles one frame from the app, as it came: an answer or a refusal resolves its call now; a
+    /// container read is answered through `reply` once the container has been read. A frame that
+    /// cannot be read is answered `malformedFrame`, and the call it names (if its start says)
+    /// fails now rather than at its deadline.
+    /// - Returns: why the frame could not be read, for the host's log; nil when it was handled.
+    @_spi(Hosting) @discardableResult
+    public func receive(_ data: Data, reply: @escaping @Sendable (AppWire.ServerFrame) -> Void) -> MessagesError? {
+        let frame: AppWire.AppFrame
+        do {
+            frame = try AppWire.decode(AppWire.AppFrame.self, from: data)
+        } catch {
+            if let id = Self.callID(in: data) {
+                fail(id, MessagesError(.appUnavailable, "\(appName) answered something Parlor could not use; try again."))
+            }
+            reply(.error(code: "malformedFrame", message: error.message, id: nil))
+            return error
+        }
         switch frame {
         case .result(let result): answer(result)
         case .refuse(let refusal): refuse(refusal)
         case .containerGet(let id, let call, let key): Task { reply(await self.read(key, for: call, answering: id)) }
         }
+        return nil
+    }
+
+    /// The call id an unreadable answer names, if its first bytes say (`"id":"…"`); only the
+    /// start is looked at, so a large unreadable frame costs no second parse.
+    private static func callID(in data: Data) -> String? {
+        let start = String(decoding: data.prefix(1024), as: UTF8.self)
+        guard let range = start.range(of: #""id"\s*:\s*"([^"\\]{1,100})""#, options: .regularExpression) else { return nil }
+        let match = start[range]
+        guard let open = match.dropLast().lastIndex(of: "\"") else { return nil }
+        return String(match[match.index(after: open)..<match.index(before: match.endIndex)])
     }
 
     /// The answer to the app's `containerGet` `id` of `key` during `call`: the value, or an

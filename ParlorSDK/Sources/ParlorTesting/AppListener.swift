@@ -179,13 +179,9 @@ public final class AppListener: AppLink, Sendable {
                 for try await frame in inbound {
                     switch frame.opcode {
                     case .text:
-                        guard let answer = try? AppWire.decode(AppWire.AppFrame.self, from: Data(frame.unmaskedData.readableBytesView)) else {
-                            connection.send(.error(code: "malformedFrame", message: "That frame is not an app frame.", id: nil))
-                            continue
-                        }
-                        connection.calls.receive(answer) { connection.send($0) }
+                        connection.calls.receive(Data(frame.unmaskedData.readableBytesView)) { connection.send($0) }
                     case .ping:
-                        sender.yield(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
+                        connection.frames.yield(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData))
                     case .connectionClose:
                         return
                     default:

@@ -106,16 +106,8 @@ public final class ProcessAppLink: AppLink, Sendable {
             return lines
         }
         for line in lines where !line.isEmpty {
-            handle(Data(line))
+            calls.receive(Data(line)) { self.write(AppWire.encode($0)) }
         }
-    }
-
-    private func handle(_ line: Data) {
-        guard let frame = try? AppWire.decode(AppWire.AppFrame.self, from: line) else {
-            write(AppWire.encode(AppWire.ServerFrame.error(code: "malformedFrame", message: "That line is not an app frame.", id: nil)))
-            return
-        }
-        calls.receive(frame) { self.write(AppWire.encode($0)) }
     }
 
     private func ended() {

@@ -54,19 +54,9 @@ final class AppConnection: Sendable {
 
     /// Handles one text frame from the app.
     func receive(_ text: String, logger: Logger) {
-        let frame: AppWire.AppFrame
-        do {
-            frame = try AppWire.decode(AppWire.AppFrame.self, from: Data(text.utf8))
-        } catch {
-            // An answer the server cannot use fails its call at once, when it names one.
-            if let id = Self.callID(in: text) {
-                calls.fail(id, MessagesError(.appUnavailable, "\(name) answered something Parlor could not use; try again."))
-            }
-            logger.warning("An app sent a frame the server could not read", metadata: ["app": "\(app)", "error": "\(error.message)"])
-            send(.error(code: "malformedFrame", message: error.message, id: nil))
-            return
+        if let unreadable = calls.receive(Data(text.utf8), reply: { self.send($0) }) {
+            logger.warning("An app sent a frame the server could not read", metadata: ["app": "\(app)", "error": "\(unreadable.message)"])
         }
-        calls.receive(frame) { self.send($0) }
     }
 
     /// The connection ended: every waiting call fails now, not at its deadline.
@@ -101,15 +91,5 @@ final class AppConnection: Sendable {
         } else {
             outbound.yield(outgoing)
         }
-    }
-
-    /// The call id an unreadable answer names, if its first bytes say (`"id":"…"`); only the
-    /// start is looked at, so a large unreadable frame costs no second parse.
-    private static func callID(in text: String) -> String? {
-        let start = String(text.utf8.prefix(1024)) ?? ""
-        guard let range = start.range(of: #""id"\s*:\s*"([^"\\]{1,100})""#, options: .regularExpression) else { return nil }
-        let match = start[range]
-        guard let open = match.dropLast().lastIndex(of: "\"") else { return nil }
-        return String(match[match.index(after: open)..<match.index(before: match.endIndex)])
     }
 }

@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
             parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
-            parlorAppRunner,
+            parlorAppRunner, parlorTesting,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

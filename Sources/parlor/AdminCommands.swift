@@ -146,7 +146,7 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [New.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self])
+        subcommands: [New.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -156,12 +156,7 @@ struct AppsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try data.data.prepare()
-            let manifest: AppManifest
-            do {
-                manifest = try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: self.manifest)))
-            } catch {
-                throw CommandFailure("\(self.manifest) is not an app manifest: \(error.localizedDescription). docs/APPS.md shows one.")
-            }
+            let manifest = try readManifest(self.manifest)
             do {
                 let secret = try await data.withStore { store in
                     try await AppRegistrations(store: store).add(manifest, builtIn: Set(SeedApps.ids))

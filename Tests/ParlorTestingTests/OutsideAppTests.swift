@@ -146,6 +146,43 @@ struct OutsideAppTests {
         #expect(listener.connectedCount == 0)
     }
 
+    /// An app that answers its first call with a view that is not one, then draws what Parlor
+    /// told it about that answer.
+    static let spoiler = #"""
+        import json, sys
+        told = None
+        for line in sys.stdin:
+            frame = json.loads(line)
+            if frame.get("type") == "error":
+                told = frame.get("code")
+            elif frame.get("type") == "call":
+                call_id = frame["call"]["id"]
+                view = 42 if told is None else {"type": "text", "text": f"Parlor said {told}", "style": "body"}
+                print(json.dumps({"type": "result", "result": {"id": call_id, "view": view}}), flush=True)
+        """#
+
+    @Test("An app that answers something unreadable: the call fails at once with a sentence, the app is told malformedFrame, and its next answers are used")
+    func unreadableAnswer() async throws {
+        let manifest = try JSONDecoder().decode(AppManifest.self, from: Data(#"{"id": "org.example.spoiler", "name": "Spoiler", "icon": {"url": "https://example.org/icon.png"}}"#.utf8))
+        // A deadline far beyond the test's patience: only failing the named call at once passes.
+        let spoiler = try OutOfProcess.process(manifest: manifest, command: ["python3", "-c", Self.spoiler], deadline: .seconds(60))
+        defer { spoiler.terminate() }
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [spoiler.app])
+        let alice = simulator.participant("Alice")
+
+        let started = ContinuousClock.now
+        _ = try? await alice.openApp(named: "Spoiler")
+        let error = await alice.appError()
+        #expect(error?.code == .appUnavailable && error?.message == "Spoiler answered something Parlor could not use; try again.", "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(10), "failed at once, not at the deadline")
+
+        let reopened = try await alice.openApp(named: "Spoiler")
+        #expect(reopened.visibleTexts == ["Parlor said malformedFrame"])
+        #expect(await alice.appError() == nil)
+        let sent = try await alice.send(text: "still talking")
+        #expect(try await simulator.participant("Bob").transcript().last?.posted.id == sent.id)
+    }
+
     /// Ends `process` at once. Not SIGTERM: a process started from a test's thread inherits its
     /// blocked signals, and would not end.
     static func kill(_ process: Process) {

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -379,3 +381,73 @@ def test_a_refused_upgrade_without_a_reason_ends_the_app_naming_the_likely_cause
                 await asyncio.wait_for(dice.run_websocket(f"http://127.0.0.1:{port}", "parlor_app_wrong"), timeout=20)
 
     asyncio.run(scenario())
+
+
+# MARK: In Parlor's simulator (parlor apps simulate): people playing, the app as a server hosts it
+
+
+def dice_bubbles(person) -> list[dict]:
+    return [line for line in person.transcript() if line["kind"] == "bubble" and line.get("app") == "Dice"]
+
+
+def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_simulator():
+    from parlor_simulator import Simulator, SimulatorError
+
+    command = [sys.executable, str(HERE / "dice.py")]
+    with Simulator(HERE / "manifest.json", command, people=["Alice", "Bob", "Carol"]) as simulator:
+        alice, bob, carol = (simulator.person(name) for name in ("Alice", "Bob", "Carol"))
+        opened = alice.open_app("Dice")
+        assert opened["texts"] == ["Dice", "No rolls yet", "Roll"]
+        rolled = alice.tap("Roll a die")
+        assert "error" not in rolled, rolled.get("error")
+        first = bob.transcript()[-1]
+        assert first["sender"] == "Alice" and first["namedText"].startswith("Alice rolled "), first
+
+        for person in (bob, carol):
+            person.tap_message("rolled")
+            screen = person.tap("Roll a die")
+            assert "error" not in screen, (person.name, screen.get("error"))
+        bubbles = dice_bubbles(alice)
+        assert len(bubbles) == 1, "one session, one bubble"
+        latest = bubbles[0]
+        assert latest["sender"] == "Carol"
+        scores = latest["message"]["layout"]["template"]["subcaption"].split(" · ")
+        assert len(scores) == 3, scores
+
+        # Bob claims 100 points: Dice's validate refuses it, and the bubble stays Carol's.
+        bob_id = bob.participant_id("Dice")
+        forged = dict(latest["message"], id=str(uuid.uuid4()).upper(), url=f"https://parlor.example/dice?{bob_id}=100&last={bob_id}&roll=6")
+        with pytest.raises(SimulatorError) as refused:
+            bob.send_raw_message(forged, replacing=latest["id"])
+        assert (refused.value.code, refused.value.message) == ("actionRefused", "That roll does not add up.")
+        assert [line["id"] for line in dice_bubbles(alice)] == [latest["id"]]
+
+        # A person who is not in the conversation, and a control that is not there, are said plainly.
+        with pytest.raises(SimulatorError, match="'Dave' is not in this conversation"):
+            simulator.person("Dave").open_app("Dice")
+        with pytest.raises(SimulatorError, match="No enabled button.*'Cheat'"):
+            alice.tap("Cheat")
+
+
+def test_dice_dialled_in_to_the_simulator_as_to_a_server():
+    from parlor_simulator import Simulator
+
+    with Simulator(HERE / "manifest.json", people=["Alice", "Bob"], listen=True) as simulator:
+        assert simulator.listening["url"].startswith("http://127.0.0.1:")
+        app = subprocess.Popen(
+            [sys.executable, str(HERE / "dice.py")], env={**os.environ, **simulator.app_environment()},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            alice, bob = simulator.person("Alice"), simulator.person("Bob")
+            alice.open_app("Dice")
+            alice.tap("Roll a die")
+            bob.tap_message()
+            screen = bob.tap("Roll a die")
+            assert "error" not in screen, screen.get("error")
+            (bubble,) = dice_bubbles(alice)
+            assert bubble["sender"] == "Bob" and len(bubble["message"]["layout"]["template"]["subcaption"].split(" · ")) == 2
+        finally:
+            app.kill()
+            app.wait()
+        assert simulator.listening["secret"] not in app.stderr.read(), "the credential is never logged"

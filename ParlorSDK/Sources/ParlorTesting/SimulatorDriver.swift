@@ -1,0 +1,203 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+
+/// The simulator driven by lines of JSON, for tests written in any language
+/// (`parlor apps simulate`, docs/APPS.md): each request names a person and one of
+/// `SimulatedParticipant`'s actions, by the same name; each answer tells what that person sees
+/// afterwards.
+///
+///     → {"as": "Alice", "do": "openApp", "app": "Dice"}
+///     ← {"ok": true, "screen": {"app": "org.example.dice", "style": "compact", "texts": ["Dice", …], "view": {…}}}
+///     → {"as": "Alice", "do": "tap", "control": "Roll a die"}
+///     → {"as": "Bob", "do": "transcript"}
+///     ← {"ok": true, "screen": {…}, "transcript": [{"kind": "bubble", "sender": "Alice", "text": "…", "message": {…}}]}
+///
+/// What an app reports to the person (a refused move, an app that does not answer) is in
+/// `screen.error`, as a person reads the banner; a refused send, or a request the simulator cannot
+/// carry out (no such person, control or message), is `{"ok": false, "error": {"code", "message"}}`.
+/// Messages and views have the app connection protocol's shapes (docs/APPS-PROTOCOL.md).
+public struct SimulatorDriver: Sendable {
+    public let simulator: ConversationSimulator
+
+    public init(simulator: ConversationSimulator) {
+        self.simulator = simulator
+    }
+
+    /// One request, as sent: a JSON object.
+    struct Request: Decodable {
+        /// The person who acts.
+        var `as`: String
+        /// The action: a `SimulatedParticipant` method's name.
+        var `do`: String
+        var app: String?
+        var control: String?
+        var index: Int?
+        var text: String?
+        var field: String?
+        var option: String?
+        var on: Bool?
+        var containing: String?
+        var message: Message?
+        var replacing: MessageID?
+    }
+
+    /// The answer to one line: a JSON object on one line, without its newline.
+    public func respond(to line: Data) async -> Data {
+        let request: Request
+        do {
+            request = try JSONDecoder().decode(Request.self, from: line)
+        } catch {
+            return Self.encode(Answer(error: .init(code: "malformedRequest", message: "The request is not one the simulator knows: \(Self.reason(error)) Each line is a JSON object such as {\"as\": \"Alice\", \"do\": \"openApp\", \"app\": \"Dice\"}.")))
+        }
+        do {
+            var answer = try await perform(request)
+            answer.screen = await screen(of: request.as)
+            return Self.encode(answer)
+        } catch let error as MessagesError {
+            return Self.encode(Answer(error: .init(code: error.code.name, message: error.message)))
+        } catch {
+            return Self.encode(Answer(error: .init(code: "simulator", message: "\(error)")))
+        }
+    }
+
+    private func perform(_ request: Request) async throws -> Answer {
+        let person = simulator.participant(request.as)
+        func required<Value>(_ value: Value?, _ key: String) throws -> Value {
+            guard let value else { throw SimulatorError("'\(request.do)' needs \"\(key)\".") }
+            return value
+        }
+        var answer = Answer()
+        switch request.do {
+        case "openApp": try await person.openApp(named: required(request.app, "app"))
+        case "openHome": try await person.openHome(named: required(request.app, "app"))
+        case "tap": try await person.tap(required(request.control, "control"), index: request.index ?? 0)
+        case "type": try await person.type(required(request.text, "text"), into: required(request.field, "field"))
+        case "submit": try await person.submit(required(request.text, "text"), in: required(request.field, "field"))
+        case "setToggle": try await person.setToggle(required(request.control, "control"), to: required(request.on, "on"))
+        case "choose": try await person.choose(required(request.option, "option"), in: required(request.control, "control"))
+        case "closeModal": try await person.closeModal()
+        case "expand": try await person.expand()
+        case "collapse": try await person.collapse()
+        case "dismissApp": try await person.dismissApp()
+        case "sendStaged": answer.posted = try await person.sendStaged().map(Line.init(posted:))
+        case "removeStaged": await person.removeStaged()
+        case "send": answer.posted = Line(posted: try await person.send(text: required(request.text, "text")))
+        case "tapMessage":
+            if let text = request.containing {
+                try await person.tapMessage(containing: text)
+            } else {
+                try await person.tapLatestMessage()
+            }
+        case "transcript": answer.transcript = try await person.transcript().map(Line.init(line:))
+        case "view": break
+        case "participantID": answer.participantID = try await person.participantID(in: required(request.app, "app")).description
+        case "sendRawMessage":
+            let posted = try await person.sendRawMessage(required(request.message, "message"), app: request.app, replacing: request.replacing)
+            answer.posted = Line(posted: posted)
+        default:
+            throw SimulatorError("'\(request.do)' is not an action. Known: \(Self.actions.joined(separator: ", ")).")
+        }
+        return answer
+    }
+
+    static let actions = [
+        "openApp", "openHome", "tap", "type", "submit", "setToggle", "choose", "closeModal", "expand", "collapse", "dismissApp",
+        "sendStaged", "removeStaged", "send", "tapMessage", "transcript", "view", "participantID", "sendRawMessage",
+    ]
+
+    private func screen(of name: String) async -> Screen {
+        let person = simulator.participant(name)
+        let error = await person.appError()
+        let view = await person.view()
+        return Screen(
+            app: await person.openAppID()?.description, style: await person.presentationStyle(), modal: await person.modal(),
+            view: view, texts: view.visibleTexts, error: error.map { .init(code: $0.code.name, message: $0.message) },
+            staged: await person.staged()?.message, composeText: await person.composeText())
+    }
+
+    // MARK: Answers
+
+    struct ErrorBody: Encodable {
+        var code: String
+        var message: String
+    }
+
+    /// What the person sees after the request.
+    struct Screen: Encodable {
+        /// The open app's id.
+        var app: String?
+        var style: PresentationStyle?
+        var modal: String?
+        var view: ViewNode
+        /// The view's visible texts, in order (`ViewNode.visibleTexts`).
+        var texts: [String]
+        /// What the app surface tells the person (`appError()`).
+        var error: ErrorBody?
+        /// The app message in the compose field.
+        var staged: Message?
+        var composeText: String
+    }
+
+    /// A transcript line, or a message just committed.
+    struct Line: Encodable {
+        var id: String
+        var sequence: Int
+        var kind: String
+        var sender: String
+        var text: String?
+        var namedText: String?
+        var app: String?
+        var message: Message?
+        var liveView: ViewNode?
+
+        init(line: TranscriptLine) {
+            self.init(posted: line.posted)
+            kind = line.kind == .bubble ? "bubble" : "summary"
+            text = line.text
+            namedText = line.namedText
+            app = line.appName
+            liveView = line.liveView
+        }
+
+        init(posted: PostedMessage) {
+            id = posted.id.description
+            sequence = posted.sequence
+            kind = "bubble"
+            sender = posted.sender
+            message = posted.message
+        }
+    }
+
+    struct Answer: Encodable {
+        var ok = true
+        var error: ErrorBody?
+        var screen: Screen?
+        var transcript: [Line]?
+        var posted: Line?
+        var participantID: String?
+
+        init(error: ErrorBody? = nil) {
+            ok = error == nil
+            self.error = error
+        }
+    }
+
+    private static func encode(_ answer: Answer) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every part of an answer is encodable; a failure here is a bug in this file.
+        return (try? encoder.encode(answer)) ?? Data(#"{"ok":false,"error":{"code":"unknown","message":"The answer could not be encoded."}}"#.utf8)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): "\"\(key.stringValue)\" is missing."
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):
+            context.codingPath.isEmpty
+                ? context.debugDescription
+                : "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorTesting
+
+extension AppsCommand {
+    /// `parlor apps simulate MANIFEST -- COMMAND…`: ParlorTesting's simulator for an app in any
+    /// language, driven by lines of JSON on standard input (`SimulatorDriver`), so the app's own
+    /// tests act as any number of people with no server and no browser (docs/APPS.md).
+    struct Simulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Host an app in the simulator with simulated people, driven by JSON lines on standard input (docs/APPS.md).",
+            discussion: """
+                Each line read is a request such as {"as": "Alice", "do": "openApp", "app": "Dice"}; each answer is one line \
+                of JSON on standard output. The app is started with COMMAND and spoken to over its standard input and output, \
+                or, with --listen, dials in as it would to a server: the first line printed then gives its PARLOR_URL and \
+                PARLOR_APP_SECRET, and requests wait until it is connected.
+                """)
+        @Argument(help: "The app's manifest (JSON), as for parlor apps add.") var manifest: String
+        @Option(help: "The people in the conversation, separated by commas.") var people = "Alice,Bob"
+        @Flag(help: "Wait for the app to dial in over WebSocket instead of starting COMMAND.") var listen = false
+        @Option(help: "How long to wait for one answer of the app, in seconds.") var deadline = 5.0
+        @Argument(parsing: .postTerminator, help: "The command that starts the app (after --).") var command: [String] = []
+
+        func validate() throws {
+            guard listen != !command.isEmpty else {
+                throw ValidationError("Give the app's command after --, or --listen for an app that dials in, not both.")
+            }
+            guard deadline > 0 else { throw ValidationError("--deadline must be more than 0 seconds.") }
+        }
+
+        func run() async throws {
+            let manifest = try readManifest(self.manifest)
+            let names = people.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw CommandFailure("--people names nobody.") }
+            let wait = Duration.milliseconds(Int(deadline * 1000))
+            let app: AnyMessagesApp
+            var listener: AppListener?
+            var process: ProcessAppLink?
+            if listen {
+                let opened = try await OutOfProcess.listen(manifest: manifest, deadline: wait)
+                listener = opened
+                app = opened.app
+                Self.write(Data(#"{"listening":{"url":"\#(opened.url.absoluteString)","secret":"\#(opened.secret)"}}"#.utf8))
+            } else {
+                do {
+                    let started = try OutOfProcess.process(manifest: manifest, command: command, deadline: wait)
+                    process = started
+                    app = started.app
+                } catch {
+                    throw CommandFailure("Cannot start \(command.joined(separator: " ")): \(error.localizedDescription).")
+                }
+            }
+            defer {
+                listener?.close()
+                process?.terminate()
+            }
+            let driver = SimulatorDriver(simulator: ConversationSimulator(participants: names, hosting: [app]))
+            try await listener?.waitForApp()
+            for await line in Self.standardInputLines() where !line.allSatisfy(\.isWhitespace) {
+                Self.write(await driver.respond(to: Data(line.utf8)))
+            }
+        }
+
+        /// Standard input's lines, read on a thread of their own: a blocking read must not hold
+        /// one of the few threads that run the simulator and the app's link.
+        private static func standardInputLines() -> AsyncStream<String> {
+            AsyncStream { continuation in
+                Thread.detachNewThread {
+                    while let line = readLine(strippingNewline: true) {
+                        continuation.yield(line)
+                    }
+                    continuation.finish()
+                }
+            }
+        }
+
+        /// One answer and its newline, unbuffered: the test reading it is waiting for it.
+        private static func write(_ line: Data) {
+            FileHandle.standardOutput.write(line + Data("\n".utf8))
+        }
+    }
+}
+
+/// Reads an app's manifest file (`parlor apps add`, `parlor apps simulate`).
+/// - Throws: a `CommandFailure` that points to an example.
+func readManifest(_ path: String) throws -> AppManifest {
+    do {
+        return try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    } catch {
+        throw CommandFailure("\(path) is not an app manifest: \(error.localizedDescription). docs/APPS.md shows one.")
+    }
+}

@@ -13,11 +13,15 @@ import Synchronization
 /// leaves the state as it was, as a throwing hook does in the host.
 public struct AppResponder<App: MessagesApp>: Sendable {
     public let app: App
+    /// The app's manifest, read once: an app may build it on each access (an icon drawn as an
+    /// SVG data URL costs a percent-encoding pass), and every call needs it.
+    public let manifest: AppManifest
     /// What `context.fetch` uses (the app's own process reaches the network itself).
     public let httpClient: (any FetchClient)?
 
     public init(app: App, httpClient: (any FetchClient)? = nil) {
         self.app = app
+        manifest = app.manifest
         self.httpClient = httpClient
     }
 
@@ -33,7 +37,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         } catch let error as MessagesError {
             return .refuse(AppWire.Refusal(id: call.id, code: error.code.name, message: error.message))
         } catch {
-            return .refuse(AppWire.Refusal(id: call.id, code: MessagesError.Code.unknown.name, message: "\(app.manifest.name) ran into a problem: \(error)"))
+            return .refuse(AppWire.Refusal(id: call.id, code: MessagesError.Code.unknown.name, message: "\(manifest.name) ran into a problem: \(error)"))
         }
     }
 
@@ -57,10 +61,10 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         defer { gate.close() }
         let conversation = Conversation(
             localParticipantIdentifier: callContext.localParticipant, remoteParticipantIdentifiers: callContext.remoteParticipants ?? [],
-            selectedMessage: callContext.selectedMessage, appID: app.manifest.id, host: RecordingHost(recorder: recorder), gate: gate)
+            selectedMessage: callContext.selectedMessage, appID: manifest.id, host: RecordingHost(recorder: recorder), gate: gate)
         let context = AppContext(
             conversation: conversation, presentationStyle: callContext.style, surface: callContext.surface,
-            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: app.manifest, httpClient: httpClient, gate: gate)
+            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: manifest, httpClient: httpClient, gate: gate)
         try await run(call, state: &state, context: context)
         let presentation: [AppWire.Effect] = context.presentationRequests.map { request in
             switch request {
@@ -91,7 +95,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
             do {
                 action = try JSONDecoder().decode(App.Action.self, from: (call.action ?? .null).json)
             } catch {
-                throw MessagesError(.invalidValue, "\(app.manifest.name) did not understand that action.")
+                throw MessagesError(.invalidValue, "\(manifest.name) did not understand that action.")
             }
             try await app.handle(action, state: &state, context: context)
         case .willBecomeActive: try await app.willBecomeActive(state: &state, context: context)
@@ -115,7 +119,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         do {
             return try JSONDecoder().decode(App.State.self, from: json.json)
         } catch {
-            throw MessagesError(.invalidValue, "\(app.manifest.name) could not read its saved state.")
+            throw MessagesError(.invalidValue, "\(manifest.name) could not read its saved state.")
         }
     }
 }

@@ -26,7 +26,7 @@ public struct InMemoryAppLink<App: MessagesApp>: AppLink {
     public init(responder: AppResponder<App>) {
         self.responder = responder
         // No network in between: the deadline only stops a test that would otherwise hang.
-        calls = PendingCalls(appName: responder.app.manifest.name, deadline: .seconds(60))
+        calls = PendingCalls(appName: responder.manifest.name, deadline: .seconds(60))
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
@@ -48,7 +48,7 @@ public struct InMemoryAppLink<App: MessagesApp>: AppLink {
             switch try AppWire.decode(AppWire.AppFrame.self, from: AppWire.encode(answer)) {
             case .result(let result) where result.id == call.id: calls.answer(result)
             case .refuse(let refusal) where refusal.id == call.id: calls.refuse(refusal)
-            default: throw MessagesError(.appUnavailable, "\(responder.app.manifest.name) answered another call.")
+            default: throw MessagesError(.appUnavailable, "\(responder.manifest.name) answered another call.")
             }
         } catch {
             calls.fail(call.id, error as? MessagesError ?? MessagesError(.appUnavailable, "\(error)"))

@@ -20,21 +20,21 @@ extension AppsCommand {
         @Argument(help: "The app's manifest (JSON), as for parlor apps add.") var manifest: String
         @Option(help: "The people in the conversation, separated by commas.") var people = "Alice,Bob"
         @Flag(help: "Wait for the app to dial in over WebSocket instead of starting COMMAND.") var listen = false
-        @Option(help: "How long to wait for one answer of the app, in seconds.") var deadline = 5.0
+        @Option(help: "How long to wait for one answer of the app, in seconds (at most 600).") var deadline = 5.0
         @Argument(parsing: .postTerminator, help: "The command that starts the app (after --).") var command: [String] = []
 
         func validate() throws {
             guard listen != !command.isEmpty else {
                 throw ValidationError("Give the app's command after --, or --listen for an app that dials in, not both.")
             }
-            guard deadline > 0 else { throw ValidationError("--deadline must be more than 0 seconds.") }
+            guard deadline >= 0.001, deadline <= 600 else { throw ValidationError("--deadline is in seconds, from 0.001 to 600.") }
         }
 
         func run() async throws {
             let manifest = try readManifest(self.manifest)
             let names = people.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw CommandFailure("--people names nobody.") }
-            let wait = Duration.milliseconds(Int(deadline * 1000))
+            let wait = Duration.seconds(deadline)
             let app: AnyMessagesApp
             var listener: AppListener?
             var process: ProcessAppLink?
@@ -42,7 +42,9 @@ extension AppsCommand {
                 let opened = try await OutOfProcess.listen(manifest: manifest, deadline: wait)
                 listener = opened
                 app = opened.app
-                Self.write(Data(#"{"listening":{"url":"\#(opened.url.absoluteString)","secret":"\#(opened.secret)"}}"#.utf8))
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .withoutEscapingSlashes
+                Self.write(try encoder.encode(["listening": ["url": opened.url.absoluteString, "secret": opened.secret]]))
             } else {
                 do {
                     let started = try OutOfProcess.process(manifest: manifest, command: command, deadline: wait)

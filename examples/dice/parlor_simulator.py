@@ -1,7 +1,7 @@
 """Parlor's simulator from Python: any number of people in one conversation with your app, no
 server and no browser. It drives `parlor apps simulate` (docs/APPS.md, "Test it"), which hosts the
 app as a server does, over its standard input and output or dialled in over WebSocket. Standard
-library only; copy this file next to your app's tests.
+library only (POSIX: it waits on pipes with `select`); copy this file next to your app's tests.
 
     with Simulator("manifest.json", ["python3", "dice.py"], people=["Alice", "Bob"]) as simulator:
         alice = simulator.person("Alice")
@@ -23,8 +23,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-# How long one answer may take: the simulator waits up to its own deadline (5 s) for the app.
-ANSWER_TIMEOUT = 30.0
+# How long one answer may take: longer than the simulator waits for the app (5 s a call, and 30 s
+# for an app to dial in with listen=True), so the simulator's own sentence arrives first.
+ANSWER_TIMEOUT = 60.0
 
 
 class SimulatorError(Exception):
@@ -58,7 +59,11 @@ class Simulator:
         arguments = [parlor_binary(), "apps", "simulate", str(manifest), "--people", ",".join(people)]
         arguments += ["--listen"] if listen else ["--", *command]
         self._process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.listening: dict | None = self._read()["listening"] if listen else None
+        try:
+            self.listening: dict | None = self._read()["listening"] if listen else None
+        except BaseException:
+            self.close()
+            raise
 
     def app_environment(self) -> dict[str, str]:
         """PARLOR_URL and PARLOR_APP_SECRET for an app that dials in (`listen=True`)."""
@@ -87,13 +92,18 @@ class Simulator:
         return json.loads(line)
 
     def close(self):
-        if self._process.poll() is None:
-            self._process.stdin.close()
+        """Ends the simulator (and the app it started): closing its input ends it."""
+        if not self._process.stdin.closed:
             try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
+                self._process.stdin.close()
+            except BrokenPipeError:
+                pass
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._process.stdout.close()
 
     def __enter__(self) -> Simulator:
         return self
@@ -103,7 +113,8 @@ class Simulator:
 
 
 class Person:
-    """Acts as one person: the actions of ParlorTesting's SimulatedParticipant, by the same names."""
+    """Acts as one person: the actions of ParlorTesting's SimulatedParticipant (`open_app` is
+    `openApp`), each returning the answer's `screen`, `transcript`, `posted` message or id."""
 
     def __init__(self, simulator: Simulator, name: str):
         self.simulator = simulator
@@ -116,10 +127,35 @@ class Person:
         return self._do("openApp", app=app)["screen"]
 
     def tap(self, control: str, index: int = 0) -> dict:
+        """Taps the button, row, toggle or picker option labelled (or with the id) `control`."""
         return self._do("tap", control=control, index=index)["screen"]
 
     def type(self, text: str, field: str) -> dict:
         return self._do("type", text=text, field=field)["screen"]
+
+    def submit(self, text: str, field: str) -> dict:
+        return self._do("submit", text=text, field=field)["screen"]
+
+    def set_toggle(self, control: str, on: bool) -> dict:
+        return self._do("setToggle", control=control, on=on)["screen"]
+
+    def choose(self, option: str, control: str) -> dict:
+        return self._do("choose", option=option, control=control)["screen"]
+
+    def close_modal(self) -> dict:
+        return self._do("closeModal")["screen"]
+
+    def expand(self) -> dict:
+        return self._do("expand")["screen"]
+
+    def collapse(self) -> dict:
+        return self._do("collapse")["screen"]
+
+    def dismiss_app(self) -> dict:
+        return self._do("dismissApp")["screen"]
+
+    def remove_staged(self) -> dict:
+        return self._do("removeStaged")["screen"]
 
     def tap_message(self, containing: str | None = None) -> dict:
         """Taps the newest app bubble (whose text contains `containing`, when given)."""

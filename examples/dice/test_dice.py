@@ -14,7 +14,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 
@@ -387,7 +387,7 @@ def test_a_refused_upgrade_without_a_reason_ends_the_app_naming_the_likely_cause
 
 
 def dice_bubbles(person) -> list[dict]:
-    return [line for line in person.transcript() if line["kind"] == "bubble" and line.get("app") == "Dice"]
+    return [line for line in person.transcript() if line["kind"] == "bubble" and line.get("appName") == "Dice"]
 
 
 def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_simulator():
@@ -414,9 +414,13 @@ def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_s
         scores = latest["message"]["layout"]["template"]["subcaption"].split(" · ")
         assert len(scores) == 3, scores
 
-        # Bob claims 100 points: Dice's validate refuses it, and the bubble stays Carol's.
+        # Bob claims 100 points, everyone else's score kept: Dice's validate refuses it, and the
+        # bubble stays Carol's.
         bob_id = bob.participant_id("Dice")
-        forged = dict(latest["message"], id=str(uuid.uuid4()).upper(), url=f"https://parlor.example/dice?{bob_id}=100&last={bob_id}&roll=6")
+        totals = dict(parse_qsl(urlsplit(latest["message"]["url"]).query))
+        assert bob_id in totals and len(totals) == 5, totals
+        totals.update({bob_id: "100", "last": bob_id, "roll": "6"})
+        forged = dict(latest["message"], id=str(uuid.uuid4()).upper(), url=f"https://parlor.example/dice?{urlencode(totals)}")
         with pytest.raises(SimulatorError) as refused:
             bob.send_raw_message(forged, replacing=latest["id"])
         assert (refused.value.code, refused.value.message) == ("actionRefused", "That roll does not add up.")
@@ -429,15 +433,18 @@ def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_s
             alice.tap("Cheat")
 
 
-def test_dice_dialled_in_to_the_simulator_as_to_a_server():
+def test_dice_dialled_in_to_the_simulator_as_to_a_server(tmp_path):
     from parlor_simulator import Simulator
 
     with Simulator(HERE / "manifest.json", people=["Alice", "Bob"], listen=True) as simulator:
         assert simulator.listening["url"].startswith("http://127.0.0.1:")
-        app = subprocess.Popen(
-            [sys.executable, str(HERE / "dice.py")], env={**os.environ, **simulator.app_environment()},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )
+        # What the app logs goes to a file: a pipe nobody reads would stop a chatty app.
+        log = tmp_path / "dice.log"
+        with log.open("w") as err:
+            app = subprocess.Popen(
+                [sys.executable, str(HERE / "dice.py")], env={**os.environ, **simulator.app_environment()},
+                stdout=subprocess.DEVNULL, stderr=err,
+            )
         try:
             alice, bob = simulator.person("Alice"), simulator.person("Bob")
             alice.open_app("Dice")
@@ -450,4 +457,6 @@ def test_dice_dialled_in_to_the_simulator_as_to_a_server():
         finally:
             app.kill()
             app.wait()
-        assert simulator.listening["secret"] not in app.stderr.read(), "the credential is never logged"
+        said = log.read_text()
+        assert "Parlor welcomed org.example.dice" in said, said
+        assert simulator.listening["secret"] not in said, "the credential is never logged"

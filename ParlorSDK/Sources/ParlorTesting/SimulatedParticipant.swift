@@ -293,7 +293,7 @@ public struct SimulatedParticipant: Sendable {
             default: return []
             }
         }
-        guard index < payloads.count else {
+        guard payloads.indices.contains(index) else {
             throw SimulatorError("No enabled button, row, toggle or picker option '\(labelOrID)' (#\(index)). \(describe(view))")
         }
         return payloads[index]

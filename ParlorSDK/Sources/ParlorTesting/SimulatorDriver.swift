@@ -8,28 +8,34 @@ import ParlorKit
 /// afterwards.
 ///
 ///     → {"as": "Alice", "do": "openApp", "app": "Dice"}
-///     ← {"ok": true, "screen": {"app": "org.example.dice", "style": "compact", "texts": ["Dice", …], "view": {…}}}
-///     → {"as": "Alice", "do": "tap", "control": "Roll a die"}
+///     ← {"ok":true,"screen":{"appID":"org.example.dice","composeText":"","style":"compact","texts":["Dice",…],"view":{…}}}
 ///     → {"as": "Bob", "do": "transcript"}
-///     ← {"ok": true, "screen": {…}, "transcript": [{"kind": "bubble", "sender": "Alice", "text": "…", "message": {…}}]}
+///     ← {"ok":true,"screen":{…},"transcript":[{"appName":"Dice","id":"…","kind":"bubble","message":{…},"namedText":"Alice rolled a four. Alice: 4",…}]}
 ///
 /// What an app reports to the person (a refused move, an app that does not answer) is in
 /// `screen.error`, as a person reads the banner; a refused send, or a request the simulator cannot
 /// carry out (no such person, control or message), is `{"ok": false, "error": {"code", "message"}}`.
 /// Messages and views have the app connection protocol's shapes (docs/APPS-PROTOCOL.md).
 public struct SimulatorDriver: Sendable {
+    /// The conversation the requests act in.
     public let simulator: ConversationSimulator
 
+    /// A driver for `simulator`'s conversation.
     public init(simulator: ConversationSimulator) {
         self.simulator = simulator
+    }
+
+    /// What a request may do: `SimulatedParticipant`'s methods, by their names.
+    enum Action: String, Decodable, CaseIterable {
+        case openApp, tap, type, submit, setToggle, choose, closeModal, expand, collapse, dismissApp
+        case sendStaged, removeStaged, send, tapMessage, transcript, view, participantID, sendRawMessage
     }
 
     /// One request, as sent: a JSON object.
     struct Request: Decodable {
         /// The person who acts.
         var `as`: String
-        /// The action: a `SimulatedParticipant` method's name.
-        var `do`: String
+        var `do`: Action
         var app: String?
         var control: String?
         var index: Int?
@@ -48,7 +54,7 @@ public struct SimulatorDriver: Sendable {
         do {
             request = try JSONDecoder().decode(Request.self, from: line)
         } catch {
-            return Self.encode(Answer(error: .init(code: "malformedRequest", message: "The request is not one the simulator knows: \(Self.reason(error)) Each line is a JSON object such as {\"as\": \"Alice\", \"do\": \"openApp\", \"app\": \"Dice\"}.")))
+            return Self.encode(Answer(error: .init(code: "malformedRequest", message: "The request is not one the simulator knows: \(Self.reason(error)) Each line is a JSON object such as {\"as\": \"Alice\", \"do\": \"openApp\", \"app\": \"Dice\"}; \"do\" is one of \(Action.allCases.map(\.rawValue).joined(separator: ", ")).")))
         }
         do {
             var answer = try await perform(request)
@@ -56,62 +62,57 @@ public struct SimulatorDriver: Sendable {
             return Self.encode(answer)
         } catch let error as MessagesError {
             return Self.encode(Answer(error: .init(code: error.code.name, message: error.message)))
+        } catch let error as SimulatorError {
+            return Self.encode(Answer(error: .init(code: "simulator", message: error.description)))
         } catch {
-            return Self.encode(Answer(error: .init(code: "simulator", message: "\(error)")))
+            return Self.encode(Answer(error: .init(code: MessagesError.Code.unknown.name, message: "\(error)")))
         }
     }
 
     private func perform(_ request: Request) async throws -> Answer {
+        try await simulator.requireParticipant(request.as)
         let person = simulator.participant(request.as)
         func required<Value>(_ value: Value?, _ key: String) throws -> Value {
-            guard let value else { throw SimulatorError("'\(request.do)' needs \"\(key)\".") }
+            guard let value else { throw SimulatorError("'\(request.do.rawValue)' needs \"\(key)\".") }
             return value
         }
         var answer = Answer()
         switch request.do {
-        case "openApp": try await person.openApp(named: required(request.app, "app"))
-        case "openHome": try await person.openHome(named: required(request.app, "app"))
-        case "tap": try await person.tap(required(request.control, "control"), index: request.index ?? 0)
-        case "type": try await person.type(required(request.text, "text"), into: required(request.field, "field"))
-        case "submit": try await person.submit(required(request.text, "text"), in: required(request.field, "field"))
-        case "setToggle": try await person.setToggle(required(request.control, "control"), to: required(request.on, "on"))
-        case "choose": try await person.choose(required(request.option, "option"), in: required(request.control, "control"))
-        case "closeModal": try await person.closeModal()
-        case "expand": try await person.expand()
-        case "collapse": try await person.collapse()
-        case "dismissApp": try await person.dismissApp()
-        case "sendStaged": answer.posted = try await person.sendStaged().map(Line.init(posted:))
-        case "removeStaged": await person.removeStaged()
-        case "send": answer.posted = Line(posted: try await person.send(text: required(request.text, "text")))
-        case "tapMessage":
+        case .openApp: try await person.openApp(named: required(request.app, "app"))
+        case .tap: try await person.tap(required(request.control, "control"), index: request.index ?? 0)
+        case .type: try await person.type(required(request.text, "text"), into: required(request.field, "field"))
+        case .submit: try await person.submit(required(request.text, "text"), in: required(request.field, "field"))
+        case .setToggle: try await person.setToggle(required(request.control, "control"), to: required(request.on, "on"))
+        case .choose: try await person.choose(required(request.option, "option"), in: required(request.control, "control"))
+        case .closeModal: try await person.closeModal()
+        case .expand: try await person.expand()
+        case .collapse: try await person.collapse()
+        case .dismissApp: try await person.dismissApp()
+        case .sendStaged: answer.posted = try await person.sendStaged().map(Line.init(posted:))
+        case .removeStaged: await person.removeStaged()
+        case .send: answer.posted = Line(posted: try await person.send(text: required(request.text, "text")))
+        case .tapMessage:
             if let text = request.containing {
                 try await person.tapMessage(containing: text)
             } else {
                 try await person.tapLatestMessage()
             }
-        case "transcript": answer.transcript = try await person.transcript().map(Line.init(line:))
-        case "view": break
-        case "participantID": answer.participantID = try await person.participantID(in: required(request.app, "app")).description
-        case "sendRawMessage":
+        case .transcript: answer.transcript = try await person.transcript().map(Line.init(line:))
+        case .view: break
+        case .participantID: answer.participantID = try await person.participantID(in: required(request.app, "app"))
+        case .sendRawMessage:
             let posted = try await person.sendRawMessage(required(request.message, "message"), app: request.app, replacing: request.replacing)
             answer.posted = Line(posted: posted)
-        default:
-            throw SimulatorError("'\(request.do)' is not an action. Known: \(Self.actions.joined(separator: ", ")).")
         }
         return answer
     }
-
-    static let actions = [
-        "openApp", "openHome", "tap", "type", "submit", "setToggle", "choose", "closeModal", "expand", "collapse", "dismissApp",
-        "sendStaged", "removeStaged", "send", "tapMessage", "transcript", "view", "participantID", "sendRawMessage",
-    ]
 
     private func screen(of name: String) async -> Screen {
         let person = simulator.participant(name)
         let error = await person.appError()
         let view = await person.view()
         return Screen(
-            app: await person.openAppID()?.description, style: await person.presentationStyle(), modal: await person.modal(),
+            appID: await person.openAppID(), style: await person.presentationStyle(), modal: await person.modal(),
             view: view, texts: view.visibleTexts, error: error.map { .init(code: $0.code.name, message: $0.message) },
             staged: await person.staged()?.message, composeText: await person.composeText())
     }
@@ -126,7 +127,7 @@ public struct SimulatorDriver: Sendable {
     /// What the person sees after the request.
     struct Screen: Encodable {
         /// The open app's id.
-        var app: String?
+        var appID: AppID?
         var style: PresentationStyle?
         var modal: String?
         var view: ViewNode
@@ -141,13 +142,14 @@ public struct SimulatorDriver: Sendable {
 
     /// A transcript line, or a message just committed.
     struct Line: Encodable {
-        var id: String
+        var id: MessageID
         var sequence: Int
         var kind: String
         var sender: String
         var text: String?
         var namedText: String?
-        var app: String?
+        /// The app's name, for an app message.
+        var appName: String?
         var message: Message?
         var liveView: ViewNode?
 
@@ -156,16 +158,17 @@ public struct SimulatorDriver: Sendable {
             kind = line.kind == .bubble ? "bubble" : "summary"
             text = line.text
             namedText = line.namedText
-            app = line.appName
+            appName = line.appName
             liveView = line.liveView
         }
 
         init(posted: PostedMessage) {
-            id = posted.id.description
+            id = posted.id
             sequence = posted.sequence
             kind = "bubble"
             sender = posted.sender
             message = posted.message
+            if case .text(let plain) = posted.content { text = plain }
         }
     }
 
@@ -175,7 +178,7 @@ public struct SimulatorDriver: Sendable {
         var screen: Screen?
         var transcript: [Line]?
         var posted: Line?
-        var participantID: String?
+        var participantID: ParticipantID?
 
         init(error: ErrorBody? = nil) {
             ok = error == nil
@@ -191,6 +194,11 @@ public struct SimulatorDriver: Sendable {
     }
 
     private static func reason(_ error: any Error) -> String {
+        let reason = unpunctuatedReason(error)
+        return reason.hasSuffix(".") ? reason : reason + "."
+    }
+
+    private static func unpunctuatedReason(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, _): "\"\(key.stringValue)\" is missing."
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context), DecodingError.dataCorrupted(let context):

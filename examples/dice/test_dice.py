@@ -457,6 +457,10 @@ def test_dice_dialled_in_to_the_simulator_as_to_a_server(tmp_path):
         finally:
             app.kill()
             app.wait()
+        # The app gone, the next roll costs Bob a sentence in the app's panel, not the conversation.
+        error = bob.tap("Roll a die").get("error")
+        assert error and error["code"] == "appUnavailable" and "Dice" in error["message"], error
+        assert bob.send("still talking")["text"] == "still talking"
         said = log.read_text()
         assert "Parlor welcomed org.example.dice" in said, said
         assert simulator.listening["secret"] not in said, "the credential is never logged"

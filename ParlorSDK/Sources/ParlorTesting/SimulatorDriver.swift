@@ -107,14 +107,14 @@ public struct SimulatorDriver: Sendable {
         return answer
     }
 
+    /// What `name` sees: their open app's last update, read once, and their compose field.
     private func screen(of name: String) async -> Screen {
-        let person = simulator.participant(name)
-        let error = await person.appError()
-        let view = await person.view()
+        let update = await simulator.currentUpdate(of: name)
+        let view = update?.view ?? .empty
         return Screen(
-            appID: await person.openAppID(), style: await person.presentationStyle(), modal: await person.modal(),
-            view: view, texts: view.visibleTexts, error: error.map { .init(code: $0.code.name, message: $0.message) },
-            staged: await person.staged()?.message, composeText: await person.composeText())
+            appID: update?.appID, style: update?.presentationStyle, modal: update?.modal,
+            view: view, texts: view.visibleTexts, error: update?.error.map { .init(code: $0.error.code.name, message: $0.error.message) },
+            staged: await simulator.stagedItem(of: name)?.message, composeText: await simulator.composeTextOf(name))
     }
 
     // MARK: Answers

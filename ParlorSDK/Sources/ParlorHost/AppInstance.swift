@@ -177,7 +177,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func snapshot() -> InstanceSnapshot {
         InstanceSnapshot(
-            state: (try? JSONEncoder().encode(state)) ?? Data("null".utf8), isActive: isActive,
+            state: (try? InstanceSnapshot.encoder().encode(state)) ?? Data("null".utf8), isActive: isActive,
             presentationStyle: style, selectedMessage: selectedMessage, modal: modal)
     }
 

@@ -53,4 +53,16 @@ public struct InstanceSnapshot: Sendable, Hashable, Codable {
         self.selectedMessage = selectedMessage
         self.modal = modal
     }
+
+    /// The snapshot as it is stored: the same snapshot always gives the same bytes, so a host can
+    /// tell an unchanged one from a changed one and skip the write.
+    public func encoded() throws -> Data { try Self.encoder().encode(self) }
+
+    /// `JSONEncoder` writes a keyed container's keys in an order that varies from one call to the
+    /// next; sorted, equal values encode equally (the app's state inside the snapshot as well).
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
 }

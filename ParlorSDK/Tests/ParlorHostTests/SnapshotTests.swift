@@ -37,6 +37,18 @@ struct SnapshotTests {
         #expect(harness.log.all.first?.selected == first.id)
     }
 
+    @Test("The same snapshot encodes to the same bytes every time, so a host can skip saving one that did not change")
+    func stableEncoding() async throws {
+        let harness = Harness()
+        let instance = harness.instance()
+        let first = harness.message()
+        _ = await instance.tap(first)
+        var encodings: [Data] = []
+        for _ in 0..<20 { encodings.append(try await instance.snapshot().encoded()) }
+        #expect(Set(encodings).count == 1, "JSONEncoder's key order varies between calls unless sorted")
+        #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: encodings[0]) == (await instance.snapshot()))
+    }
+
     @Test("A snapshot of a closed instance resumes closed")
     func resumeClosed() async throws {
         let harness = Harness()

@@ -67,7 +67,7 @@ extension AppHost {
         let key = InstanceKey(user: user, scope: scope, app: update.appID)
         if let instance = await instances.instance(key) {
             do {
-                let data = try JSONEncoder().encode(await instance.snapshot())
+                let data = try await instance.snapshot().encoded()
                 if await instances.recordSaved(data, for: key) {
                     do {
                         try await store.saveInstance(data, user: user, scope: scope, app: update.appID)

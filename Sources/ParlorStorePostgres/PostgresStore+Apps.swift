@@ -30,11 +30,13 @@ extension PostgresStore {
             """
         case .staged(nil, let user, let conversation):
             return "DELETE FROM staged WHERE user_id = \(user.description) AND conversation_id = \(conversation.description)"
-        case .instance(let snapshot, let user, let scope, let app):
+        case .instance(let snapshot?, let user, let scope, let app):
             return try """
             INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (\(user.description), \(scope.storageKey), \(app.rawValue), \(snapshot))
             ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot
             """
+        case .instance(nil, let user, let scope, let app):
+            return "DELETE FROM app_instances WHERE user_id = \(user.description) AND scope = \(scope.storageKey) AND app_id = \(app.rawValue)"
         }
     }
 

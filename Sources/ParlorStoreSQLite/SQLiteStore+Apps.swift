@@ -42,10 +42,14 @@ extension SQLiteStore {
         case .staged(nil, let user, let conversation):
             StateStatement(
                 sql: "DELETE FROM staged WHERE user_id = ? AND conversation_id = ?", arguments: [user.description, conversation.description])
-        case .instance(let snapshot, let user, let scope, let app):
+        case .instance(let snapshot?, let user, let scope, let app):
             StateStatement(
                 sql: "INSERT INTO app_instances (user_id, scope, app_id, snapshot) VALUES (?, ?, ?, ?) ON CONFLICT (user_id, scope, app_id) DO UPDATE SET snapshot = excluded.snapshot",
                 arguments: [user.description, scope.storageKey, app.rawValue, snapshot])
+        case .instance(nil, let user, let scope, let app):
+            StateStatement(
+                sql: "DELETE FROM app_instances WHERE user_id = ? AND scope = ? AND app_id = ?",
+                arguments: [user.description, scope.storageKey, app.rawValue])
         }
     }
 

@@ -82,6 +82,29 @@ struct AppDataTests {
         }
     }
 
+    @Test("A message an app sends from a hook drops its saved snapshot in the message's own transaction: both or neither", arguments: StoreBackend.all)
+    func snapshotDroppedWithItsMessage(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let scope = InstanceScope.conversation(conversation.id)
+            let before = Data("before the vote".utf8)
+            try await store.saveInstance(before, user: alice.id, scope: scope, app: Self.tictactoe)
+            try await store.saveInstance(before, user: bob.id, scope: scope, app: Self.tictactoe)
+            let vote = appMessage("Yes", in: Session(), replacing: nil, from: alice, in: conversation)
+            let drop: [StateWrite] = [.instance(nil, user: alice.id, scope: scope, app: Self.tictactoe)]
+
+            await #expect(throws: Refused.self) { try await store.append(vote, validate: refuseAll, alongside: drop) }
+            #expect(try await store.instance(user: alice.id, scope: scope, app: Self.tictactoe) == before, "refused: the snapshot stays")
+
+            _ = try await store.append(vote, validate: acceptAll, alongside: drop)
+            #expect(try await store.instance(user: alice.id, scope: scope, app: Self.tictactoe) == nil, "committed: the snapshot is gone with it")
+            #expect(try await store.instance(user: bob.id, scope: scope, app: Self.tictactoe) == before, "only the sender's")
+            #expect(try await store.allMessages(in: conversation).map(\.text) == ["Yes"])
+        }
+    }
+
     @Test("Instance snapshots are kept per user, scope and app; home is separate from conversations", arguments: StoreBackend.all)
     func instanceSnapshots(backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -89,8 +89,15 @@ struct ServerConversationHost: ConversationHost {
         try await host.stage(StagedRecord(item: .message(message), replacing: replacing), user: user, conversation: conversation)
     }
 
+    /// Commits the message with the app's saved snapshot dropped in the same transaction: the
+    /// state that produced it exists only once the hook returns, and is saved then (`publish`).
+    /// A crash between the two reopens the app afresh, never with a state older than its message.
     func send(_ message: Message, replacing: MessageID?) async throws -> Message {
-        let sent = try await host.messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation)
+        let key = message.appID.map { InstanceKey(user: user, scope: .conversation(conversation), app: $0) }
+        let drop = key.map { [StateWrite.instance(nil, user: $0.user, scope: $0.scope, app: $0.app)] } ?? []
+        let sent = try await host.messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation, alongside: drop)
+        // The next publish must write, even a snapshot equal to the one dropped.
+        if let key { await host.instances.forgetSaved(for: key) }
         return sent.stored.content.appMessage ?? message
     }
 

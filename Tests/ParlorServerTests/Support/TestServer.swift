@@ -60,9 +60,16 @@ struct TestServer: Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        return try await run(setup, database: folder.appendingPathComponent("parlor.sqlite"), body)
+    }
+
+    /// `run` on the database at `database`, which it keeps: a second run on it is a restart.
+    func run<Value: Sendable>(
+        _ setup: TestingSetup = .router, database: URL, _ body: @Sendable (API, SQLiteStore) async throws -> Value
+    ) async throws -> Value {
         var logger = Logger(label: "parlor-tests")
         logger.logLevel = .critical
-        let store = try SQLiteStore(path: folder.appendingPathComponent("parlor.sqlite").path, logger: logger)
+        let store = try SQLiteStore(path: database.path, logger: logger)
         let app = ParlorServer.makeApplication(configuration: configuration, store: store, directory: directory, logger: logger, bus: bus)
         return try await app.test(setup) { client in try await body(API(http: client), store) }
     }

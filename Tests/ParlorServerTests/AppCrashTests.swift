@@ -1,0 +1,144 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorServer
+import Testing
+
+/// A crash between an app's message and its saved state: the message an app sends from a hook is
+/// committed before the hook returns, and the state that produced it is saved only after.
+@Suite("An app that sends from a hook, and a crash before its state is saved")
+struct AppCrashTests {
+    @Test("A crash image taken while the hook still runs after its send reopens the app afresh, never with the state from before the message")
+    func crashBetweenMessageAndState() async throws {
+        let gate = Gate()
+        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-crash-\(UUID().uuidString)", isDirectory: true)
+        let crashed = folder.appendingPathComponent("crashed", isDirectory: true)
+        try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("parlor.sqlite")
+
+        let (alice, direct) = try await server.run(.live, database: database) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let opened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
+            try await socket.activate("Start", in: opened, conversation: direct.id)
+            let started = try await socket.appUpdate()
+            #expect(started.view.text(id: "sent") == "Sent 0", "saved before the crash: the state from before the message")
+
+            await gate.arm()
+            try await socket.activate("Count", in: started, conversation: direct.id)
+            #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1", "committed while the hook still runs")
+            try await gate.waitUntilHolding()
+            // What a kill -9 leaves on disk at this moment: the database and its WAL as they are.
+            for suffix in ["", "-wal"] {
+                try FileManager.default.copyItem(
+                    at: URL(fileURLWithPath: database.path + suffix), to: crashed.appendingPathComponent("parlor.sqlite" + suffix))
+            }
+            await gate.release()
+            let counted = try await socket.appUpdate()
+            #expect(counted.view.text(id: "sent") == "Sent 1")
+
+            // A send that leaves the state as it was still saves it again once the hook returns.
+            try await socket.activate("Send again", in: counted, conversation: direct.id)
+            #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1")
+            #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 1")
+            let saved = try await store.instance(user: alice.id, scope: .conversation(direct.id), app: Counter.id)
+            #expect(saved != nil, "the snapshot the send dropped is saved again")
+            await socket.disconnect()
+            return (alice, direct)
+        }
+
+        try await server.run(.live, database: crashed.appendingPathComponent("parlor.sqlite")) { api, _ in
+            let port = try #require(api.port)
+            #expect(try await api.messages(in: direct.id, as: alice).compactMap(\.app?.layout.caption) == ["Count 1"])
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 1])
+            let reopened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
+            #expect(reopened.view.text(id: "sent") == "Not started", "afresh, not 'Sent 0' beside the message 'Count 1' it sent")
+            await socket.disconnect()
+        }
+
+        try await server.run(.live, database: database) { api, _ in
+            let port = try #require(api.port)
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 2])
+            let resumed = try await socket.openApp(Counter.id.rawValue, in: direct.id)
+            #expect(resumed.view.text(id: "sent") == "Sent 1", "a clean restart resumes where the app was left")
+            await socket.disconnect()
+        }
+    }
+}
+
+/// Counts out loud: Count sends "Count N" from its hook, then waits at `gate` while a test holds it.
+private struct Counter: MessagesApp {
+    static let id: AppID = "org.parlor.test.counter"
+    let gate: Gate
+
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Counter", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+    }
+
+    struct State: Codable, Sendable { var sent: Int? }
+
+    enum Action: Codable, Sendable { case start, count, again }
+
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        VStack {
+            Text(state.sent.map { "Sent \($0)" } ?? "Not started", id: "sent")
+            Button("Start", action: Action.start)
+            Button("Count", action: Action.count)
+            Button("Send again", action: Action.again)
+        }
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws {
+        switch action {
+        case .start:
+            state.sent = 0
+        case .count:
+            let next = (state.sent ?? 0) + 1
+            try await context.conversation.send(Self.message(next))
+            state.sent = next
+            await gate.pass()
+        case .again:
+            try await context.conversation.send(Self.message(state.sent ?? 0))
+        }
+    }
+
+    static func message(_ count: Int) throws -> Message {
+        Message(
+            session: Session(), url: try QueryItems(["count": "\(count)"]).url(base: "https://counter.example/"),
+            layout: .template(TemplateLayout(caption: "Count \(count)")), summaryText: "Count \(count)")
+    }
+}
+
+/// Holds the next hook that passes it once armed, until released.
+private actor Gate {
+    private var armed = false
+    private var held: CheckedContinuation<Void, Never>?
+
+    func arm() { armed = true }
+
+    func pass() async {
+        guard armed else { return }
+        armed = false
+        await withCheckedContinuation { held = $0 }
+    }
+
+    func waitUntilHolding() async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while held == nil {
+            guard ContinuousClock.now < deadline else { throw SocketError(description: "the hook never reached the gate") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func release() {
+        held?.resume()
+        held = nil
+    }
+}

@@ -101,6 +101,21 @@ def command_output(*command):
         return "?"
 
 
+def io_stalled_us():
+    """Microseconds in which every runnable task waited for the disk (Linux PSI, `io` `full`), or None.
+
+    A run on a disk that stalls (single fdatasync calls of 100 ms and more on a shared VM) fails
+    latency rungs at a fraction of a core; the report gives the share of the run spent so."""
+    try:
+        with open("/proc/pressure/io") as pressure:
+            for line in pressure:
+                if line.startswith("full"):
+                    return int(line.rsplit("total=", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 def machine():
     cpu = "?"
     with open("/proc/cpuinfo") as info:
@@ -115,6 +130,7 @@ def machine():
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpu": f"{cpu}, {os.cpu_count()} cores", "memory": f"{memory:.0f} GiB", "kernel": platform.release(),
         "load": " ".join(f"{x:.1f}" for x in os.getloadavg()),
+        "io_stalled_us": io_stalled_us(),
         "parlor": command_output("git", "-C", str(ROOT), "describe", "--always", "--dirty"),
         "swift": command_output("swift", "--version").splitlines()[0] if command_output("swift", "--version") else "?",
         "prosody": "Prosody " + command_output("dpkg-query", "-W", "-f", "${Version}", "prosody"),
@@ -167,6 +183,9 @@ async def run(config):
             subprocess.run(["rm", "-rf", str(work)], check=False)
     results["seconds"] = time.time() - results["started"]
     results["machine"]["load_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    before, after = results["machine"].get("io_stalled_us"), io_stalled_us()
+    if before is not None and after is not None and results["seconds"] > 0:
+        results["machine"]["io_stalled_share"] = (after - before) / 1e6 / results["seconds"]
     path = report.write(results, Path(config.out))
     log(f"Results: {path}")
     return results

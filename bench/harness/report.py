@@ -224,6 +224,12 @@ def _cluster_section(clu):
     return lines
 
 
+def disk_stalls(machine):
+    """How long the disk held every task up during the run (PSI), when the kernel says."""
+    share = machine.get("io_stalled_share")
+    return "" if share is None else f"; every task stalled on the disk for {share:.1%} of the run (PSI io full)"
+
+
 def write(results, directory, name=None):
     """Writes NAME.md and NAME.json (NAME defaults to the time) and latest.md."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -234,7 +240,7 @@ def write(results, directory, name=None):
     kinds = peers(results)
     lines = [f"# Parlor vs {' and '.join(NAMES.get(k, k) for k in kinds)}, {m['date']}", ""]
     lines += [f"Machine: {m['cpu']}, {m['memory']}, Linux {m['kernel']} ({socket.gethostname()}); load average {m['load']} before, "
-              f"{m.get('load_after', '?')} after. Run took {results.get('seconds', 0) / 60:.1f} min"
+              f"{m.get('load_after', '?')} after{disk_stalls(m)}. Run took {results.get('seconds', 0) / 60:.1f} min"
               f"{' (--quick)' if results['config'].get('quick') else ''}.", ""]
     ejabberd = f", {m['ejabberd']} (Erlang/OTP {m.get('erlang', '?')})" if "ejabberd" in kinds and "ejabberd" in m else ""
     lines += [f"Versions: Parlor {m['parlor']} ({m['swift']}), {m['prosody']} (Lua {m['lua']}){ejabberd}, SQLite {m['sqlite']} (Python's), "

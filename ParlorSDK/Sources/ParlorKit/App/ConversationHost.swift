@@ -64,7 +64,9 @@ public final class Conversation: Sendable {
     /// Only from an action the user just took, while the app is visible. When another participant
     /// replaced the session's head first, this throws `.sessionConflict`; if the app lets that error
     /// escape its action, the host re-runs the action on the new head (with the state as it was
-    /// before the action), so no answer or move is lost.
+    /// before the action), so no answer or move is lost. The message is committed before the
+    /// action returns and your new state is saved when it does; should the host stop in between,
+    /// the app opens afresh next time rather than with the state from before the message.
     /// - Parameter message: the message to send.
     /// - Returns: the message as committed.
     @discardableResult

@@ -2,6 +2,7 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import ParlorServer
+import ParlorStore
 import Testing
 
 /// A crash between an app's message and its saved state: the message an app sends from a hook is
@@ -71,6 +72,39 @@ struct AppCrashTests {
     }
 }
 
+extension AppCrashTests {
+    @Test("A hook that fails after its send keeps its state from before the message; that state is not saved, so the app opens afresh rather than with it")
+    func failedHookAfterSend() async throws {
+        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
+        try await server.run(.live) { api, store in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let scope = InstanceScope.conversation(direct.id)
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let opened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
+            try await socket.activate("Start", in: opened, conversation: direct.id)
+            let started = try await socket.appUpdate()
+            #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
+
+            try await socket.activate("Send and fail", in: started, conversation: direct.id)
+            #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1")
+            let failed = try await socket.appUpdate()
+            #expect(failed.error != nil, "the person is told the action failed")
+            #expect(failed.view.text(id: "sent") == "Sent 0", "a failed hook keeps the state it had")
+            #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) == nil,
+                    "'Sent 0' is older than the 'Count 1' it sent: not saved")
+
+            // The next call that ends well saves again.
+            try await socket.activate("Start", in: failed, conversation: direct.id)
+            _ = try await socket.appUpdate()
+            #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
+            await socket.disconnect()
+        }
+    }
+}
+
 /// Counts out loud: Count sends "Count N" from its hook, then waits at `gate` while a test holds it.
 private struct Counter: MessagesApp {
     static let id: AppID = "org.parlor.test.counter"
@@ -82,7 +116,9 @@ private struct Counter: MessagesApp {
 
     struct State: Codable, Sendable { var sent: Int? }
 
-    enum Action: Codable, Sendable { case start, count, again }
+    enum Action: Codable, Sendable { case start, count, again, sendThenFail }
+
+    struct Failure: Error {}
 
     var initialState: State { State() }
 
@@ -92,6 +128,7 @@ private struct Counter: MessagesApp {
             Button("Start", action: Action.start)
             Button("Count", action: Action.count)
             Button("Send again", action: Action.again)
+            Button("Send and fail", action: Action.sendThenFail)
         }
     }
 
@@ -106,6 +143,11 @@ private struct Counter: MessagesApp {
             await gate.pass()
         case .again:
             try await context.conversation.send(Self.message(state.sent ?? 0))
+        case .sendThenFail:
+            let next = (state.sent ?? 0) + 1
+            try await context.conversation.send(Self.message(next))
+            state.sent = next
+            throw Failure()
         }
     }
 

@@ -68,7 +68,7 @@ extension AppHost {
         if let instance = await instances.instance(key) {
             do {
                 let data = try await instance.snapshot().encoded()
-                if await instances.recordSaved(data, for: key) {
+                if await instances.recordSaved(data, for: key, failed: update.error != nil) {
                     do {
                         try await store.saveInstance(data, user: user, scope: scope, app: update.appID)
                     } catch {

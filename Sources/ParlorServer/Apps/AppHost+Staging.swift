@@ -90,14 +90,14 @@ struct ServerConversationHost: ConversationHost {
     }
 
     /// Commits the message with the app's saved snapshot dropped in the same transaction: the
-    /// state that produced it exists only once the hook returns, and is saved then (`publish`).
-    /// A crash between the two reopens the app afresh, never with a state older than its message.
+    /// state that produced it exists only once the hook returns, and is saved then (`publish`),
+    /// unless the hook failed and kept its state from before the message. A crash between the two,
+    /// or such a failure, reopens the app afresh, never with a state older than its message.
     func send(_ message: Message, replacing: MessageID?) async throws -> Message {
         let key = message.appID.map { InstanceKey(user: user, scope: .conversation(conversation), app: $0) }
         let drop = key.map { [StateWrite.instance(nil, user: $0.user, scope: $0.scope, app: $0.app)] } ?? []
         let sent = try await host.messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation, alongside: drop)
-        // The next publish must write, even a snapshot equal to the one dropped.
-        if let key { await host.instances.forgetSaved(for: key) }
+        if let key { await host.instances.droppedBySend(for: key) }
         return sent.stored.content.appMessage ?? message
     }
 

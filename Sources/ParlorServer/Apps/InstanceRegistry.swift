@@ -20,6 +20,8 @@ actor InstanceRegistry {
     private struct Running {
         let instance: any HostedAppInstance
         var saved: Data?
+        /// A message it sent dropped its stored snapshot (`droppedBySend`), not saved again since.
+        var dropped = false
     }
 
     private var instances: LRUCache<InstanceKey, Running>
@@ -36,13 +38,25 @@ actor InstanceRegistry {
 
     func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key]?.instance }
 
-    /// Records that `snapshot` was saved for `key`.
-    /// - Returns: false when it is what was saved last, so it need not be written again.
-    func recordSaved(_ snapshot: Data, for key: InstanceKey) -> Bool {
-        guard var running = instances.peek(key), running.saved != snapshot else { return false }
+    /// Records that `snapshot` is to be saved for `key`, after a call that ended well or not (`failed`).
+    /// - Returns: false when it is what was saved last, so it need not be written again; and
+    ///   false after a failed call whose message dropped the stored snapshot: the state it keeps
+    ///   is from before that message, and the app rather opens afresh than with it.
+    func recordSaved(_ snapshot: Data, for key: InstanceKey, failed: Bool = false) -> Bool {
+        guard var running = instances.peek(key), running.saved != snapshot, !(running.dropped && failed) else { return false }
         running.saved = snapshot
+        running.dropped = false
         instances.set(running, for: key, isPinned: isOpen)
         return true
+    }
+
+    /// A message the instance sent dropped its stored snapshot in its transaction: the next save
+    /// after a call that ends well must write, even a snapshot equal to the one dropped.
+    func droppedBySend(for key: InstanceKey) {
+        guard var running = instances.peek(key) else { return }
+        running.saved = nil
+        running.dropped = true
+        instances.set(running, for: key, isPinned: isOpen)
     }
 
     /// Forgets what was saved last for `key` (the save failed: the next one must write).

@@ -3,6 +3,7 @@ import ParlorHost
 import ParlorKit
 import ParlorServer
 import ParlorStore
+import ParlorStoreSQLite
 import Testing
 
 /// A crash between an app's message and its saved state: the message an app sends from a hook is
@@ -20,25 +21,15 @@ struct AppCrashTests {
         let database = folder.appendingPathComponent("parlor.sqlite")
 
         let (alice, direct) = try await server.run(.live, database: database) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
-            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
-            let opened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
-            try await socket.activate("Start", in: opened, conversation: direct.id)
-            let started = try await socket.appUpdate()
+            let (alice, direct, socket, started) = try await Self.start(api)
             #expect(started.view.text(id: "sent") == "Sent 0", "saved before the crash: the state from before the message")
 
             await gate.arm()
             try await socket.activate("Count", in: started, conversation: direct.id)
             #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1", "committed while the hook still runs")
             try await gate.waitUntilHolding()
-            // What a kill -9 leaves on disk at this moment: the database and its WAL as they are.
-            for suffix in ["", "-wal"] {
-                try FileManager.default.copyItem(
-                    at: URL(fileURLWithPath: database.path + suffix), to: crashed.appendingPathComponent("parlor.sqlite" + suffix))
-            }
+            // What a kill -9 leaves on disk at this moment: every committed transaction, in one consistent copy.
+            try SQLiteStore.backup(databaseAt: database.path, to: crashed.appendingPathComponent("parlor.sqlite").path)
             await gate.release()
             let counted = try await socket.appUpdate()
             #expect(counted.view.text(id: "sent") == "Sent 1")
@@ -70,22 +61,13 @@ struct AppCrashTests {
             await socket.disconnect()
         }
     }
-}
 
-extension AppCrashTests {
     @Test("A hook that fails after its send keeps its state from before the message; that state is not saved, so the app opens afresh rather than with it")
     func failedHookAfterSend() async throws {
         let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
         try await server.run(.live) { api, store in
-            let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let direct = try await api.conversation(of: alice, with: [bob])
+            let (alice, direct, socket, started) = try await Self.start(api)
             let scope = InstanceScope.conversation(direct.id)
-            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
-            let opened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
-            try await socket.activate("Start", in: opened, conversation: direct.id)
-            let started = try await socket.appUpdate()
             #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
 
             try await socket.activate("Send and fail", in: started, conversation: direct.id)
@@ -102,6 +84,18 @@ extension AppCrashTests {
             #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
             await socket.disconnect()
         }
+    }
+
+    /// Alice and Bob in a conversation, Alice's Counter open and started ("Sent 0", saved).
+    private static func start(_ api: API) async throws -> (alice: Person, direct: Wire.Conversation, socket: TestSocket, started: Wire.AppUpdate) {
+        let port = try #require(api.port)
+        let alice = try await api.signUp("alice")
+        let bob = try await api.signUp("bob")
+        let direct = try await api.conversation(of: alice, with: [bob])
+        let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+        let opened = try await socket.openApp(Counter.id.rawValue, in: direct.id)
+        try await socket.activate("Start", in: opened, conversation: direct.id)
+        return (alice, direct, socket, try await socket.appUpdate())
     }
 }
 

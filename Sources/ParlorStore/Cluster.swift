@@ -20,6 +20,10 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case stagedChanged(user: UserID, conversation: ConversationID)
     /// A user's app instance changed (its snapshot in the store is newer).
     case instanceChanged(user: UserID, conversation: ConversationID?, app: AppID)
+    /// A message a user's app instance sent dropped its saved snapshot; its new state follows as
+    /// `instanceChanged` when the hook that sent returns. Nodes forget their copy (without showing
+    /// the emptied one: a crash before the save reopens the app afresh there too).
+    case instanceDropped(user: UserID, conversation: ConversationID?, app: AppID)
     /// A conversation's title or members changed.
     case conversationChanged(ConversationID)
     /// A message was edited or unsent (the store has it as it is now).

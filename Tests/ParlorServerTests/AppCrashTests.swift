@@ -86,6 +86,57 @@ struct AppCrashTests {
         }
     }
 
+    @Test("A send from a hook tells the other nodes that the app's snapshot is dropped, before its new state is announced")
+    func dropAnnouncedToOtherNodes() async throws {
+        let bus = ScriptedBus()
+        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
+        server.bus = bus
+        try await server.run(.live) { api, _ in
+            let (alice, direct, socket, started) = try await Self.start(api)
+            let before = bus.published.count
+            try await socket.activate("Count", in: started, conversation: direct.id)
+            #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 1")
+            let instanceEvents = bus.published.dropFirst(before).filter {
+                switch $0 {
+                case .instanceChanged, .instanceDropped: true
+                default: false
+                }
+            }
+            #expect(instanceEvents == [
+                .instanceDropped(user: alice.id, conversation: direct.id, app: Counter.id),  // "Count 1" sent
+                .instanceChanged(user: alice.id, conversation: direct.id, app: Counter.id),  // "Sent 1" saved
+            ])
+            await socket.disconnect()
+        }
+    }
+
+    @Test("When another node's send drops the app's snapshot, this node forgets its copy: a crash there before the save reopens the app afresh here too")
+    func dropHeardFromAnotherNode() async throws {
+        let bus = ScriptedBus()
+        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
+        server.bus = bus
+        try await server.run(.live) { api, store in
+            let (alice, direct, socket, started) = try await Self.start(api)
+            #expect(started.view.text(id: "sent") == "Sent 0")
+            // Alice's other tab, on another node, sends "Count 1" from the app: the message and the
+            // drop commit together, and that node stops before it saves "Sent 1".
+            let scope = InstanceScope.conversation(direct.id)
+            let message = NewMessage(id: MessageID(), conversationID: direct.id, sender: alice.id, content: .text("Count 1"))
+            _ = try await store.append(message, validate: { _, _ in }, alongside: [.instance(nil, user: alice.id, scope: scope, app: Counter.id)])
+            bus.announce(.instanceDropped(user: alice.id, conversation: direct.id, app: Counter.id))
+
+            var shown: String?
+            for _ in 0..<100 {
+                // Opening an app that is open already changes nothing on a remembered copy.
+                shown = try await socket.openApp(Counter.id.rawValue, in: direct.id).view.text(id: "sent")
+                if shown == "Not started" { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(shown == "Not started", "not 'Sent 0', the state from before the message sent elsewhere")
+            await socket.disconnect()
+        }
+    }
+
     /// Alice and Bob in a conversation, Alice's Counter open and started ("Sent 0", saved).
     private static func start(_ api: API) async throws -> (alice: Person, direct: Wire.Conversation, socket: TestSocket, started: Wire.AppUpdate) {
         let port = try #require(api.port)

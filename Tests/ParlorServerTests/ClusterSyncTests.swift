@@ -3,6 +3,7 @@ import ParlorKit
 import ParlorServer
 import ParlorStore
 import ParlorStoreSQLite
+import Synchronization
 import Testing
 
 /// A bus the test speaks through, as the other nodes sharing the store would.
@@ -11,9 +12,14 @@ final class ScriptedBus: ClusterBus {
     private let stream: AsyncStream<ClusterEnvelope>
     private let continuation: AsyncStream<ClusterEnvelope>.Continuation
 
+    private let sent = Mutex<[ClusterEvent]>([])
+
     init() { (stream, continuation) = AsyncStream.makeStream() }
 
-    func publish(_ event: ClusterEvent) async {}
+    func publish(_ event: ClusterEvent) async { sent.withLock { $0.append(event) } }
+
+    /// What this node told the other nodes, in order.
+    var published: [ClusterEvent] { sent.withLock { $0 } }
     func events() -> AsyncStream<ClusterEnvelope> { stream }
 
     /// Another node announces `event`.

@@ -84,6 +84,7 @@ struct PostgresNotificationTests {
                 .stagedChanged(user: user, conversation: conversation),
                 .instanceChanged(user: user, conversation: nil, app: "org.parlor.todo"),
                 .instanceChanged(user: user, conversation: conversation, app: "org.parlor.rsvp"),
+                .instanceDropped(user: user, conversation: conversation, app: "org.parlor.tictactoe"),
                 .conversationChanged(conversation),
             ]
             for event in events { await a.publish(event) }

@@ -23,6 +23,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     /// the instance resumed: drawn before the first call is handled, which checks actions against it.
     private var needsRender = false
     private var failure: InstanceFailure?
+    /// A hook threw during the call running now, so its state stayed as before that hook.
+    private var hookFailed = false
     /// Why the snapshot could not be resumed; reported with the first call's update too.
     private var resumeFailure: InstanceFailure?
     /// A first-come first-served lock, so one call's awaits never let another call interleave.
@@ -323,7 +325,12 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         defer { gate.close() }
         let context = makeContext(gate: gate)
         var working = state
-        try await hook(app, &working, context)
+        do {
+            try await hook(app, &working, context)
+        } catch {
+            hookFailed = true
+            throw error
+        }
         state = working
         return context.presentationRequests
     }
@@ -392,13 +399,15 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
     }
 
-    /// Runs `body` alone (one call at a time), then renders and reports. A call the user did not
-    /// cause (`userInitiated: false`, a delivery) keeps the error the user has not seen yet.
+    /// Runs `body` alone (one call at a time), then renders, saves (`InstanceConfiguration.save`)
+    /// and reports. A call the user did not cause (`userInitiated: false`, a delivery) keeps the
+    /// error the user has not seen yet.
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
         if busy {
             await withCheckedContinuation { waiters.append($0) }
         }
         busy = true
+        hookFailed = false
         if userInitiated || resumeFailure != nil {
             failure = resumeFailure
         }
@@ -410,6 +419,11 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         await body()
         await render()
         let result = update()
+        // Saved before the lock passes on: a later call's send drops what this one saved, never
+        // the reverse.
+        if let save = configuration.save {
+            await save(snapshot(), hookFailed)
+        }
         if waiters.isEmpty {
             busy = false
         } else {

@@ -16,13 +16,14 @@ struct Harness {
     }
 
     func instance(
-        _ app: RecordingApp? = nil, snapshot: InstanceSnapshot? = nil
+        _ app: RecordingApp? = nil, snapshot: InstanceSnapshot? = nil,
+        save: (@Sendable (InstanceSnapshot, Bool) async -> Void)? = nil
     ) -> AppInstance<RecordingApp> {
         AppInstance(
             app: app ?? self.app(),
             configuration: InstanceConfiguration(
                 localParticipant: local, remoteParticipants: remotes, conversationHost: host, container: InMemoryContainer(),
-                httpClient: httpClient, snapshot: snapshot))
+                httpClient: httpClient, snapshot: snapshot, save: save))
     }
 
     /// A committed message of the recording app, from another participant.

@@ -49,6 +49,27 @@ struct SnapshotTests {
         #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: encodings[0]) == (await instance.snapshot()))
     }
 
+    @Test("Each call saves its snapshot before the next call's app code runs, and says when a hook failed")
+    func savedBeforeTheNextCall() async throws {
+        let harness = Harness()
+        let saves = SaveLog()
+        let instance = harness.instance(save: { snapshot, failed in await saves.save(snapshot, failed: failed) })
+        let opened = await instance.openFromDrawer()
+        let (increment, crash) = (try opened.action("Increment"), try opened.action("Crash"))
+        await saves.holdNext()
+        async let incremented = instance.perform(.action(increment))
+        await saves.waitUntilHolding()
+        async let crashed = instance.perform(.action(crash))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(harness.log.names.filter { $0.hasPrefix("handle") } == ["handle(increment)"],
+                "the next call waits until the save of the one before has finished")
+        await saves.release()
+        #expect(await incremented.count == "count 1")
+        #expect(await crashed.errorCode == .unknown)
+        #expect(await saves.entries.map(\.count) == [0, 1, 1])
+        #expect(await saves.entries.map(\.failed) == [false, false, true], "the crash kept its state from before")
+    }
+
     @Test("A snapshot of a closed instance resumes closed")
     func resumeClosed() async throws {
         let harness = Harness()
@@ -85,5 +106,37 @@ struct SnapshotTests {
         let next = await instance.perform(.action(try opened.action("Increment")))
         #expect(next.error == nil)
         #expect(next.count == "count 1")
+    }
+}
+
+/// The saves an instance asked for, in order; can hold the next one until released.
+private actor SaveLog {
+    private(set) var entries: [(count: Int, failed: Bool)] = []
+    private var holding = false
+    private var held: CheckedContinuation<Void, Never>?
+    private var holdingWaiter: CheckedContinuation<Void, Never>?
+
+    func save(_ snapshot: InstanceSnapshot, failed: Bool) async {
+        let state = try? JSONDecoder().decode(RecordingApp.State.self, from: snapshot.state)
+        entries.append((state?.count ?? -1, failed))
+        guard holding else { return }
+        holding = false
+        await withCheckedContinuation { continuation in
+            held = continuation
+            holdingWaiter?.resume()
+            holdingWaiter = nil
+        }
+    }
+
+    func holdNext() { holding = true }
+
+    func waitUntilHolding() async {
+        guard held == nil else { return }
+        await withCheckedContinuation { holdingWaiter = $0 }
+    }
+
+    func release() {
+        held?.resume()
+        held = nil
     }
 }

@@ -49,7 +49,8 @@ extension AppHost {
             localParticipant: try await store.participantID(user: key.user, app: key.app), remoteParticipants: remote,
             surface: key.scope == .home ? .home : .messages, conversationHost: host,
             container: StoreContainer(store: store, user: key.user, app: key.app),
-            httpClient: fetchClient(for: key.app), snapshot: snapshot)
+            httpClient: fetchClient(for: key.app), snapshot: snapshot,
+            save: { [weak self] snapshot, failed in await self?.save(snapshot, for: key, failed: failed) })
     }
 
     /// `app`'s requests over HTTP: checked against where its manifest lets it go, and logged when they fail.
@@ -58,31 +59,32 @@ extension AppHost {
         return AppFetchClient(client: httpClient, manifest: manifest, allowPrivateHosts: allowsPrivateHosts, logger: logger)
     }
 
-    /// Saves the instance when its snapshot changed, and sends its new look to the user's
-    /// connections only (on every node).
+    /// Sends an instance's new look to the user's connections (on this node; the instance saved
+    /// itself before its call returned, `save`).
     func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
             logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
         }
-        let key = InstanceKey(user: user, scope: scope, app: update.appID)
-        if let instance = await instances.instance(key) {
-            do {
-                let data = try await instance.snapshot().encoded()
-                if await instances.recordSaved(data, for: key, failed: update.error != nil) {
-                    do {
-                        try await store.saveInstance(data, user: user, scope: scope, app: update.appID)
-                    } catch {
-                        await instances.forgetSaved(for: key)
-                        throw error
-                    }
-                    let conversation: ConversationID? = if case .conversation(let id) = scope { id } else { nil }
-                    await bus.publish(.instanceChanged(user: user, conversation: conversation, app: update.appID))
-                }
-            } catch {
-                logger.error("Could not save an app instance", metadata: ["app": "\(update.appID)", "error": "\(error)"])
-            }
-        }
         await sendUpdate(update, user: user, scope: scope)
+    }
+
+    /// Saves an instance's snapshot when it changed, and tells the other nodes. The instance calls
+    /// it at the end of each call, before its next call begins (`InstanceConfiguration.save`), so a
+    /// later call's send always drops what an earlier call saved, never the reverse.
+    func save(_ snapshot: InstanceSnapshot, for key: InstanceKey, failed: Bool) async {
+        do {
+            let data = try snapshot.encoded()
+            guard await instances.recordSaved(data, for: key, failed: failed) else { return }
+            do {
+                try await store.saveInstance(data, user: key.user, scope: key.scope, app: key.app)
+            } catch {
+                await instances.forgetSaved(for: key)
+                throw error
+            }
+            await bus.publish(.instanceChanged(user: key.user, conversation: key.scope.conversation, app: key.app))
+        } catch {
+            logger.error("Could not save an app instance", metadata: ["app": "\(key.app)", "error": "\(error)"])
+        }
     }
 
     /// Sends an instance's look to this node's connections of `user`.

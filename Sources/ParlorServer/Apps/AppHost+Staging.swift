@@ -97,7 +97,10 @@ struct ServerConversationHost: ConversationHost {
         let key = message.appID.map { InstanceKey(user: user, scope: .conversation(conversation), app: $0) }
         let drop = key.map { [StateWrite.instance(nil, user: $0.user, scope: $0.scope, app: $0.app)] } ?? []
         let sent = try await host.messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation, alongside: drop)
-        if let key { await host.instances.droppedBySend(for: key) }
+        if let key {
+            await host.instances.droppedBySend(for: key)
+            await host.bus.publish(.instanceDropped(user: key.user, conversation: key.scope.conversation, app: key.app))
+        }
         return sent.stored.content.appMessage ?? message
     }
 

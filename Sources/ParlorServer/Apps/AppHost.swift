@@ -138,6 +138,11 @@ final class AppHost: Sendable {
         await instances.remove(user: user, conversation: conversation)
     }
 
+    /// Forgets an instance another node's message dropped: its next use here resumes the stored one.
+    func forgetInstance(user: UserID, scope: InstanceScope, app: AppID) async {
+        await instances.forget(InstanceKey(user: user, scope: scope, app: app))
+    }
+
     /// Another node changed this user's instance: drop the copy here, and show the stored one to
     /// this node's connections of the user.
     func refreshInstance(user: UserID, scope: InstanceScope, app: AppID) async {

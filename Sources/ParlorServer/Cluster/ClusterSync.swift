@@ -53,7 +53,9 @@ struct ClusterSync: Service {
                 let staged = try await services.store.staged(user: user, conversation: conversation)
                 await services.apps.pushStaged(staged, user: user, conversation: conversation)
             case .instanceChanged(let user, let conversation, let app):
-                await services.apps.refreshInstance(user: user, scope: conversation.map { .conversation($0) } ?? .home, app: app)
+                await services.apps.refreshInstance(user: user, scope: InstanceScope(conversation: conversation), app: app)
+            case .instanceDropped(let user, let conversation, let app):
+                await services.apps.forgetInstance(user: user, scope: InstanceScope(conversation: conversation), app: app)
             case .conversationChanged(let conversation):
                 try await services.conversations.changedElsewhere(conversation)
             case .messageChanged(let conversation, let message):

@@ -21,8 +21,9 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     /// A user's app instance changed (its snapshot in the store is newer).
     case instanceChanged(user: UserID, conversation: ConversationID?, app: AppID)
     /// A message a user's app instance sent dropped its saved snapshot; its new state follows as
-    /// `instanceChanged` when the hook that sent returns. Nodes forget their copy (without showing
-    /// the emptied one: a crash before the save reopens the app afresh there too).
+    /// `instanceChanged` at the end of the call that sent (unless a hook failed after sending).
+    /// Nodes forget their copy (without showing the emptied one: a crash before the save reopens
+    /// the app afresh there too).
     case instanceDropped(user: UserID, conversation: ConversationID?, app: AppID)
     /// A conversation's title or members changed.
     case conversationChanged(ConversationID)

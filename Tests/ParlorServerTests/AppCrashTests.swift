@@ -137,6 +137,34 @@ struct AppCrashTests {
         }
     }
 
+    @Test("Sending what an app staged waits for the app's call that staged it to end with its state saved: the message's sync covers both")
+    func sendStagedWaitsForTheStagingCall() async throws {
+        let gate = Gate()
+        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        try await server.run(.live) { api, store in
+            let (alice, direct, socket, started) = try await Self.start(api)
+            await gate.arm()
+            try await socket.activate("Stage", in: started, conversation: direct.id)
+            #expect(try await socket.staged() != nil, "shown while the call that staged it still runs")
+            try await gate.waitUntilHolding()
+
+            // Alice's other tab sends it (her first tab waits for its own call).
+            let otherTab = try await TestSocket.session(port: try #require(api.port), as: alice, since: [direct.id: 0])
+            let request = UUID().uuidString
+            try await otherTab.send("sendStaged", ["conversation": .string(direct.id.description), "requestId": .string(request)])
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await api.messages(in: direct.id, as: alice).isEmpty, "not committed while the app's state for it is not saved")
+            await gate.release()
+            let ack = try await otherTab.reply(to: request)
+            #expect(ack.type == "ack")
+            let saved = try #require(try await store.instance(user: alice.id, scope: .conversation(direct.id), app: Counter.id))
+            let snapshot = try JSONDecoder().decode(InstanceSnapshot.self, from: saved)
+            #expect(String(decoding: snapshot.state, as: UTF8.self).contains(#""sent":1"#), "saved before the message it staged was committed")
+            await otherTab.disconnect()
+            await socket.disconnect()
+        }
+    }
+
     /// Alice and Bob in a conversation, Alice's Counter open and started ("Sent 0", saved).
     private static func start(_ api: API) async throws -> (alice: Person, direct: Wire.Conversation, socket: TestSocket, started: Wire.AppUpdate) {
         let port = try #require(api.port)
@@ -161,7 +189,7 @@ private struct Counter: MessagesApp {
 
     struct State: Codable, Sendable { var sent: Int? }
 
-    enum Action: Codable, Sendable { case start, count, again, sendThenFail }
+    enum Action: Codable, Sendable { case start, count, again, sendThenFail, stage }
 
     struct Failure: Error {}
 
@@ -174,6 +202,7 @@ private struct Counter: MessagesApp {
             Button("Count", action: Action.count)
             Button("Send again", action: Action.again)
             Button("Send and fail", action: Action.sendThenFail)
+            Button("Stage", action: Action.stage)
         }
     }
 
@@ -193,6 +222,11 @@ private struct Counter: MessagesApp {
             try await context.conversation.send(Self.message(next))
             state.sent = next
             throw Failure()
+        case .stage:
+            let next = (state.sent ?? 0) + 1
+            try await context.conversation.insert(Self.message(next))
+            state.sent = next
+            await gate.pass()
         }
     }
 

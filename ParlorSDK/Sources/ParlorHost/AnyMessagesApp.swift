@@ -119,6 +119,8 @@ public protocol HostedAppInstance: Actor {
     func updateRemoteParticipants(_ participants: [ParticipantID])
     /// The current look, without running any hook.
     func current() -> InstanceUpdate
+    /// Returns once the calls that arrived before it have ended, their state saved.
+    func settle() async
     /// The instance's persisted form.
     func snapshot() -> InstanceSnapshot
 }

@@ -23,8 +23,9 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     /// the instance resumed: drawn before the first call is handled, which checks actions against it.
     private var needsRender = false
     private var failure: InstanceFailure?
-    /// A hook threw during the call running now, so its state stayed as before that hook.
-    private var hookFailed = false
+    /// The state is older than a message the instance sent during the call running now: a hook
+    /// that sent then threw, and no hook that sent has returned since.
+    private var stateOlderThanItsMessage = false
     /// Why the snapshot could not be resumed; reported with the first call's update too.
     private var resumeFailure: InstanceFailure?
     /// A first-come first-served lock, so one call's awaits never let another call interleave.
@@ -177,6 +178,17 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func current() -> InstanceUpdate { update() }
 
+    public func settle() async {
+        guard busy else { return }
+        await withCheckedContinuation { waiters.append($0) }
+        // The lock was handed over: pass it on at once.
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+
     public func snapshot() -> InstanceSnapshot {
         InstanceSnapshot(
             state: (try? InstanceSnapshot.encoder().encode(state)) ?? Data("null".utf8), isActive: isActive,
@@ -328,9 +340,11 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         do {
             try await hook(app, &working, context)
         } catch {
-            hookFailed = true
+            // The state stays as before the hook, and so before what it sent.
+            if gate.hasSent { stateOlderThanItsMessage = true }
             throw error
         }
+        if gate.hasSent { stateOlderThanItsMessage = false }
         state = working
         return context.presentationRequests
     }
@@ -407,7 +421,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             await withCheckedContinuation { waiters.append($0) }
         }
         busy = true
-        hookFailed = false
+        stateOlderThanItsMessage = false
         if userInitiated || resumeFailure != nil {
             failure = resumeFailure
         }
@@ -422,7 +436,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         // Saved before the lock passes on: a later call's send drops what this one saved, never
         // the reverse.
         if let save = configuration.save {
-            await save(snapshot(), hookFailed)
+            await save(snapshot(), stateOlderThanItsMessage)
         }
         if waiters.isEmpty {
             busy = false

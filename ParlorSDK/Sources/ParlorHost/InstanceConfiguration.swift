@@ -13,14 +13,15 @@ public struct InstanceConfiguration: Sendable {
     public var snapshot: InstanceSnapshot?
     /// Persists the instance: called with its snapshot at the end of every call, before the next
     /// call begins, so the saves and what the calls' hooks do through `conversationHost` (a send
-    /// that drops the saved snapshot) happen in one order. `failed`: a hook failed during the
-    /// call and kept its state from before it. Nil for a host that keeps nothing.
-    public var save: (@Sendable (_ snapshot: InstanceSnapshot, _ failed: Bool) async -> Void)?
+    /// that drops the saved snapshot) happen in one order. `olderThanItsMessage`: a hook that
+    /// sent a message during the call then failed, keeping its state from before that message.
+    /// Nil for a host that keeps nothing.
+    public var save: (@Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void)?
 
     public init(
         localParticipant: ParticipantID, remoteParticipants: [ParticipantID], surface: AppSurface = .messages,
         conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any FetchClient)? = nil,
-        snapshot: InstanceSnapshot? = nil, save: (@Sendable (_ snapshot: InstanceSnapshot, _ failed: Bool) async -> Void)? = nil
+        snapshot: InstanceSnapshot? = nil, save: (@Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void)? = nil
     ) {
         self.localParticipant = localParticipant
         self.remoteParticipants = remoteParticipants

@@ -1,6 +1,7 @@
 import Foundation
 import ParlorHost
 import ParlorKit
+import Synchronization
 import Testing
 
 @Suite("AppInstance snapshots")
@@ -49,7 +50,7 @@ struct SnapshotTests {
         #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: encodings[0]) == (await instance.snapshot()))
     }
 
-    @Test("Each call saves its snapshot before the next call's app code runs, and says when a hook failed")
+    @Test("Each call saves its snapshot before the next call's app code runs")
     func savedBeforeTheNextCall() async throws {
         let harness = Harness()
         let saves = SaveLog()
@@ -67,7 +68,58 @@ struct SnapshotTests {
         #expect(await incremented.count == "count 1")
         #expect(await crashed.errorCode == .unknown)
         #expect(await saves.entries.map(\.count) == [0, 1, 1])
-        #expect(await saves.entries.map(\.failed) == [false, false, true], "the crash kept its state from before")
+        #expect(await saves.entries.map(\.failed) == [false, false, false], "the crash sent nothing: its state is not older than a message")
+    }
+
+    @Test("A save says when the state is older than a message the call sent: a hook that sent then threw, not a send re-run after a conflict")
+    func olderThanItsMessage() async throws {
+        let harness = Harness()
+        let failAfterSending = Mutex(false)
+        let app = harness.app { name, state, context in
+            guard name == "handle", failAfterSending.withLock({ $0 }) else { return }
+            _ = try await context.conversation.send(RecordingApp.message(in: nil, count: 99))
+            throw RecordingApp.Crash()
+        }
+        let saves = SaveLog()
+        let instance = harness.instance(app, save: { snapshot, older in await saves.save(snapshot, failed: older) })
+        let session = Session()
+        let oldHead = harness.message(session: session, count: 1), newHead = harness.message(session: session, count: 2)
+        let opened = await instance.tap(oldHead)
+
+        harness.host.refuseNextSends(withHeads: [newHead])
+        let rebased = await instance.perform(.action(try opened.action("Send")))
+        #expect(rebased.error == nil)
+        #expect(await saves.entries.last?.failed == false, "the re-run's send returned: its state has its message")
+
+        failAfterSending.withLock { $0 = true }
+        let failed = await instance.perform(.action(try rebased.action("Increment")))
+        #expect(failed.errorCode == .unknown)
+        #expect(harness.host.sent.count == 2)
+        #expect(await saves.entries.last?.failed == true, "the state is from before the message it sent")
+
+        failAfterSending.withLock { $0 = false }
+        let crashed = await instance.perform(.action(try failed.action("Crash")))
+        #expect(crashed.errorCode == .unknown)
+        #expect(await saves.entries.last?.failed == false, "a later call that sent nothing: the state the person sees")
+    }
+
+    @Test("settle returns once the call running now has ended and saved, and passes the lock on")
+    func settleWaitsForTheRunningCall() async throws {
+        let harness = Harness()
+        let saves = SaveLog()
+        let instance = harness.instance(save: { snapshot, older in await saves.save(snapshot, failed: older) })
+        let opened = await instance.openFromDrawer()
+        let slow = try opened.action("Slow")
+        async let slowed = instance.perform(.action(slow))
+        while !harness.log.names.contains("slow started") { try await Task.sleep(for: .milliseconds(5)) }
+        let settled = Task { await instance.settle(); return await saves.entries.count }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await saves.entries.count == 1, "only the opening is saved while the slow call runs")
+        await harness.gate.open()
+        #expect(await settled.value == 2, "settle returned after the slow call's save")
+        #expect(await slowed.count == "count 1")
+        let next = await instance.perform(.action(try opened.action("Increment")))
+        #expect(next.count == "count 2", "the lock was passed on")
     }
 
     @Test("A snapshot of a closed instance resumes closed")

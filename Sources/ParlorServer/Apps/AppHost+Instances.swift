@@ -28,7 +28,7 @@ extension AppHost {
         }
         let configuration = try await instanceConfiguration(
             key: key, remote: remote, host: ServerConversationHost(host: self, user: user, conversation: conversation))
-        return await instances.insert(entry.makeInstance(configuration), for: key)
+        return await instances.insert(entry.makeInstance(configuration.configuration), of: configuration.token, for: key)
     }
 
     /// The user's instance of `app`'s home surface.
@@ -39,18 +39,23 @@ extension AppHost {
         let key = InstanceKey(user: user, scope: .home, app: app)
         if let existing = await instances.instance(key) { return existing }
         let configuration = try await instanceConfiguration(key: key, remote: [], host: NoConversationHost())
-        return await instances.insert(entry.makeInstance(configuration), for: key)
+        return await instances.insert(entry.makeInstance(configuration.configuration), of: configuration.token, for: key)
     }
 
-    private func instanceConfiguration(key: InstanceKey, remote: [ParticipantID], host: any ConversationHost) async throws -> InstanceConfiguration {
+    /// A new instance's configuration, and the token its saves carry (`InstanceRegistry.recordSaved`).
+    private func instanceConfiguration(
+        key: InstanceKey, remote: [ParticipantID], host: any ConversationHost
+    ) async throws -> (configuration: InstanceConfiguration, token: InstanceToken) {
         let snapshot = try await store.instance(user: key.user, scope: key.scope, app: key.app)
             .flatMap { try? JSONDecoder().decode(InstanceSnapshot.self, from: $0) }
-        return InstanceConfiguration(
+        let token = InstanceToken()
+        let configuration = InstanceConfiguration(
             localParticipant: try await store.participantID(user: key.user, app: key.app), remoteParticipants: remote,
             surface: key.scope == .home ? .home : .messages, conversationHost: host,
             container: StoreContainer(store: store, user: key.user, app: key.app),
             httpClient: fetchClient(for: key.app), snapshot: snapshot,
-            save: { [weak self] snapshot, failed in await self?.save(snapshot, for: key, failed: failed) })
+            save: { [weak self] snapshot, older in await self?.save(snapshot, of: token, for: key, olderThanItsMessage: older) })
+        return (configuration, token)
     }
 
     /// `app`'s requests over HTTP: checked against where its manifest lets it go, and logged when they fail.
@@ -71,10 +76,10 @@ extension AppHost {
     /// Saves an instance's snapshot when it changed, and tells the other nodes. The instance calls
     /// it at the end of each call, before its next call begins (`InstanceConfiguration.save`), so a
     /// later call's send always drops what an earlier call saved, never the reverse.
-    func save(_ snapshot: InstanceSnapshot, for key: InstanceKey, failed: Bool) async {
+    func save(_ snapshot: InstanceSnapshot, of token: InstanceToken, for key: InstanceKey, olderThanItsMessage: Bool) async {
         do {
             let data = try snapshot.encoded()
-            guard await instances.recordSaved(data, for: key, failed: failed) else { return }
+            guard await instances.recordSaved(data, of: token, for: key, olderThanItsMessage: olderThanItsMessage) else { return }
             do {
                 try await store.saveInstance(data, user: key.user, scope: key.scope, app: key.app)
             } catch {

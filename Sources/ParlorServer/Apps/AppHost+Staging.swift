@@ -23,6 +23,13 @@ extension AppHost {
     /// leaves either both or neither. The app gets `didStartSending` once it is committed.
     func sendStaged(user: UserID, conversation: ConversationID) async throws -> Messaging.Sent? {
         try await membership.requireMember(user, of: conversation)
+        // The compose field is shown while the app's call that filled it still runs: that call
+        // ends, its state saved, before the message commits, so the commit's sync covers both.
+        if let app = await instances.openApp(of: user, in: conversation),
+           let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: app))
+        {
+            await instance.settle()
+        }
         guard let record = try await store.staged(user: user, conversation: conversation) else { return nil }
         let clear = [StateWrite.staged(nil, user: user, conversation: conversation)]
         let sent: Messaging.Sent
@@ -90,8 +97,8 @@ struct ServerConversationHost: ConversationHost {
     }
 
     /// Commits the message with the app's saved snapshot dropped in the same transaction: the
-    /// state that produced it exists only once the hook returns, and is saved then (`publish`),
-    /// unless the hook failed and kept its state from before the message. A crash between the two,
+    /// state that produced it exists only once the hook returns, and is saved at the end of the
+    /// call (`AppHost.save`), unless the hook failed and kept its state from before the message. A crash between the two,
     /// or such a failure, reopens the app afresh, never with a state older than its message.
     func send(_ message: Message, replacing: MessageID?) async throws -> Message {
         let key = message.appID.map { InstanceKey(user: user, scope: .conversation(conversation), app: $0) }

@@ -10,6 +10,10 @@ struct InstanceKey: Hashable, Sendable {
     let app: AppID
 }
 
+/// Tells one instance's saves from those of another made for the same key (the one it replaced,
+/// or the one that replaced it after it was forgotten).
+final class InstanceToken: Sendable {}
+
 /// The running app instances, and which app each user has open in each conversation.
 ///
 /// At most `capacity` instances stay in memory; past it the least recently used go, except the
@@ -19,6 +23,7 @@ actor InstanceRegistry {
     /// An instance in memory, with the snapshot last saved for it (nil before its first save here).
     private struct Running {
         let instance: any HostedAppInstance
+        let token: InstanceToken
         var saved: Data?
         /// A message it sent dropped its stored snapshot (`droppedBySend`), not saved again since.
         var dropped = false
@@ -38,12 +43,15 @@ actor InstanceRegistry {
 
     func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key]?.instance }
 
-    /// Records that `snapshot` is to be saved for `key`, after a call that ended well or not (`failed`).
-    /// - Returns: false when it is what was saved last, so it need not be written again; and
-    ///   false after a failed call whose message dropped the stored snapshot: the state it keeps
-    ///   is from before that message, and the app rather opens afresh than with it.
-    func recordSaved(_ snapshot: Data, for key: InstanceKey, failed: Bool = false) -> Bool {
-        guard var running = instances.peek(key), running.saved != snapshot, !(running.dropped && failed) else { return false }
+    /// Records that `snapshot`, of the instance `token` names, is to be saved for `key`.
+    /// - Returns: false when it is what was saved last, so it need not be written again; false
+    ///   when the instance is no longer the one kept for `key` (another replaced it); and false
+    ///   while a message it sent has dropped the stored snapshot and its state is older than that
+    ///   message (`olderThanItsMessage`): the app rather opens afresh than with it.
+    func recordSaved(_ snapshot: Data, of token: InstanceToken, for key: InstanceKey, olderThanItsMessage: Bool = false) -> Bool {
+        guard var running = instances.peek(key), running.token === token, running.saved != snapshot,
+              !(running.dropped && olderThanItsMessage)
+        else { return false }
         running.saved = snapshot
         running.dropped = false
         instances.set(running, for: key, isPinned: isOpen)
@@ -71,10 +79,11 @@ actor InstanceRegistry {
         return open[UserConversation(user: key.user, conversation: conversation)] == key.app
     }
 
-    /// Keeps `instance` unless another one for `key` got there first; returns the one kept.
-    func insert(_ instance: any HostedAppInstance, for key: InstanceKey) -> any HostedAppInstance {
+    /// Keeps `instance` (whose saves carry `token`) unless another one for `key` got there first;
+    /// returns the one kept.
+    func insert(_ instance: any HostedAppInstance, of token: InstanceToken, for key: InstanceKey) -> any HostedAppInstance {
         if let existing = instances.peek(key) { return existing.instance }
-        instances.set(Running(instance: instance, saved: nil), for: key, isPinned: isOpen)
+        instances.set(Running(instance: instance, token: token, saved: nil), for: key, isPinned: isOpen)
         return instance
     }
 

@@ -73,7 +73,9 @@ public final class Conversation: Sendable {
     public func send(_ message: Message) async throws -> Message {
         try gate.check(.send)
         let prepared = try prepare(message)
-        return try await host.send(prepared, replacing: replacedHead(for: prepared))
+        let sent = try await host.send(prepared, replacing: replacedHead(for: prepared))
+        gate.recordSent()
+        return sent
     }
 
     /// Puts `text` in the compose field.

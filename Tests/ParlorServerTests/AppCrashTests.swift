@@ -165,6 +165,35 @@ struct AppCrashTests {
         }
     }
 
+    @Test("A call that ends after another node saved a newer state of the same instance does not write its older state over it")
+    func replacedInstanceDoesNotOverwrite() async throws {
+        let gate = Gate()
+        let bus = ScriptedBus()
+        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        server.bus = bus
+        try await server.run(.live) { api, store in
+            let (alice, direct, socket, started) = try await Self.start(api)
+            await gate.arm()
+            try await socket.activate("Count", in: started, conversation: direct.id)
+            #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1")
+            try await gate.waitUntilHolding()
+
+            // Meanwhile Alice's tab on another node saves a newer state and says so.
+            let scope = InstanceScope.conversation(direct.id)
+            let newer = InstanceSnapshot(state: Data(#"{"sent":7}"#.utf8), isActive: true, presentationStyle: .compact, selectedMessage: nil, modal: nil)
+            try await store.saveInstance(try newer.encoded(), user: alice.id, scope: scope, app: Counter.id)
+            bus.announce(.instanceChanged(user: alice.id, conversation: direct.id, app: Counter.id))
+            #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 7", "this node shows the other node's state")
+
+            await gate.release()
+            _ = try await socket.appUpdate()
+            let stored = try #require(try await store.instance(user: alice.id, scope: scope, app: Counter.id))
+            #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: stored).state == newer.state,
+                    "the replaced instance's 'Sent 1' is not written over the newer 'Sent 7'")
+            await socket.disconnect()
+        }
+    }
+
     /// Alice and Bob in a conversation, Alice's Counter open and started ("Sent 0", saved).
     private static func start(_ api: API) async throws -> (alice: Person, direct: Wire.Conversation, socket: TestSocket, started: Wire.AppUpdate) {
         let port = try #require(api.port)

@@ -13,7 +13,7 @@ struct AppCrashTests {
     @Test("A crash image taken while the hook still runs after its send reopens the app afresh, never with the state from before the message")
     func crashBetweenMessageAndState() async throws {
         let gate = Gate()
-        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        let server = try Self.server(gate: gate)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-crash-\(UUID().uuidString)", isDirectory: true)
         let crashed = folder.appendingPathComponent("crashed", isDirectory: true)
         try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
@@ -64,7 +64,7 @@ struct AppCrashTests {
 
     @Test("A hook that fails after its send keeps its state from before the message; that state is not saved, so the app opens afresh rather than with it")
     func failedHookAfterSend() async throws {
-        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
+        let server = try Self.server()
         try await server.run(.live) { api, store in
             let (alice, direct, socket, started) = try await Self.start(api)
             let scope = InstanceScope.conversation(direct.id)
@@ -89,8 +89,7 @@ struct AppCrashTests {
     @Test("A send from a hook tells the other nodes that the app's snapshot is dropped, before its new state is announced")
     func dropAnnouncedToOtherNodes() async throws {
         let bus = ScriptedBus()
-        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
-        server.bus = bus
+        let server = try Self.server(bus: bus)
         try await server.run(.live) { api, _ in
             let (alice, direct, socket, started) = try await Self.start(api)
             let before = bus.published.count
@@ -113,8 +112,7 @@ struct AppCrashTests {
     @Test("When another node's send drops the app's snapshot, this node forgets its copy: a crash there before the save reopens the app afresh here too")
     func dropHeardFromAnotherNode() async throws {
         let bus = ScriptedBus()
-        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: Gate()))]))
-        server.bus = bus
+        let server = try Self.server(bus: bus)
         try await server.run(.live) { api, store in
             let (alice, direct, socket, started) = try await Self.start(api)
             #expect(started.view.text(id: "sent") == "Sent 0")
@@ -140,7 +138,7 @@ struct AppCrashTests {
     @Test("Sending what an app staged waits for the app's call that staged it to end with its state saved: the message's sync covers both")
     func sendStagedWaitsForTheStagingCall() async throws {
         let gate = Gate()
-        let server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        let server = try Self.server(gate: gate)
         try await server.run(.live) { api, store in
             let (alice, direct, socket, started) = try await Self.start(api)
             await gate.arm()
@@ -169,8 +167,7 @@ struct AppCrashTests {
     func replacedInstanceDoesNotOverwrite() async throws {
         let gate = Gate()
         let bus = ScriptedBus()
-        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
-        server.bus = bus
+        let server = try Self.server(gate: gate, bus: bus)
         try await server.run(.live) { api, store in
             let (alice, direct, socket, started) = try await Self.start(api)
             await gate.arm()
@@ -192,6 +189,13 @@ struct AppCrashTests {
                     "the replaced instance's 'Sent 1' is not written over the newer 'Sent 7'")
             await socket.disconnect()
         }
+    }
+
+    /// A server with Counter, which holds at `gate`; it hears "other nodes" through `bus` when given.
+    private static func server(gate: Gate = Gate(), bus: ScriptedBus? = nil) throws -> TestServer {
+        var server = try TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Counter(gate: gate))]))
+        if let bus { server.bus = bus }
+        return server
     }
 
     /// Alice and Bob in a conversation, Alice's Counter open and started ("Sent 0", saved).

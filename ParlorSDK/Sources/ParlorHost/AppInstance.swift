@@ -179,14 +179,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func current() -> InstanceUpdate { update() }
 
     public func settle() async {
-        guard busy else { return }
-        await withCheckedContinuation { waiters.append($0) }
-        // The lock was handed over: pass it on at once.
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()
-        }
+        await acquire()
+        release()
     }
 
     public func snapshot() -> InstanceSnapshot {
@@ -417,10 +411,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     /// and reports. A call the user did not cause (`userInitiated: false`, a delivery) keeps the
     /// error the user has not seen yet.
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
-        if busy {
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        busy = true
+        await acquire()
         stateOlderThanItsMessage = false
         if userInitiated || resumeFailure != nil {
             failure = resumeFailure
@@ -438,12 +429,24 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         if let save = configuration.save {
             await save(snapshot(), stateOlderThanItsMessage)
         }
+        release()
+        return result
+    }
+
+    /// Takes the one-call lock, first come first served.
+    private func acquire() async {
+        if busy {
+            await withCheckedContinuation { waiters.append($0) }  // handed over with `busy` still true
+        }
+        busy = true
+    }
+
+    private func release() {
         if waiters.isEmpty {
             busy = false
         } else {
             waiters.removeFirst().resume()  // hands the lock over: `busy` stays true
         }
-        return result
     }
 }
 

@@ -16,12 +16,14 @@ public struct InstanceConfiguration: Sendable {
     /// that drops the saved snapshot) happen in one order. `olderThanItsMessage`: a hook that
     /// sent a message during the call then failed, keeping its state from before that message.
     /// Nil for a host that keeps nothing.
-    public var save: (@Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void)?
+    public var save: Save?
+
+    public typealias Save = @Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void
 
     public init(
         localParticipant: ParticipantID, remoteParticipants: [ParticipantID], surface: AppSurface = .messages,
         conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any FetchClient)? = nil,
-        snapshot: InstanceSnapshot? = nil, save: (@Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void)? = nil
+        snapshot: InstanceSnapshot? = nil, save: Save? = nil
     ) {
         self.localParticipant = localParticipant
         self.remoteParticipants = remoteParticipants

@@ -54,7 +54,7 @@ struct SnapshotTests {
     func savedBeforeTheNextCall() async throws {
         let harness = Harness()
         let saves = SaveLog()
-        let instance = harness.instance(save: { snapshot, failed in await saves.save(snapshot, failed: failed) })
+        let instance = harness.instance(save: saves.recorder)
         let opened = await instance.openFromDrawer()
         let (increment, crash) = (try opened.action("Increment"), try opened.action("Crash"))
         await saves.holdNext()
@@ -81,7 +81,7 @@ struct SnapshotTests {
             throw RecordingApp.Crash()
         }
         let saves = SaveLog()
-        let instance = harness.instance(app, save: { snapshot, older in await saves.save(snapshot, failed: older) })
+        let instance = harness.instance(app, save: saves.recorder)
         let session = Session()
         let oldHead = harness.message(session: session, count: 1), newHead = harness.message(session: session, count: 2)
         let opened = await instance.tap(oldHead)
@@ -107,7 +107,7 @@ struct SnapshotTests {
     func settleWaitsForTheRunningCall() async throws {
         let harness = Harness()
         let saves = SaveLog()
-        let instance = harness.instance(save: { snapshot, older in await saves.save(snapshot, failed: older) })
+        let instance = harness.instance(save: saves.recorder)
         let opened = await instance.openFromDrawer()
         let slow = try opened.action("Slow")
         async let slowed = instance.perform(.action(slow))
@@ -167,6 +167,9 @@ private actor SaveLog {
     private var holding = false
     private var held: CheckedContinuation<Void, Never>?
     private var holdingWaiter: CheckedContinuation<Void, Never>?
+
+    /// What an instance calls to save, recorded here.
+    nonisolated var recorder: InstanceConfiguration.Save { { snapshot, older in await self.save(snapshot, failed: older) } }
 
     func save(_ snapshot: InstanceSnapshot, failed: Bool) async {
         let state = try? JSONDecoder().decode(RecordingApp.State.self, from: snapshot.state)

@@ -25,11 +25,7 @@ extension AppHost {
         try await membership.requireMember(user, of: conversation)
         // The compose field is shown while the app's call that filled it still runs: that call
         // ends, its state saved, before the message commits, so the commit's sync covers both.
-        if let app = await instances.openApp(of: user, in: conversation),
-           let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: app))
-        {
-            await instance.settle()
-        }
+        await instances.openInstance(of: user, in: conversation)?.instance.settle()
         guard let record = try await store.staged(user: user, conversation: conversation) else { return nil }
         let clear = [StateWrite.staged(nil, user: user, conversation: conversation)]
         let sent: Messaging.Sent
@@ -78,9 +74,8 @@ extension AppHost {
 
     /// The user's staged app message was sent or removed: tell the app when it is open.
     private func notifySending(_ message: Message, sent: Bool, user: UserID, conversation: ConversationID) async {
-        guard let app = message.appID, await instances.openApp(of: user, in: conversation) == app,
-              let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: app))
-        else { return }
+        guard let open = await instances.openInstance(of: user, in: conversation), open.app == message.appID else { return }
+        let instance = open.instance
         let update = sent ? await instance.didStartSending(message) : await instance.didCancelSending(message)
         await publish(update, user: user, scope: .conversation(conversation))
     }
@@ -98,8 +93,9 @@ struct ServerConversationHost: ConversationHost {
 
     /// Commits the message with the app's saved snapshot dropped in the same transaction: the
     /// state that produced it exists only once the hook returns, and is saved at the end of the
-    /// call (`AppHost.save`), unless the hook failed and kept its state from before the message. A crash between the two,
-    /// or such a failure, reopens the app afresh, never with a state older than its message.
+    /// call (`AppHost.save`), unless the hook failed and kept its state from before the message.
+    /// A crash between the two, or such a failure, reopens the app afresh, never with a state
+    /// older than its message.
     func send(_ message: Message, replacing: MessageID?) async throws -> Message {
         let key = message.appID.map { InstanceKey(user: user, scope: .conversation(conversation), app: $0) }
         let drop = key.map { [StateWrite.instance(nil, user: $0.user, scope: $0.scope, app: $0.app)] } ?? []

@@ -175,9 +175,7 @@ final class AppHost: Sendable {
     }
 
     private func closeOtherApp(than app: AppID, user: UserID, conversation: ConversationID) async {
-        guard let other = await instances.openApp(of: user, in: conversation), other != app,
-              let instance = await instances.instance(InstanceKey(user: user, scope: .conversation(conversation), app: other))
-        else { return }
-        await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))
+        guard let other = await instances.openInstance(of: user, in: conversation), other.app != app else { return }
+        await publish(await other.instance.dismiss(), user: user, scope: .conversation(conversation))
     }
 }

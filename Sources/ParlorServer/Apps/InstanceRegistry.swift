@@ -48,29 +48,34 @@ actor InstanceRegistry {
     ///   when the instance is no longer the one kept for `key` (another replaced it); and false
     ///   while a message it sent has dropped the stored snapshot and its state is older than that
     ///   message (`olderThanItsMessage`): the app rather opens afresh than with it.
-    func recordSaved(_ snapshot: Data, of token: InstanceToken, for key: InstanceKey, olderThanItsMessage: Bool = false) -> Bool {
-        guard var running = instances.peek(key), running.token === token, running.saved != snapshot,
+    func recordSaved(_ snapshot: Data, of token: InstanceToken, for key: InstanceKey, olderThanItsMessage: Bool) -> Bool {
+        guard let running = instances.peek(key), running.token === token, running.saved != snapshot,
               !(running.dropped && olderThanItsMessage)
         else { return false }
-        running.saved = snapshot
-        running.dropped = false
-        instances.set(running, for: key, isPinned: isOpen)
+        change(key) {
+            $0.saved = snapshot
+            $0.dropped = false
+        }
         return true
     }
 
     /// A message the instance sent dropped its stored snapshot in its transaction: the next save
     /// after a call that ends well must write, even a snapshot equal to the one dropped.
     func droppedBySend(for key: InstanceKey) {
-        guard var running = instances.peek(key) else { return }
-        running.saved = nil
-        running.dropped = true
-        instances.set(running, for: key, isPinned: isOpen)
+        change(key) {
+            $0.saved = nil
+            $0.dropped = true
+        }
     }
 
     /// Forgets what was saved last for `key` (the save failed: the next one must write).
     func forgetSaved(for key: InstanceKey) {
+        change(key) { $0.saved = nil }
+    }
+
+    private func change(_ key: InstanceKey, _ body: (inout Running) -> Void) {
         guard var running = instances.peek(key) else { return }
-        running.saved = nil
+        body(&running)
         instances.set(running, for: key, isPinned: isOpen)
     }
 
@@ -85,6 +90,14 @@ actor InstanceRegistry {
         if let existing = instances.peek(key) { return existing.instance }
         instances.set(Running(instance: instance, token: token, saved: nil), for: key, isPinned: isOpen)
         return instance
+    }
+
+    /// The app `user` has open in `conversation`, with its instance when it is in memory.
+    func openInstance(of user: UserID, in conversation: ConversationID) -> (app: AppID, instance: any HostedAppInstance)? {
+        guard let app = openApp(of: user, in: conversation),
+              let instance = instance(InstanceKey(user: user, scope: .conversation(conversation), app: app))
+        else { return nil }
+        return (app, instance)
     }
 
     func openApp(of user: UserID, in conversation: ConversationID) -> AppID? {

@@ -18,7 +18,9 @@ final class InstanceToken: Sendable {}
 ///
 /// At most `capacity` instances stay in memory; past it the least recently used go, except the
 /// ones open on someone's screen. That loses nothing: an instance's state is saved as it
-/// changes, and the next use resumes it from the store.
+/// changes, and the next use resumes it from the store. One that goes while still in use (a
+/// slow call, a caller about to call it) is only let go: its saves still count, and the next
+/// use takes it back rather than resume a second copy from the store (`evicted`).
 actor InstanceRegistry {
     /// An instance in memory, with the snapshot last saved for it (nil before its first save here).
     private struct Running {
@@ -29,7 +31,25 @@ actor InstanceRegistry {
         var dropped = false
     }
 
+    /// An instance the cache let go, until nothing else holds it either.
+    private struct Evicted {
+        weak var instance: (any HostedAppInstance)?
+        let token: InstanceToken
+        let saved: Data?
+        let dropped: Bool
+
+        init(_ running: Running) {
+            (instance, token, saved, dropped) = (running.instance, running.token, running.saved, running.dropped)
+        }
+
+        /// It again, while something still holds it.
+        var running: Running? {
+            instance.map { Running(instance: $0, token: token, saved: saved, dropped: dropped) }
+        }
+    }
+
     private var instances: LRUCache<InstanceKey, Running>
+    private var evicted: [InstanceKey: Evicted] = [:]
     private var open: [UserConversation: AppID] = [:]
 
     init(capacity: Int = 10_000) {
@@ -41,7 +61,23 @@ actor InstanceRegistry {
         let conversation: ConversationID
     }
 
-    func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { instances[key]?.instance }
+    func instance(_ key: InstanceKey) -> (any HostedAppInstance)? { running(key)?.instance }
+
+    /// The entry for `key`, marked as just used; one the cache let go comes back while in use.
+    private func running(_ key: InstanceKey) -> Running? {
+        if let running = instances[key] { return running }
+        guard let running = evicted.removeValue(forKey: key)?.running else { return nil }
+        keep(running, for: key)
+        return running
+    }
+
+    /// Puts `running` in the cache; what the cache lets go is kept, while in use, in `evicted`.
+    private func keep(_ running: Running, for key: InstanceKey) {
+        let gone = instances.set(running, for: key, isPinned: isOpen)
+        guard !gone.isEmpty else { return }
+        evicted = evicted.filter { $0.value.instance != nil }  // the last ones let go that nothing holds any more
+        for entry in gone { evicted[entry.key] = Evicted(entry.value) }
+    }
 
     /// Records that `snapshot`, of the instance `token` names, is to be saved for `key`.
     /// - Returns: false when it is what was saved last, so it need not be written again; false
@@ -49,7 +85,7 @@ actor InstanceRegistry {
     ///   while a message it sent has dropped the stored snapshot and its state is older than that
     ///   message (`olderThanItsMessage`): the app rather opens afresh than with it.
     func recordSaved(_ snapshot: Data, of token: InstanceToken, for key: InstanceKey, olderThanItsMessage: Bool) -> Bool {
-        guard let running = instances.peek(key), running.token === token, running.saved != snapshot,
+        guard let running = running(key), running.token === token, running.saved != snapshot,
               !(running.dropped && olderThanItsMessage)
         else { return false }
         change(key) {
@@ -74,9 +110,9 @@ actor InstanceRegistry {
     }
 
     private func change(_ key: InstanceKey, _ body: (inout Running) -> Void) {
-        guard var running = instances.peek(key) else { return }
+        guard var running = running(key) else { return }
         body(&running)
-        instances.set(running, for: key, isPinned: isOpen)
+        keep(running, for: key)
     }
 
     private func isOpen(_ key: InstanceKey) -> Bool {
@@ -87,8 +123,8 @@ actor InstanceRegistry {
     /// Keeps `instance` (whose saves carry `token`) unless another one for `key` got there first;
     /// returns the one kept.
     func insert(_ instance: any HostedAppInstance, of token: InstanceToken, for key: InstanceKey) -> any HostedAppInstance {
-        if let existing = instances.peek(key) { return existing.instance }
-        instances.set(Running(instance: instance, token: token, saved: nil), for: key, isPinned: isOpen)
+        if let existing = running(key) { return existing.instance }
+        keep(Running(instance: instance, token: token, saved: nil), for: key)
         return instance
     }
 
@@ -112,7 +148,7 @@ actor InstanceRegistry {
     func openInstances(of app: AppID, in conversation: ConversationID, for users: [UserID]) -> [(UserID, any HostedAppInstance)] {
         users.compactMap { user in
             guard open[UserConversation(user: user, conversation: conversation)] == app,
-                  let instance = instances[InstanceKey(user: user, scope: .conversation(conversation), app: app)]?.instance
+                  let instance = running(InstanceKey(user: user, scope: .conversation(conversation), app: app))?.instance
             else { return nil }
             return (user, instance)
         }
@@ -120,11 +156,15 @@ actor InstanceRegistry {
 
     /// Every instance in `conversation` (to update participants).
     func instances(in conversation: ConversationID) -> [(InstanceKey, any HostedAppInstance)] {
-        instances.keys.filter { $0.scope == .conversation(conversation) }.compactMap { key in instances.peek(key).map { (key, $0.instance) } }
+        Set(instances.keys + evicted.keys).filter { $0.scope == .conversation(conversation) }
+            .compactMap { key in running(key).map { (key, $0.instance) } }
     }
 
     /// Forgets one instance (another node changed it; the next use resumes the stored one).
-    func forget(_ key: InstanceKey) { instances[key] = nil }
+    func forget(_ key: InstanceKey) {
+        instances[key] = nil
+        evicted[key] = nil
+    }
 
     /// How many instances are in memory.
     var count: Int { instances.count }
@@ -132,6 +172,7 @@ actor InstanceRegistry {
     /// Forgets a user's instances in a conversation they left.
     func remove(user: UserID, conversation: ConversationID) {
         instances.removeAll { key, _ in key.user == user && key.scope == .conversation(conversation) }
+        evicted = evicted.filter { !($0.key.user == user && $0.key.scope == .conversation(conversation)) }
         open[UserConversation(user: user, conversation: conversation)] = nil
     }
 
@@ -143,8 +184,9 @@ actor InstanceRegistry {
             wasOpen.append(InstanceKey(user: place.user, scope: .conversation(place.conversation), app: app))
             open[place] = nil
         }
-        wasOpen += instances.keys.filter { $0.app == app && $0.scope == .home }
+        wasOpen += (instances.keys + evicted.keys).filter { $0.app == app && $0.scope == .home }
         instances.removeAll { key, _ in key.app == app }
+        evicted = evicted.filter { $0.key.app != app }
         return wasOpen
     }
 }

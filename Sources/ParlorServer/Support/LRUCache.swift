@@ -33,10 +33,12 @@ struct LRUCache<Key: Hashable, Value> {
 
     /// Stores `value` for `key`; past the capacity, the least recently used go, except those
     /// `isPinned` keeps (which may leave the cache over its capacity while they are pinned).
-    mutating func set(_ value: Value, for key: Key, isPinned: (Key) -> Bool = { _ in false }) {
+    /// - Returns: the entries that went.
+    @discardableResult
+    mutating func set(_ value: Value, for key: Key, isPinned: (Key) -> Bool = { _ in false }) -> [(key: Key, value: Value)] {
         clock += 1
         entries[key] = (value, clock)
-        if entries.count > capacity { evictLeastRecentlyUsed(isPinned: isPinned) }
+        return entries.count > capacity ? evictLeastRecentlyUsed(isPinned: isPinned) : []
     }
 
     /// The value for `key` without marking it used.
@@ -46,10 +48,14 @@ struct LRUCache<Key: Hashable, Value> {
         entries = entries.filter { !shouldRemove($0.key, $0.value.value) }
     }
 
-    private mutating func evictLeastRecentlyUsed(isPinned: (Key) -> Bool) {
+    private mutating func evictLeastRecentlyUsed(isPinned: (Key) -> Bool) -> [(key: Key, value: Value)] {
         let keep = max(1, capacity - max(1, capacity / 10))
         let newestFirst = entries.sorted { $0.value.used > $1.value.used }
-        let kept = newestFirst.enumerated().filter { $0.offset < keep || isPinned($0.element.key) }.map(\.element)
-        entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        var gone: [(key: Key, value: Value)] = []
+        for (offset, entry) in newestFirst.enumerated() where offset >= keep && !isPinned(entry.key) {
+            entries[entry.key] = nil
+            gone.append((entry.key, entry.value.value))
+        }
+        return gone
     }
 }

@@ -1,6 +1,11 @@
 """Delivered and read receipts, and the setting that stops sending them."""
 
+import time
+import uuid
+
 import pytest
+
+from parlor_api import call, sign_in
 
 
 def receipt(person):
@@ -57,3 +62,34 @@ def test_read_receipts_in_a_conversation_and_a_group_and_turned_off(browsers):
     alice.driver.refresh()
     alice.open_conversation("Bob")
     alice.wait(lambda: receipt(alice) == "Delivered", "still 'Delivered' after a reload: Bob shares no receipts")
+
+
+@pytest.mark.flow
+def test_a_burst_of_messages_is_read_with_a_few_reads(server, browsers):
+    """A reader looking at a busy conversation tells the server at once, then at most about once a
+    second, not once for each message; the newest message still ends up read."""
+    alice = browsers("alice")
+    bob = browsers("bob")
+    alice.open_conversation("Bob")
+    bob.open_conversation("Alice")
+    bob.js("""
+        window.readsSent = 0;
+        const send = WebSocket.prototype.send;
+        WebSocket.prototype.send = function (data) {
+            if (typeof data === 'string' && data.includes('"type":"read"')) window.readsSent += 1;
+            return send.call(this, data);
+        };
+    """)
+    token = sign_in(server.url, "alice")
+    direct = next(c for c in call(server.url, "GET", "/api/conversations", token=token)
+                  if not c["isGroup"] and {m["username"] for m in c["members"]} == {"alice", "bob"})
+    started = time.monotonic()
+    for index in range(40):
+        call(server.url, "POST", f"/api/conversations/{direct['id']}/messages", {"id": str(uuid.uuid4()), "text": f"Burst {index}"}, token)
+        time.sleep(0.05)
+    bob.wait_for_text_bubble("Burst 39")
+    alice.wait_for_text_bubble("Burst 39")
+    alice.wait(lambda: (receipt(alice) or "").startswith("Read "), "'Read <time>' under the newest message")
+    elapsed = time.monotonic() - started
+    reads = bob.js("return window.readsSent")
+    assert 1 <= reads <= elapsed + 2, f"{reads} reads sent for 40 messages in {elapsed:.1f} s"

@@ -1,6 +1,6 @@
 """Profiles Parlor under one scenario's load, to find what limits a missed target.
 
-usage: bench/profile fanout|app|durable|idle|cluster|prosody-fanout|ejabberd-fanout [--tool T] [--seconds S] [--rate R]
+usage: bench/profile fanout|app|durable|idle|cluster|reads|prosody-fanout|ejabberd-fanout [--tool T] [--seconds S] [--rate R]
 
 CPU: perf (Debian's linux-perf) when `perf stat -e instructions true` counts instructions on
 this machine; otherwise the issue names valgrind --tool=callgrind, which cannot run Parlor's
@@ -23,6 +23,7 @@ import cluster
 import durable
 import fanout
 import idle
+import reads
 from servers import ParlorServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +90,7 @@ async def load(scenario, tool, out, seconds, rate, work):
     fanout.ParlorServer = server_factory
     app_trip.ParlorServer = server_factory
     durable.ParlorServer = server_factory
+    reads.ParlorServer = server_factory
     if scenario in ("prosody-fanout", "ejabberd-fanout"):
         # A peer, for comparison: strace's wall time per system call of its threads.
         kind = scenario.split("-")[0]
@@ -131,6 +133,10 @@ async def load(scenario, tool, out, seconds, rate, work):
     elif scenario == "app":
         config = SimpleNamespace(app_pairs=4, app_rate=rate / 100, app_seconds=seconds)
         await app_trip.measure(work / "app", config, print)
+    elif scenario == "reads":
+        # Mostly reads (each moving the mark by one), after the messages they read are written.
+        count = int(rate * seconds)
+        await reads.measure(work / "reads", print, short=count, long=count + 1, reads=count)
     elif scenario == "idle":
         idle.ParlorServer = server_factory
         await idle.measure("parlor", work / "idle", int(rate), 2, print, settle=seconds)
@@ -158,10 +164,10 @@ def demangle(text):
 
 def main():
     parser = argparse.ArgumentParser(prog="bench/profile")
-    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "prosody-fanout", "ejabberd-fanout"])
+    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "reads", "prosody-fanout", "ejabberd-fanout"])
     parser.add_argument("--connections", type=int, default=500, help="idle sessions (with --tool massif)")
     parser.add_argument("--seconds", type=float, default=10.0)
-    parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app")
+    parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app; reads/s for reads")
     parser.add_argument("--tool", choices=["auto", "perf", "perf-cpu-clock", "callgrind", "massif", "heaptrack", "strace"], default="auto")
     options = parser.parse_args()
     tool = options.tool

@@ -14,6 +14,11 @@ const MAX_PAGE = 500;
 let connection = null;
 /** Conversation ids the person is looking at (for unread counts and read receipts). */
 let visibleConversation = null;
+/** The shortest time between two reads of one conversation sent to the server, in ms (`markRead`). */
+const READ_INTERVAL = 1000;
+/** Per conversation: the read waiting for its turn, and when the last one was sent. */
+const readTimers = new Map();
+const readSentAt = new Map();
 
 export function start() {
   connection = new Connection({
@@ -421,6 +426,12 @@ export const react = (conversation, message, emoji, on) => send({ type: 'react',
 /** Says whether the person is typing; said only while online (a late notice would be wrong). */
 export const typing = (conversation, isTyping) => (state.ready ? send({ type: 'typing', conversation, typing: isTyping }) : null);
 
+/**
+ * The person has seen the conversation up to its last message. The server hears of it at once,
+ * then at most once a second while messages keep arriving (a busy group would otherwise send a
+ * read for each message, from every member looking at it); the later read covers only what had
+ * been seen by then.
+ */
 export function markRead(conversationId) {
   const t = state.transcripts.get(conversationId);
   const conversation = state.conversations.get(conversationId);
@@ -430,9 +441,25 @@ export function markRead(conversationId) {
     conversation.unreadMentions = 0;
     emit('conversations');
   }
-  if (t.readUpTo === t.lastSequence) return;
-  t.readUpTo = t.lastSequence;
-  send({ type: 'read', conversation: conversationId, sequence: t.lastSequence });
+  t.seenUpTo = Math.max(t.seenUpTo ?? 0, t.lastSequence);
+  if (readTimers.has(conversationId)) return;
+  const wait = (readSentAt.get(conversationId) ?? -Infinity) + READ_INTERVAL - Date.now();
+  if (wait <= 0) {
+    sendRead(conversationId);
+  } else {
+    readTimers.set(conversationId, setTimeout(() => {
+      readTimers.delete(conversationId);
+      sendRead(conversationId);
+    }, wait));
+  }
+}
+
+function sendRead(conversationId) {
+  const t = state.transcripts.get(conversationId);
+  if (!t || !state.ready || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo) return;
+  t.readUpTo = t.seenUpTo;
+  readSentAt.set(conversationId, Date.now());
+  send({ type: 'read', conversation: conversationId, sequence: t.seenUpTo });
 }
 
 /** The signed-in person and their settings ({user, sharesReadReceipts}). */

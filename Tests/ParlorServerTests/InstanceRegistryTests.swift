@@ -29,7 +29,7 @@ struct InstanceRegistryTests {
                 "the next use gets the instance that was in use, not a copy resumed from the state before the call")
         #expect(await registry.recordSaved(Data(#"{"sent":1}"#.utf8), of: token, for: alice, olderThanItsMessage: false) == false,
                 "it remembers what it saved: an unchanged state is not written again")
-        _ = bobsInstance
+        withExtendedLifetime((inCall, bobsInstance)) {}
     }
 
     @Test("An instance the cache let go that nothing holds any more is gone: its next use resumes from the store")
@@ -43,7 +43,7 @@ struct InstanceRegistryTests {
 
         #expect(await registry.instance(alice) == nil, "not kept in memory past the cache's bound")
         #expect(await registry.recordSaved(Data(#"{"sent":1}"#.utf8), of: token, for: alice, olderThanItsMessage: false) == false)
-        _ = bobsInstance
+        withExtendedLifetime(bobsInstance) {}
     }
 
     @Test("Forgetting an instance the cache let go (another node changed it) also drops its late saves")
@@ -60,7 +60,24 @@ struct InstanceRegistryTests {
         #expect(await registry.recordSaved(Data(#"{"sent":1}"#.utf8), of: token, for: alice, olderThanItsMessage: false) == false,
                 "the other node's newer state is not overwritten")
         #expect(await registry.instance(alice) == nil)
-        _ = (inCall, bobsInstance)
+        withExtendedLifetime((inCall, bobsInstance)) {}
+    }
+
+    @Test("An instance let go while in use still hears of its conversation's members, and goes when its person leaves the conversation")
+    func evictedInAConversation() async throws {
+        let registry = InstanceRegistry(capacity: 1)
+        let conversation = ConversationID()
+        let alice = InstanceKey(user: UserID(), scope: .conversation(conversation), app: Tally.id)
+        let inCall = Self.instance()
+        _ = await registry.insert(inCall, of: InstanceToken(), for: alice)
+        let bobsInstance = Self.instance()
+        _ = await registry.insert(bobsInstance, of: InstanceToken(), for: Self.key())
+
+        #expect(await registry.instances(in: conversation).map(\.0) == [alice], "a member joining or leaving reaches it")
+        await registry.remove(user: alice.user, conversation: conversation)
+        #expect(await registry.instance(alice) == nil, "Alice left: not taken back")
+        #expect(await registry.instances(in: conversation).isEmpty)
+        withExtendedLifetime((inCall, bobsInstance)) {}
     }
 
     private static func key() -> InstanceKey {

@@ -156,8 +156,9 @@ actor InstanceRegistry {
 
     /// Every instance in `conversation` (to update participants).
     func instances(in conversation: ConversationID) -> [(InstanceKey, any HostedAppInstance)] {
-        Set(instances.keys + evicted.keys).filter { $0.scope == .conversation(conversation) }
-            .compactMap { key in running(key).map { (key, $0.instance) } }
+        (instances.keys + evicted.keys).filter { $0.scope == .conversation(conversation) }.compactMap { key in
+            (instances.peek(key)?.instance ?? evicted[key]?.instance).map { (key, $0) }
+        }
     }
 
     /// Forgets one instance (another node changed it; the next use resumes the stored one).
@@ -166,7 +167,7 @@ actor InstanceRegistry {
         evicted[key] = nil
     }
 
-    /// How many instances are in memory.
+    /// How many instances the cache holds (not those it let go that are still in use).
     var count: Int { instances.count }
 
     /// Forgets a user's instances in a conversation they left.

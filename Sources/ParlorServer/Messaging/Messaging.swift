@@ -302,8 +302,8 @@ final class Messaging: Sendable {
                 }
             }
             let (before, after) = try await store.markRead(user: user, conversation: conversation, upTo: target)
-            if after > before, try await store.sharesReadReceipts(user) {
-                await showReceipt(of: user, in: conversation)
+            // Shown only when the reader shares receipts (the receipts hold only theirs).
+            if after > before, await showReceipt(of: user, in: conversation) {
                 await bus.publish(.readMoved(user: user, conversation: conversation))
             }
         }
@@ -317,13 +317,16 @@ final class Messaging: Sendable {
         return try await store.readReceipts(in: conversation).map(Wire.ReadReceipt.init)
     }
 
-    /// Shows the other members connected here how far `user` has read (they share receipts).
-    func showReceipt(of user: UserID, in conversation: ConversationID) async {
+    /// Shows the other members connected here how far `user` has read.
+    /// - Returns: false when `user` shares no read receipts: nothing is shown.
+    @discardableResult
+    func showReceipt(of user: UserID, in conversation: ConversationID) async -> Bool {
         guard let record = try? await caches.conversation(conversation, store: store),
               let receipt = try? await store.readReceipts(in: conversation).first(where: { $0.user == user })
-        else { return }
+        else { return false }
         let frame = Wire.ServerFrame.readReceipt(conversation: conversation, receipt: Wire.ReadReceipt(receipt))
         await hub.send(.frame(frame.json()), to: record.members.filter { $0 != user })
+        return true
     }
 
     /// Keeps an expiring message for `user`.

@@ -35,6 +35,13 @@ export function start() {
         loadConversations().catch(() => {});
         // Reactions changed meanwhile are not replayed: load each history again when shown.
         for (const t of state.transcripts.values()) t.loaded = false;
+        // A read sent as the connection dropped may be lost: each goes again (one that moves
+        // nothing costs the server little).
+        for (const [id, t] of state.transcripts) {
+          if (t.seenUpTo === undefined || readTimers.has(id)) continue;
+          t.readUpTo = undefined;
+          sendRead(id);
+        }
         for (const conversation of state.typing.keys()) clearTyping(conversation);
         // What was staged or removed meanwhile is not replayed: ask again, now or when opened.
         for (const id of [...state.staged.keys()]) if (id !== visibleConversation) state.staged.delete(id);
@@ -43,13 +50,17 @@ export function start() {
         const open = visibleConversation ? state.apps.get(visibleConversation) : null;
         if (open?.isActive) setStyle(visibleConversation, open.presentationStyle);
       }
-      if (visibleConversation) ensureTranscript(visibleConversation).then(() => markRead(visibleConversation));
+      if (visibleConversation && document.visibilityState === 'visible') {
+        ensureTranscript(visibleConversation).then(() => markRead(visibleConversation));
+      }
     },
   });
   connection.connect();
 }
 
 export function stop() {
+  for (const timer of readTimers.values()) clearTimeout(timer);
+  readTimers.clear();
   connection?.stop();
   connection = null;
 }
@@ -331,7 +342,13 @@ function receiveError(frame) {
 function receiveConversation(frame) {
   if (frame.conversationInfo) {
     const isNew = !state.conversations.has(frame.conversation);
-    state.conversations.set(frame.conversation, frame.conversationInfo);
+    const info = frame.conversationInfo;
+    // The server counts from the last read it heard of; what is on screen is read already.
+    if (frame.conversation === visibleConversation && document.visibilityState === 'visible') {
+      info.unreadCount = 0;
+      info.unreadMentions = 0;
+    }
+    state.conversations.set(frame.conversation, info);
     if (isNew) bump(frame.conversation);
   } else {
     state.conversations.delete(frame.conversation);
@@ -348,6 +365,7 @@ function send(frame, options) {
 }
 
 export function setVisibleConversation(conversationId) {
+  if (conversationId !== visibleConversation) flushReads();
   visibleConversation = conversationId;
 }
 
@@ -456,10 +474,20 @@ export function markRead(conversationId) {
 
 function sendRead(conversationId) {
   const t = state.transcripts.get(conversationId);
-  if (!t || !state.ready || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo) return;
+  // Offline, the connection queues it until it is back.
+  if (!t || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo) return;
   t.readUpTo = t.seenUpTo;
   readSentAt.set(conversationId, Date.now());
   send({ type: 'read', conversation: conversationId, sequence: t.seenUpTo });
+}
+
+/** Sends the reads still waiting for their turn (the person leaves the conversation or the page). */
+export function flushReads() {
+  for (const [conversationId, timer] of readTimers) {
+    clearTimeout(timer);
+    sendRead(conversationId);
+  }
+  readTimers.clear();
 }
 
 /** The signed-in person and their settings ({user, sharesReadReceipts}). */

@@ -178,7 +178,10 @@ function startApp(user, { signedIn = false } = {}) {
   });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && route?.name === 'conversation') client.markRead(route.id);
+    // A hidden tab's timers are slowed down: what was read goes now.
+    if (document.visibilityState === 'hidden') client.flushReads();
   });
+  window.addEventListener('pagehide', () => client.flushReads());
   window.addEventListener('hashchange', navigate);
 
   Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {

@@ -73,11 +73,18 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
     var count = argc
     var arguments = argv
     _ = selectedTarget
-    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in
-        guard let bytes else { return 0 }
-        selectedTarget.run(Data(bytes: bytes, count: size))
-        return 0
-    }
+    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in fuzzOneInput(bytes, size) }
+}
+
+/// One input through the selected target. Also libFuzzer's own entry point by name: in a debug
+/// build (what `scripts/fuzz` makes) SwiftPM makes `main` an alias of `ParlorFuzz_main` only at the
+/// link, so the linker also takes libFuzzer's `main` object, which needs this symbol; the driver
+/// above is still what runs.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let bytes else { return 0 }
+    selectedTarget.run(Data(bytes: bytes, count: size))
+    return 0
 }
 #else
 @main

@@ -76,7 +76,7 @@ def open_added_app(person, name: str):
 
 
 def poll_app() -> Path:
-    """examples/poll's poll-app executable (scripts/test builds it with the package's tests)."""
+    """examples/poll's poll-app executable (scripts/e2e builds it before the flows)."""
     built = POLL / ".build" / "debug" / "poll-app"
     if not built.exists():
         subprocess.run(["swift", "build", "--package-path", str(POLL), "--product", "poll-app"], check=True, timeout=1800)

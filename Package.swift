@@ -59,8 +59,12 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        /// The decoders of outside input, with no server around them: the frames clients send and
+        /// the reader of web pages' heads for link previews. A module of its own so that the
+        /// fuzzer (scripts/fuzz) builds them without the server's dependencies.
+        .target(name: "ParlorInput", dependencies: [parlorKit, parlorHost, "ParlorStore"]),
         .target(name: "ParlorServer", dependencies: [
-            parlorKit, parlorHost, "ParlorStore", "ParlorStickers",
+            parlorKit, parlorHost, "ParlorStore", "ParlorStickers", "ParlorInput",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -80,7 +84,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Web"), .copy("Auth/common-passwords.txt")]),
         /// libFuzzer targets for the decoders of outside input (scripts/fuzz); a replayer otherwise.
-        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorServer", "ParlorStickers", "LinkShare"]),
+        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorInput", "ParlorStickers", "LinkShare"]),
         .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
         .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
@@ -99,7 +103,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer", "ParlorStore", "ParlorStoreSQLite", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
+            "ParlorServer", "ParlorInput", "ParlorStore", "ParlorStoreSQLite", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
             parlorAppRunner,
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),

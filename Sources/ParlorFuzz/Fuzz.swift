@@ -1,8 +1,8 @@
 import CFuzzerDriver
 import Foundation
 import LinkShare
+import ParlorInput
 import ParlorKit
-import ParlorServer
 import ParlorStickers
 
 /// The decoders that read what comes from outside, each a libFuzzer target (issue: "Security",

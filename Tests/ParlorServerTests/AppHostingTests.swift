@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ParlorInput
 import ParlorKit
 import ParlorServer
 @testable import ParlorStoreSQLite

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import ParlorInput
 import ParlorServer
 import Testing
 

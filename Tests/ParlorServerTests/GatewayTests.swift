@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOWebSocket
+import ParlorInput
 import ParlorKit
 import ParlorServer
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+@testable import ParlorInput
 @testable import ParlorServer
 import ParlorStore
 import Testing

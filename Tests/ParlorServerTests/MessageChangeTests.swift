@@ -1,4 +1,5 @@
 import Foundation
+import ParlorInput
 import ParlorKit
 import ParlorServer
 import ParlorStore

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorInput
 import ParlorServer
 import ParlorStore
 import Testing

@@ -1,13 +1,14 @@
 import Foundation
+import HTTPTypes
 import NIOWebSocket
 import ParlorAppRunner
 import ParlorHost
+import ParlorInput
 import ParlorKit
 import ParlorServer
 import ParlorStickers
 import ParlorStore
 import Synchronization
-import HTTPTypes
 import Testing
 
 /// Apps outside the server (issue: "Apps outside the server"): added to a running server, run in

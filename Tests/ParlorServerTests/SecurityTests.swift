@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOWebSocket
+import ParlorInput
 import ParlorServer
 import Testing
 

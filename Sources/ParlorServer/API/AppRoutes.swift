@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ParlorInput
 import ParlorStore
 
 /// `/api/auth/*` and `/api/me`: sign up, sign in, sign out.

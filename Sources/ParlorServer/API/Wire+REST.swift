@@ -1,6 +1,7 @@
 import Foundation
-import ParlorStore
+import ParlorInput
 import ParlorKit
+import ParlorStore
 
 /// The JSON bodies of the HTTP API (docs/openapi.yaml) that are not also WebSocket shapes.
 extension Wire {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParlorHost
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

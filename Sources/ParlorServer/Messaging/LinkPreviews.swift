@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

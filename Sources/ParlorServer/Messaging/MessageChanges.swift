@@ -1,5 +1,6 @@
 import Foundation
 import ParlorHost
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorInput
 @_spi(Hosting) import ParlorHost
 @_spi(Hosting) import ParlorKit
 import ParlorStore

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOWebSocket
+import ParlorInput
 import ParlorKit
 import ParlorStore
 import Synchronization

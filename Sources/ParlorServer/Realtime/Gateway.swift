@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import ParlorInput
 import ParlorKit
 import ParlorStore
 

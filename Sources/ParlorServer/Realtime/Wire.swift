@@ -1,16 +1,15 @@
 import Foundation
 import ParlorHost
+import ParlorInput
 import ParlorKit
 import ParlorStore
 
 /// A stored account (`Wire.User` is its public form).
 typealias Account = User
 
-/// The JSON shapes clients see. docs/PROTOCOL.md documents them.
-public enum Wire {
-    /// The WebSocket protocol's version; `hello` frames name it.
-    public static let protocolVersion = 1
-
+/// The JSON shapes clients see (the namespace and the frames clients send are in ParlorInput).
+/// docs/PROTOCOL.md documents them.
+extension Wire {
     public struct User: Codable, Sendable, Hashable {
         public var id: UserID
         public var username: String

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import ParlorInput
 import ParlorKit
 import ParlorServer
 import ParlorStore

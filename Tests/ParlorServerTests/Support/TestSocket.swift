@@ -4,6 +4,7 @@ import HummingbirdWSClient
 import Logging
 import NIOCore
 import NIOWebSocket
+import ParlorInput
 import ParlorKit
 import ParlorServer
 import Testing

@@ -76,10 +76,11 @@ def open_added_app(person, name: str):
 
 
 def poll_app() -> Path:
-    """examples/poll's poll-app executable (scripts/e2e builds it before the flows)."""
-    built = POLL / ".build" / "debug" / "poll-app"
+    """examples/poll's poll-app executable, built in the root's scratch path by scripts/swift-poll
+    (scripts/e2e builds it before the flows)."""
+    built = ROOT / ".build" / "debug" / "poll-app"
     if not built.exists():
-        subprocess.run(["swift", "build", "--package-path", str(POLL), "--product", "poll-app"], check=True, timeout=1800)
+        subprocess.run([str(ROOT / "scripts" / "swift-poll"), "build", "--product", "poll-app"], check=True, timeout=1800)
     return built
 
 

@@ -127,8 +127,8 @@ public protocol ParlorStore: Sendable {
 
     // MARK: Read receipts
     /// How far each member who shares read receipts has read, and when their mark last moved
-    /// (nil before this was recorded).
-    func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord]
+    /// (nil before this was recorded); only `user`'s, when given (none when they do not share).
+    func readReceipts(in conversation: ConversationID, of user: UserID?) async throws -> [ReadReceiptRecord]
     /// Whether `user` lets others see how far they have read (true unless they turned it off).
     func sharesReadReceipts(_ user: UserID) async throws -> Bool
     func setSharesReadReceipts(_ shares: Bool, user: UserID) async throws
@@ -205,6 +205,11 @@ public protocol ParlorStore: Sendable {
 }
 
 extension ParlorStore {
+    /// Every member's read receipt that is shared.
+    public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
+        try await readReceipts(in: conversation, of: nil)
+    }
+
     /// `append` with nothing alongside.
     public func append(
         _ message: NewMessage, validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void

@@ -4,10 +4,11 @@ import ParlorStore
 import PostgresNIO
 
 extension PostgresStore {
-    public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
+    public func readReceipts(in conversation: ConversationID, of user: UserID?) async throws -> [ReadReceiptRecord] {
         let rows = try await query("""
             SELECT m.user_id, m.last_read_seq, m.last_read_at FROM members m JOIN users u ON u.id = m.user_id
-            WHERE m.conversation_id = \(conversation.description) AND u.shares_read_receipts ORDER BY m.joined_at, m.join_order
+            WHERE m.conversation_id = \(conversation.description) AND m.user_id = coalesce(\(user?.description), m.user_id)
+            AND u.shares_read_receipts ORDER BY m.joined_at, m.join_order
             """)
         return try rows.compactMap { row in
             let (user, sequence, readAt) = try Self.readable { try row.decode((String, Int64, Timestamp?).self) }

@@ -112,9 +112,14 @@ extension PostgresStore {
     /// at once all the same.
     @discardableResult
     func unsyncedQuery(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await unsynced { connection in try await connection.rows(query, logger: self.logger) }
+    }
+
+    /// `body` in one transaction whose commit does not wait for the WAL flush, as `unsyncedQuery`.
+    func unsynced<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await transaction { connection in
             try await connection.rows("SET LOCAL synchronous_commit = off", logger: self.logger)
-            return try await connection.rows(query, logger: self.logger)
+            return try await body(connection)
         }
     }
 

@@ -4,14 +4,15 @@ import ParlorKit
 import ParlorStore
 
 extension SQLiteStore {
-    public func readReceipts(in conversation: ConversationID) async throws -> [ReadReceiptRecord] {
+    public func readReceipts(in conversation: ConversationID, of user: UserID?) async throws -> [ReadReceiptRecord] {
         try await read { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT m.user_id, m.last_read_seq, m.last_read_at FROM members m JOIN users u ON u.id = m.user_id
-                    WHERE m.conversation_id = ? AND u.shares_read_receipts = 1 ORDER BY m.joined_at, m.rowid
+                    WHERE m.conversation_id = ? AND m.user_id = coalesce(?, m.user_id) AND u.shares_read_receipts = 1
+                    ORDER BY m.joined_at, m.rowid
                     """),
-                arguments: [conversation.description]
+                arguments: [conversation.description, user?.description]
             ).compactMap { row in
                 guard let user = UserID(row[0] as String) else { return nil }
                 return ReadReceiptRecord(user: user, sequence: row[1], readAt: (row[2] as Double?).map(Self.date))

@@ -56,6 +56,34 @@ struct ReadReceiptTests {
         }
     }
 
+    @Test("A read tells the reader's other tabs and the others once; reading it again tells nobody anything")
+    func repeatedRead() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            for text in ["one", "two"] { try await api.send(text, in: direct.id, as: alice) }
+            let aliceSocket = try await TestSocket.session(port: port, as: alice)
+            let bobPhone = try await TestSocket.session(port: port, as: bob)
+            let bobLaptop = try await TestSocket.session(port: port, as: bob)
+
+            try await Self.read(bobPhone, direct.id, upTo: 2)
+            #expect(try await bobLaptop.next("conversation").conversationInfo?.unreadCount == 0, "his other tab shows it read")
+            _ = try await aliceSocket.next("readReceipt")
+            for socket in [aliceSocket, bobPhone, bobLaptop] { _ = try await socket.framesQueued() }
+
+            // The same read again (a second tab looking, a reconnect): nothing changed, nothing to say.
+            try await Self.read(bobPhone, direct.id, upTo: 2)
+            try await Self.read(bobLaptop, direct.id, upTo: 1)
+            for socket in [aliceSocket, bobPhone, bobLaptop] {
+                let said = try await socket.framesQueued().map(\.type).filter { $0 == "conversation" || $0 == "readReceipt" }
+                #expect(said.isEmpty, "nothing new was read, yet \(said) was sent")
+            }
+            for socket in [aliceSocket, bobPhone, bobLaptop] { await socket.disconnect() }
+        }
+    }
+
     @Test("A read on another node reaches this node's members")
     func otherNodes() async throws {
         try await OtherNodeScene.run { scene in

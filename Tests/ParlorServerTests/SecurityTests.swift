@@ -278,9 +278,10 @@ struct SecurityTests {
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
             let direct = try await api.conversation(of: alice, with: [bob])
+            try await api.send("first", in: direct.id, as: bob)
             let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             try await socket.send("read", ["conversation": .string(direct.id), "sequence": .int(.max)])
-            _ = try await socket.next("conversation")
+            _ = try await socket.next("conversation") { $0.conversationInfo?.unreadCount == 0 }
             try await api.send("new", in: direct.id, as: bob)
             let list = try await api.get("/api/conversations", as: alice).decode([Wire.Conversation].self)
             #expect(list.first?.unreadCount == 1)

@@ -77,7 +77,7 @@ struct MessageChangeStoreTests {
 
 @Suite("Read receipts in the store")
 struct ReadReceiptStoreTests {
-    @Test("A mark that moves records when; a member who stops sharing is left out", arguments: StoreBackend.all)
+    @Test("A mark that moves records when; one member's receipt reads alone; a member who stops sharing is left out", arguments: StoreBackend.all)
     func receipts(backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let alice = try await store.makeUser("alice")
@@ -96,10 +96,34 @@ struct ReadReceiptStoreTests {
                     "reading nothing new keeps the time")
             try await store.markRead(user: bob.id, conversation: conversation.id, upTo: 2)
             #expect(try await store.readReceipts(in: conversation.id).first { $0.user == bob.id }?.sequence == 2)
+            let bobs = try await store.readReceipts(in: conversation.id, of: bob.id)
+            #expect(bobs.map(\.user) == [bob.id] && bobs.first?.sequence == 2, "one member's receipt alone")
 
             try await store.setSharesReadReceipts(false, user: bob.id)
             #expect(try await !store.sharesReadReceipts(bob.id))
             #expect(try await store.readReceipts(in: conversation.id).map(\.user) == [alice.id])
+            #expect(try await store.readReceipts(in: conversation.id, of: bob.id).isEmpty, "nor theirs alone")
+            #expect(try await store.readReceipts(in: conversation.id, of: alice.id).map(\.user) == [alice.id])
+        }
+    }
+
+    @Test("Two reads of one mark at once (two tabs): one moves it, the other finds it moved", arguments: StoreBackend.all)
+    func concurrentReads(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let count: Int64 = 20
+            for _ in 1...count {
+                _ = try await store.append(
+                    NewMessage(id: MessageID(), conversationID: conversation.id, sender: alice.id, content: .text("hi")), validate: acceptAll)
+            }
+            for sequence in 1...count {
+                async let phone = store.markRead(user: bob.id, conversation: conversation.id, upTo: sequence)
+                async let laptop = store.markRead(user: bob.id, conversation: conversation.id, upTo: sequence)
+                let moved = try await [phone, laptop].filter { $0.current > $0.previous }
+                #expect(moved.count == 1, "read up to \(sequence): \(moved.count) of the two reads say they moved the mark")
+            }
         }
     }
 }

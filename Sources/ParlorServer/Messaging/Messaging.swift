@@ -291,22 +291,24 @@ final class Messaging: Sendable {
         let (previous, last) = try await store.readMark(user: user, conversation: conversation)
         // Never past the last message this call has seen: what arrives meanwhile is read by a later call.
         let target = min(sequence, last)
-        // A stale mark from another tab, or a repeated read, reads nothing new: nothing to store.
-        if target > previous {
-            let now = Date()
-            try await store.forEachPage(in: conversation, after: previous, through: target) { page in
-                for message in page
-                where MessageRules.startsExpiry(
-                    of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: target)
-                {
-                    try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
-                }
+        // A stale mark from another tab, or a repeated read, reads nothing new: nothing to store,
+        // nothing to show.
+        guard target > previous else { return }
+        let now = Date()
+        try await store.forEachPage(in: conversation, after: previous, through: target) { page in
+            for message in page
+            where MessageRules.startsExpiry(
+                of: message.content.appMessage, sender: message.sender, reader: user, sequence: message.sequence, readUpTo: target)
+            {
+                try await store.recordExpiringRead(user: user, message: message.id, conversation: conversation, at: now)
             }
-            let (before, after) = try await store.markRead(user: user, conversation: conversation, upTo: target)
-            // Shown only when the reader shares receipts (the receipts hold only theirs).
-            if after > before, await showReceipt(of: user, in: conversation) {
-                await bus.publish(.readMoved(user: user, conversation: conversation))
-            }
+        }
+        let (before, after) = try await store.markRead(user: user, conversation: conversation, upTo: target)
+        // Another tab's read can have moved the mark meanwhile (and told the tabs).
+        guard after > before else { return }
+        // Shown only when the reader shares receipts (the receipts hold only theirs).
+        if await showReceipt(of: user, in: conversation) {
+            await bus.publish(.readMoved(user: user, conversation: conversation))
         }
         // The user's other tabs show the unread count.
         await notices.send(conversation, to: [user])
@@ -323,7 +325,7 @@ final class Messaging: Sendable {
     @discardableResult
     func showReceipt(of user: UserID, in conversation: ConversationID) async -> Bool {
         guard let record = try? await caches.conversation(conversation, store: store),
-              let receipt = try? await store.readReceipts(in: conversation).first(where: { $0.user == user })
+              let receipt = try? await store.readReceipts(in: conversation, of: user).first
         else { return false }
         let frame = Wire.ServerFrame.readReceipt(conversation: conversation, receipt: Wire.ReadReceipt(receipt))
         await hub.send(.frame(frame.json()), to: record.members.filter { $0 != user })

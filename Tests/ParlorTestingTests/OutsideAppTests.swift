@@ -174,7 +174,8 @@ struct OutsideAppTests {
         _ = try? await alice.openApp(named: "Spoiler")
         let error = await alice.appError()
         #expect(error?.code == .appUnavailable && error?.message == "Spoiler answered something Parlor could not use; try again.", "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(10), "failed at once, not at the deadline")
+        // Half the deadline: Python's start under the whole suite took 11 s once on a 2-core machine.
+        #expect(ContinuousClock.now - started < .seconds(30), "failed at once, not at the deadline")
 
         let reopened = try await alice.openApp(named: "Spoiler")
         #expect(reopened.visibleTexts == ["Parlor said malformedFrame"])

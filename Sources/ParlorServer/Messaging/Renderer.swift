@@ -1,6 +1,6 @@
 import Foundation
-import ParlorInput
 @_spi(Hosting) import ParlorHost
+import ParlorInput
 @_spi(Hosting) import ParlorKit
 import ParlorStore
 

@@ -40,26 +40,24 @@ extension PostgresStore {
 
     @discardableResult
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
-        let rows = try await unsynced { connection in
-            // The row is locked first, so the update's snapshot, taken after, holds the mark as the
-            // last read left it: of two reads of one mark at once, one moves it and the other finds it
-            // moved (the subquery below reads the row as it was before this statement's update).
-            try await connection.rows("""
-                SELECT 1 FROM members WHERE conversation_id = \(conversation.description) AND user_id = \(user.description) FOR UPDATE
+        try await unsynced { connection in
+            // The mark is read with its row locked: of two reads of one mark at once, one moves it and
+            // the other, waiting on the lock, finds it moved.
+            let locked = try await connection.rows("""
+                SELECT last_read_seq FROM members
+                WHERE conversation_id = \(conversation.description) AND user_id = \(user.description) FOR UPDATE
                 """, logger: self.logger)
-            return try await connection.rows("""
+            guard let previous = try locked.first?.decode(Int64.self) else { return (0, 0) }
+            let rows = try await connection.rows("""
                 UPDATE members SET last_read_seq = GREATEST(last_read_seq,
                     LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description)))),
                     last_read_at = CASE WHEN LEAST(\(sequence), (SELECT last_seq FROM conversations WHERE id = \(conversation.description))) > last_read_seq
                         THEN \(Timestamp(Date())) ELSE last_read_at END
                 WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
-                RETURNING last_read_seq, (SELECT m.last_read_seq FROM members m
-                           WHERE m.conversation_id = \(conversation.description) AND m.user_id = \(user.description))
+                RETURNING last_read_seq
                 """, logger: self.logger)
+            return (previous, try rows.first?.decode(Int64.self) ?? previous)
         }
-        guard let row = rows.first else { return (0, 0) }
-        let (current, previous) = try row.decode((Int64, Int64).self)
-        return (previous, current)
     }
 
     public func readMark(user: UserID, conversation: ConversationID) async throws -> (mark: Int64, last: Int64) {

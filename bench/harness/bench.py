@@ -164,6 +164,10 @@ async def run(config):
             log(f"  disk: {results['durable']['fdatasync']:.0f} fdatasync/s")
             for level in ("full", "normal"):
                 results["durable"][level] = await durable.commit_rate(work / "durable", level, config.writers, config.durable_seconds, log)
+            floor = durable.sqlite_floor(work / "durable" / "full" / "parlor.sqlite", config.writers, 3.0 if not config.quick else 1.5)
+            results["durable"]["floor"] = floor
+            log("  SQLite alone, µs of CPU per message (Python's own ~{python_us:.0f} included): {schema[us]:.0f} as Parlor writes them, "
+                "{no_search[us]:.0f} without the search index, {append_only[us]:.0f} in one append-only table".format(**floor))
             results["durable"]["peers"] = {}
             for kind in config.peers:
                 results["durable"]["peers"][kind] = await durable.peer_commit_rate(

@@ -12,7 +12,9 @@ one committed message.
 """
 import asyncio
 import os
+import sqlite3
 import time
+import uuid
 from pathlib import Path
 
 import parlor_driver
@@ -39,6 +41,76 @@ def fdatasync_rate(directory, seconds):
     finally:
         os.close(descriptor)
         path.unlink()
+
+
+def sqlite_floor(database, writers, seconds):
+    """SQLite's own CPU per message for the writes Parlor makes for one, without the server.
+
+    A Python `sqlite3` loop on a copy of the server's database after its FULL run (the same
+    schema, search index and conversations), on the harness's core: `writers` messages per
+    transaction, the most the closed loop ever lets the group commit take, each in a savepoint
+    with the duplicate check, the sequence's update and the insert the group commit runs,
+    synchronous = FULL. Three shapes: as Parlor writes them, without the search index (its
+    trigger dropped), and one append-only table (no per-conversation index at all). CPU is this
+    thread's, kernel included, and so includes Python's own cost (`python_us`, measured as five
+    trivial statements per message)."""
+    database = Path(database)
+    shapes = {}
+    for shape in ("schema", "no_search", "append_only"):
+        copy = database.with_name(f"floor-{shape}.sqlite")
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{copy}{suffix}").unlink(missing_ok=True)
+        with sqlite3.connect(database) as source, sqlite3.connect(copy) as target:
+            source.backup(target)
+        db = sqlite3.connect(copy, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            conversations = [row[0] for row in db.execute(
+                "SELECT id FROM conversations ORDER BY last_activity DESC LIMIT ?", (writers,))]
+            if not conversations:
+                raise RuntimeError(f"{database} has no conversations to write to")
+            if shape == "no_search":
+                db.execute("DROP TRIGGER message_search_insert")
+            if shape == "append_only":
+                db.execute("CREATE TABLE message_log (id INTEGER PRIMARY KEY, conversation_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+                           "message_id TEXT NOT NULL, sender_id TEXT NOT NULL, content TEXT NOT NULL, sent_at REAL NOT NULL)")
+            sender, sequence, count = str(uuid.uuid4()), 10**6, 0
+            cpu, started = time.thread_time(), time.perf_counter()
+            while time.perf_counter() - started < seconds:
+                db.execute("BEGIN IMMEDIATE")
+                for conversation in conversations:
+                    message, text, now = str(uuid.uuid4()), bench_text(next(_numbers), now_ns()), time.time()
+                    content = '{"text":{"_0":"%s"}}' % text
+                    if shape == "append_only":
+                        sequence += 1
+                        db.execute("INSERT INTO message_log (conversation_id, seq, message_id, sender_id, content, sent_at) "
+                                   "VALUES (?, ?, ?, ?, ?, ?)", (conversation, sequence, message, sender, content, now))
+                        continue
+                    db.execute("SAVEPOINT message")
+                    db.execute("SELECT * FROM messages WHERE conversation_id = ? AND id = ?", (conversation, message)).fetchall()
+                    seq = db.execute("UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? "
+                                     "RETURNING last_seq", (now, conversation)).fetchone()[0]
+                    db.execute("INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, "
+                               "reply_to, search_text) VALUES (?, ?, ?, ?, 'text', NULL, ?, ?, NULL, ?)",
+                               (conversation, seq, message, sender, content, now, text.lower()))
+                    db.execute("RELEASE message")
+                db.execute("COMMIT")
+                count += len(conversations)
+            elapsed = time.perf_counter() - started
+            shapes[shape] = {"us": (time.thread_time() - cpu) / count * 1e6, "rate": count / elapsed}
+        finally:
+            db.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{copy}{suffix}").unlink(missing_ok=True)
+    memory = sqlite3.connect(":memory:")
+    cpu = time.thread_time()
+    for i in range(20_000):
+        for _ in range(5):
+            memory.execute("SELECT ?", (i,)).fetchone()
+    shapes["python_us"] = (time.thread_time() - cpu) / 20_000 * 1e6
+    shapes["batch"] = writers
+    return shapes
 
 
 async def commit_rate(data_dir, durability, writers, seconds, log):

@@ -163,6 +163,11 @@ def rows(results):
         if full and full["rate"]:
             cpu = full["server_cpu"] / full["rate"] * 1e6
             table.append(("5. Server CPU per durable message, synchronous FULL (µs)", _fmt(cpu), "—", "—", "≤ 50 µs", _met(cpu <= 50)))
+            floor = dur.get("floor")
+            if floor:
+                table.append((f"5. The same, against SQLite's own CPU for the same writes (a Python loop on a copy of the server's database, "
+                              f"{floor['batch']} messages a transaction, FULL) in the reference column (µs)",
+                              _fmt(cpu), _fmt(floor["schema"]["us"]) + " (SQLite)", _x(_ratio(cpu, floor["schema"]["us"])), "reported", ""))
     rd = results.get("reads")
     if rd:
         r = rd["ratio"]
@@ -338,6 +343,14 @@ def write(results, directory, name=None):
             if level in dur:
                 s = dur[level]
                 lines.append(f"- Parlor {level}: {s['rate']:,.0f} messages/s, {s['writers']} writers in a closed loop, server cpu {s['server_cpu']:.0%}")
+        floor = dur.get("floor")
+        if floor:
+            lines.append(f"- SQLite alone, the writes Parlor's group commit makes for a message, in a Python `sqlite3` loop on a copy of the "
+                         f"server's database after its FULL run ({floor['batch']} messages a transaction, synchronous FULL, on the harness's core; "
+                         f"CPU of the loop's thread, kernel and Python's own ~{floor['python_us']:.0f} µs included): "
+                         f"{floor['schema']['us']:.0f} µs a message as Parlor writes them ({floor['schema']['rate']:,.0f}/s), "
+                         f"{floor['no_search']['us']:.0f} µs without the search index ({floor['no_search']['rate']:,.0f}/s), "
+                         f"{floor['append_only']['us']:.0f} µs in one append-only table ({floor['append_only']['rate']:,.0f}/s)")
         for kind, s in dur.get("peers", {}).items():
             lines.append(f"- {NAMES.get(kind, kind)}: {s['rate']:,.0f} room messages/s archived (SQLite, WAL, synchronous FULL) and "
                          f"reflected, {s['writers']} writers each alone in its own room, in a closed loop; server cpu {s['server_cpu']:.0%}")

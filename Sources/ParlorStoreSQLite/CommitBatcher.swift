@@ -6,9 +6,15 @@ import ParlorKit
 import ParlorStore
 
 /// Group commit: appends that arrive while a transaction is being written wait and are then
-/// committed together in the next one, each in its own savepoint so one refusal (a stale session
-/// head, an app's validation) does not affect the others; an append's `alongside` writes share its
-/// savepoint. Every caller resumes only after its transaction is durable.
+/// committed together in the next one. Every check that can refuse an append (a duplicate, a
+/// stale session head, an app's validation, content that does not encode) runs before its first
+/// write, so a refusal writes nothing and the others in the transaction go on; its `alongside`
+/// writes commit with it. A failure of the database itself fails the whole transaction. Every
+/// caller resumes only after its transaction is durable.
+///
+/// No savepoint per append: FTS5 writes its pending terms to disk at every savepoint, so one per
+/// message made the search index write a segment per message instead of one per transaction
+/// (three times the WAL bytes of a message, `bench/README.md`).
 enum CommitBatcher {
     typealias Validate = @Sendable (NewMessage, StoredMessage?) throws -> Void
     typealias Appended = (message: StoredMessage, isDuplicate: Bool)
@@ -31,31 +37,83 @@ enum CommitBatcher {
     }
 
     private static func commitOne(_ request: AppendRequest, db: Database) throws -> Outcome {
-        var outcome: Outcome?
-        try db.inSavepoint {
-            do {
-                let appended = try append(request.message, validate: request.validate, db: db)
-                for write in request.alongside { try SQLiteStore.statement(for: write).execute(db) }
-                outcome = .success(appended)
-                return .commit
-            } catch let error as DatabaseError {
-                throw error  // the database itself failed: fail the whole batch
-            } catch {
-                outcome = .failure(error)
-                return .rollback
-            }
+        let prepared: Prepared
+        do {
+            prepared = try prepare(request, db: db)
+        } catch let error as DatabaseError {
+            throw error  // the database itself failed: fail the whole batch
+        } catch {
+            return .failure(error)  // refused before any write
         }
-        return outcome ?? .failure(StoreError(.unavailable, "The message could not be saved."))
+        switch prepared {
+        case .duplicate(let existing, let alongside):
+            // A retry: its writes beside it still happen (a compose field staged again is cleared).
+            for statement in alongside { try statement.execute(db) }
+            return .success((existing, true))
+        case .new(let insert):
+            // Only statements from here on: what throws now is the database, and fails the batch.
+            guard let stored = try insert.write(db) else { return .failure(StoreError(.notFound, "There is no such conversation.")) }
+            return .success((stored, false))
+        }
     }
 
-    private static func append(_ message: NewMessage, validate: Validate, db: Database) throws -> (message: StoredMessage, isDuplicate: Bool) {
+    /// What an append does, decided before it writes.
+    private enum Prepared {
+        /// The message is already stored (a retried send): only the writes beside it.
+        case duplicate(StoredMessage, alongside: [StateStatement])
+        case new(Insert)
+    }
+
+    /// An append's writes, with every value computed.
+    private struct Insert {
+        let message: NewMessage
+        let conversation: String
+        let session: String?
+        let content: String
+        let alongside: [StateStatement]
+
+        /// The stored message; nil when the conversation is gone (the sequence's update, the first
+        /// write, then matched no row: nothing was written).
+        func write(_ db: Database) throws -> StoredMessage? {
+            let now = SQLiteStore.now()
+            guard let sequence = try Int64.fetchOne(
+                db.cachedStatement(sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq"),
+                arguments: [SQLiteStore.time(now), conversation])
+            else { return nil }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, reply_to, search_text)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(
+                arguments: [
+                    conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
+                    content, SQLiteStore.time(now), message.replyTo?.description, message.content.searchIndexText,
+                ])
+            let mentioned = message.content.mentionedUsers
+            if !mentioned.isEmpty { try SQLiteStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, in: db) }
+            if case .attachment(let attachment) = message.content {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")
+                    .execute(arguments: [conversation, sequence, attachment.hash])
+            }
+            for statement in alongside { try statement.execute(db) }
+            return StoredMessage(
+                id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
+                content: message.content, sentAt: now, replyTo: message.replyTo)
+        }
+    }
+
+    /// Reads and checks; writes nothing.
+    private static func prepare(_ request: AppendRequest, db: Database) throws -> Prepared {
+        let message = request.message
         let conversation = message.conversationID.description
-        // Cached statements: compiling these four for every message cost ~9% of the server's CPU
+        // Cached statements: compiling them for every message cost ~9% of the server's CPU
         // under load (GRDB's authorizer runs at each compilation).
+        let alongside = try request.alongside.map(SQLiteStore.statement(for:))
         if let existing = try MessageRow.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation, message.id.description])
         {
-            return (try existing.stored(), true)
+            return .duplicate(try existing.stored(), alongside: alongside)
         }
         let session = message.content.appMessage?.session?.id.description
         var head: StoredMessage?
@@ -66,32 +124,10 @@ enum CommitBatcher {
             ).map { try $0.stored() }
             if let head, !MessageRules.isCurrent(head: head.id, replacing: message.replacing) { throw SessionConflict(head: head) }
         }
-        try validate(message, head)
-        let now = SQLiteStore.now()
-        guard let sequence = try Int64.fetchOne(
-            db.cachedStatement(sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq"),
-            arguments: [SQLiteStore.time(now), conversation])
-        else { throw StoreError(.notFound, "There is no such conversation.") }
-        let stored = StoredMessage(
-            id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
-            content: message.content, sentAt: now, replyTo: message.replyTo)
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, reply_to, search_text)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
-            arguments: [
-                conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
-                try SQLiteStore.encode(message.content), SQLiteStore.time(now), message.replyTo?.description,
-                message.content.searchIndexText,
-            ])
-        let mentioned = message.content.mentionedUsers
-        if !mentioned.isEmpty { try SQLiteStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, in: db) }
-        if case .attachment(let attachment) = message.content {
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")
-                .execute(arguments: [conversation, sequence, attachment.hash])
-        }
-        return (stored, false)
+        try request.validate(message, head)
+        return .new(
+            Insert(
+                message: message, conversation: conversation, session: session, content: try SQLiteStore.encode(message.content),
+                alongside: alongside))
     }
 }

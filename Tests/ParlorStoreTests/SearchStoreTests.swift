@@ -81,6 +81,62 @@ struct SearchStoreTests {
         }
     }
 
+    @Test("Messages committed together in one group commit are each found, through later edits and unsends; refused ones are not", arguments: StoreBackend.all)
+    func findsEveryMessageOfABatch(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let direct = try await store.makeConversation(alice, bob)
+
+            // A slow validation holds a commit in progress, so the appends below queue up and are
+            // committed together in the next transaction.
+            let entered = Locked(false)
+            let slow = NewMessage(id: MessageID(), conversationID: direct.id, sender: alice.id, content: .text("slowpoke"))
+            let slowTask = Task {
+                try await store.append(slow, validate: { _, _ in
+                    entered.update { $0 = true }
+                    Thread.sleep(forTimeInterval: 0.3)
+                })
+            }
+            for _ in 0..<500 where !entered.value { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(entered.value)
+            let words = (0..<24).map { "word\($0)x" }
+            let outcomes = await withTaskGroup(of: (String, StoredMessage?).self) { group in
+                for (index, word) in words.enumerated() {
+                    group.addTask {
+                        let message = NewMessage(id: MessageID(), conversationID: direct.id, sender: bob.id, content: .text("batch \(word) here"))
+                        let stored = try? await store.append(message, validate: index % 5 == 2 ? refuseAll : acceptAll).message
+                        return (word, stored)
+                    }
+                }
+                var outcomes: [String: StoredMessage?] = [:]
+                for await (word, stored) in group { outcomes[word] = stored }
+                return outcomes
+            }
+            _ = try await slowTask.value
+
+            for (index, word) in words.enumerated() {
+                let found = try await Self.found(word, by: alice, in: store)
+                #expect(found == (index % 5 == 2 ? [] : ["batch \(word) here"]), "\(word)")
+            }
+            #expect(try await Self.found("slowpoke", by: bob, in: store) == ["slowpoke"])
+
+            // The index stays right for messages written in a batch: an edit and an unsend of two of them.
+            let cutoff = Date().addingTimeInterval(-60)
+            guard let edited = outcomes["word0x"] ?? nil, let unsent = outcomes["word1x"] ?? nil else {
+                Issue.record("the first two appends were refused")
+                return
+            }
+            _ = try await store.editMessage(edited.id, in: direct.id, sender: bob.id, text: "batch renamed here", sentAfter: cutoff, maxEdits: 5)
+            _ = try await store.unsendMessage(unsent.id, in: direct.id, sender: bob.id, sentAfter: cutoff)
+            #expect(try await Self.found("word0x", by: alice, in: store).isEmpty)
+            #expect(try await Self.found("renamed", by: alice, in: store) == ["batch renamed here"])
+            #expect(try await Self.found("word1x", by: alice, in: store).isEmpty)
+            #expect(try await Self.found("word3x", by: alice, in: store) == ["batch word3x here"])
+            #expect(try await Self.found("batch", by: alice, in: store).count == words.count - words.indices.filter { $0 % 5 == 2 }.count - 1)
+        }
+    }
+
     @Test("Messages stored before search existed are found once the migration has run", arguments: StoreBackend.all)
     func migrationIndexesOldMessages(backend: StoreBackend) async throws {
         try await backend.withDatabase { database in

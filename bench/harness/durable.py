@@ -48,9 +48,9 @@ def sqlite_floor(database, writers, seconds):
 
     A Python `sqlite3` loop on a copy of the server's database after its FULL run (the same
     schema, search index and conversations), on the harness's core: `writers` messages per
-    transaction, the most the closed loop ever lets the group commit take, each in a savepoint
-    with the duplicate check, the sequence's update and the insert the group commit runs,
-    synchronous = FULL. Three shapes: as Parlor writes them, without the search index (its
+    transaction, the most the closed loop ever lets the group commit take, each with the
+    duplicate check, the sequence's update and the insert the group commit runs (no savepoint:
+    see `CommitBatcher`), synchronous = FULL. Three shapes: as Parlor writes them, without the search index (its
     trigger dropped), and one append-only table (no per-conversation index at all). CPU is this
     thread's, kernel included, and so includes Python's own cost (`python_us`, measured as five
     trivial statements per message)."""
@@ -87,14 +87,12 @@ def sqlite_floor(database, writers, seconds):
                         db.execute("INSERT INTO message_log (conversation_id, seq, message_id, sender_id, content, sent_at) "
                                    "VALUES (?, ?, ?, ?, ?, ?)", (conversation, sequence, message, sender, content, now))
                         continue
-                    db.execute("SAVEPOINT message")
                     db.execute("SELECT * FROM messages WHERE conversation_id = ? AND id = ?", (conversation, message)).fetchall()
                     seq = db.execute("UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? "
                                      "RETURNING last_seq", (now, conversation)).fetchone()[0]
                     db.execute("INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, "
                                "reply_to, search_text) VALUES (?, ?, ?, ?, 'text', NULL, ?, ?, NULL, ?)",
                                (conversation, seq, message, sender, content, now, text.lower()))
-                    db.execute("RELEASE message")
                 db.execute("COMMIT")
                 count += len(conversations)
             elapsed = time.perf_counter() - started

@@ -38,29 +38,33 @@ enum CommitBatcher {
 
     private static func commitOne(_ request: AppendRequest, db: Database) throws -> Outcome {
         let prepared: Prepared
+        let alongside: [StateStatement]
         do {
+            alongside = try request.alongside.map(SQLiteStore.statement(for:))
             prepared = try prepare(request, db: db)
         } catch let error as DatabaseError {
             throw error  // the database itself failed: fail the whole batch
         } catch {
             return .failure(error)  // refused before any write
         }
+        // Only statements from here on: what throws now is the database, and fails the batch.
+        let appended: Appended
         switch prepared {
-        case .duplicate(let existing, let alongside):
-            // A retry: its writes beside it still happen (a compose field staged again is cleared).
-            for statement in alongside { try statement.execute(db) }
-            return .success((existing, true))
+        case .duplicate(let existing):
+            appended = (existing, true)
         case .new(let insert):
-            // Only statements from here on: what throws now is the database, and fails the batch.
             guard let stored = try insert.write(db) else { return .failure(StoreError(.notFound, "There is no such conversation.")) }
-            return .success((stored, false))
+            appended = (stored, false)
         }
+        // A retry's writes beside it happen too (a compose field staged again is cleared).
+        for statement in alongside { try statement.execute(db) }
+        return .success(appended)
     }
 
     /// What an append does, decided before it writes.
     private enum Prepared {
-        /// The message is already stored (a retried send): only the writes beside it.
-        case duplicate(StoredMessage, alongside: [StateStatement])
+        /// The message is already stored (a retried send).
+        case duplicate(StoredMessage)
         case new(Insert)
     }
 
@@ -70,7 +74,6 @@ enum CommitBatcher {
         let conversation: String
         let session: String?
         let content: String
-        let alongside: [StateStatement]
 
         /// The stored message; nil when the conversation is gone (the sequence's update, the first
         /// write, then matched no row: nothing was written).
@@ -96,7 +99,6 @@ enum CommitBatcher {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")
                     .execute(arguments: [conversation, sequence, attachment.hash])
             }
-            for statement in alongside { try statement.execute(db) }
             return StoredMessage(
                 id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,
                 content: message.content, sentAt: now, replyTo: message.replyTo)
@@ -109,11 +111,10 @@ enum CommitBatcher {
         let conversation = message.conversationID.description
         // Cached statements: compiling them for every message cost ~9% of the server's CPU
         // under load (GRDB's authorizer runs at each compilation).
-        let alongside = try request.alongside.map(SQLiteStore.statement(for:))
         if let existing = try MessageRow.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation, message.id.description])
         {
-            return .duplicate(try existing.stored(), alongside: alongside)
+            return .duplicate(try existing.stored())
         }
         let session = message.content.appMessage?.session?.id.description
         var head: StoredMessage?
@@ -127,7 +128,6 @@ enum CommitBatcher {
         try request.validate(message, head)
         return .new(
             Insert(
-                message: message, conversation: conversation, session: session, content: try SQLiteStore.encode(message.content),
-                alongside: alongside))
+                message: message, conversation: conversation, session: session, content: try SQLiteStore.encode(message.content)))
     }
 }

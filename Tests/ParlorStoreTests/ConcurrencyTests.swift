@@ -116,16 +116,7 @@ struct ConcurrencyTests {
 
             // A slow validation holds the commit in progress so that the batch below queues up and
             // is committed together in the next transaction.
-            let entered = Locked(false)
-            let slow = NewMessage(id: MessageID(), conversationID: conversation.id, sender: alice.id, content: .text("slow"))
-            let slowTask = Task {
-                try await store.append(slow, validate: { _, _ in
-                    entered.update { $0 = true }
-                    Thread.sleep(forTimeInterval: 0.5)
-                })
-            }
-            for _ in 0..<500 where !entered.value { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(entered.value)
+            let slowTask = try await store.holdingACommit("slow", from: alice, in: conversation, for: 0.5)
 
             let fates: [Fate] = (0..<40).map { Self.fate(of: $0) }
             let outcomes = await Self.appendConcurrently(

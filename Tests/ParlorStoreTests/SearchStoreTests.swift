@@ -90,16 +90,7 @@ struct SearchStoreTests {
 
             // A slow validation holds a commit in progress, so the appends below queue up and are
             // committed together in the next transaction.
-            let entered = Locked(false)
-            let slow = NewMessage(id: MessageID(), conversationID: direct.id, sender: alice.id, content: .text("slowpoke"))
-            let slowTask = Task {
-                try await store.append(slow, validate: { _, _ in
-                    entered.update { $0 = true }
-                    Thread.sleep(forTimeInterval: 0.3)
-                })
-            }
-            for _ in 0..<500 where !entered.value { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(entered.value)
+            let slowTask = try await store.holdingACommit("slowpoke", from: alice, in: direct, for: 0.3)
             let words = (0..<24).map { "word\($0)x" }
             let outcomes = await withTaskGroup(of: (String, StoredMessage?).self) { group in
                 for (index, word) in words.enumerated() {

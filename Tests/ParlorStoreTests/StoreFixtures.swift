@@ -2,6 +2,7 @@ import Foundation
 import ParlorKit
 import ParlorStore
 import Synchronization
+import Testing
 
 /// Accepts every message, as the server does for messages no app validates.
 let acceptAll: @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
@@ -15,6 +16,25 @@ struct Refused: Error, Equatable {
 }
 
 extension ParlorStore {
+    /// Starts appending `text` with a validation that takes `seconds`, and returns once that commit
+    /// is in progress: appends made before the task ends queue up and are committed together in
+    /// the next transaction, one group commit.
+    func holdingACommit(_ text: String, from sender: User, in conversation: ConversationRecord, for seconds: Double) async throws
+        -> Task<(message: StoredMessage, isDuplicate: Bool), any Error>
+    {
+        let entered = Locked(false)
+        let slow = NewMessage(id: MessageID(), conversationID: conversation.id, sender: sender.id, content: .text(text))
+        let task = Task {
+            try await append(slow, validate: { _, _ in
+                entered.update { $0 = true }
+                Thread.sleep(forTimeInterval: seconds)
+            })
+        }
+        for _ in 0..<500 where !entered.value { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(entered.value, "the slow commit started")
+        return task
+    }
+
     /// Creates the account `username`, shown as the capitalized name, with the hash `hash-<username>`.
     func makeUser(_ username: String) async throws -> User {
         try await createUser(username: username, displayName: username.capitalized, passwordHash: "hash-\(username)")

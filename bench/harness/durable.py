@@ -50,8 +50,9 @@ def sqlite_floor(database, writers, seconds):
     schema, search index and conversations), on the harness's core: `writers` messages per
     transaction, the most the closed loop ever lets the group commit take, each with the
     duplicate check, the sequence's update and the insert the group commit runs (no savepoint:
-    see `CommitBatcher`), synchronous = FULL. Three shapes: as Parlor writes them, without the search index (its
-    trigger dropped), and one append-only table (no per-conversation index at all). CPU is this
+    see `CommitBatcher`), synchronous = FULL. Three shapes: as Parlor writes them, without the
+    search index (its trigger dropped), and one append-only table (no per-conversation index at
+    all). CPU is this
     thread's, kernel included, and so includes Python's own cost (`python_us`, measured as five
     trivial statements per message)."""
     database = Path(database)

@@ -76,8 +76,17 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         }
         let newState = try JSONValue(json: try JSONEncoder().encode(state))
         return AppWire.Result(
-            id: call.id, state: newState, effects: recorder.effects + presentation,
-            view: app.body(state: state, environment: callContext.environment))
+            id: call.id, state: newState == call.state ? nil : newState, effects: recorder.effects + presentation,
+            view: Self.isShown(after: call.hook, presentation, in: callContext.style)
+                ? app.body(state: state, environment: callContext.environment) : nil)
+    }
+
+    /// Whether the instance is still on screen once Parlor has applied an answer: not after a
+    /// resign hook, nor after a dismiss (which a live bubble in the transcript cannot do). A view
+    /// Parlor will not show is not drawn; should it need one after all, it asks with `render`.
+    static func isShown(after hook: AppWire.Hook, _ presentation: [AppWire.Effect], in style: PresentationStyle) -> Bool {
+        if hook == .willResignActive || hook == .didResignActive { return false }
+        return style == .transcript || !presentation.contains(.dismiss)
     }
 
     private func run(_ call: AppWire.Call, state: inout App.State, context: AppContext) async throws {

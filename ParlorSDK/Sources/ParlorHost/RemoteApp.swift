@@ -133,11 +133,14 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
         guard effects.count <= AppWire.maxEffectsPerAnswer else {
             throw MessagesError(.appUnavailable, "\(manifest.name) asked for \(effects.count) things at once; the limit is \(AppWire.maxEffectsPerAnswer).")
         }
-        let newState = result.state ?? state
-        let size = newState.json.count
-        guard size <= AppWire.maxStateBytes else {
-            throw MessagesError(.appUnavailable, "\(manifest.name) tried to keep \(size) bytes of state; the limit is \(AppWire.maxStateBytes).")
+        // An absent state is the one sent, which was within the limit when it was kept.
+        if let newState = result.state {
+            let size = newState.json.count
+            guard size <= AppWire.maxStateBytes else {
+                throw MessagesError(.appUnavailable, "\(manifest.name) tried to keep \(size) bytes of state; the limit is \(AppWire.maxStateBytes).")
+            }
         }
+        let newState = result.state ?? state
         for effect in effects {
             try await apply(effect, context: context)
         }

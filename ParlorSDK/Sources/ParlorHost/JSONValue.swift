@@ -12,23 +12,45 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any value. A decoder cannot say what kind of value it holds, only fail to decode
+    /// the wrong kind, and each failure builds an error; so the likeliest kinds are tried first
+    /// (a string, then an object, then an array), and objects and arrays are read member by
+    /// member.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
+        } else if let string = try? value.decode(String.self) {
+            self = .string(string)
+        } else if let object = try? decoder.container(keyedBy: MemberName.self) {
+            var members: [String: JSONValue] = [:]
+            members.reserveCapacity(object.allKeys.count)
+            for name in object.allKeys {
+                members[name.stringValue] = try object.decode(JSONValue.self, forKey: name)
+            }
+            self = .object(members)
+        } else if var array = try? decoder.unkeyedContainer() {
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(array.count ?? 0)
+            while !array.isAtEnd {
+                elements.append(try array.decode(JSONValue.self))
+            }
+            self = .array(elements)
+        } else if let bool = try? value.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? value.decode(Int64.self) {
+            self = .int(int)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .double(try value.decode(Double.self))
         }
+    }
+
+    /// An object's member name.
+    private struct MemberName: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -104,7 +104,7 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
 
     /// The percent-encoded query string, without the leading `?`.
     public var percentEncodedQuery: String {
-        items.map { QueryItems.encode($0.name) + "=" + QueryItems.encode($0.value) }.joined(separator: "&")
+        items.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
     }
 
     /// A URL made of `base` (whose own query is replaced) and these items.
@@ -177,10 +177,5 @@ public struct QueryItems: Sendable, Hashable, Codable, ExpressibleByDictionaryLi
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    static func encode(_ text: String) -> String {
-        // Every Swift String is valid Unicode, so encoding to UTF-8 percent escapes cannot fail.
-        text.addingPercentEncoding(withAllowedCharacters: .urlUnreservedCharacters) ?? ""
     }
 }

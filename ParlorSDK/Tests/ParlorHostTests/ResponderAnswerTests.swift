@@ -74,11 +74,16 @@ struct ResponderAnswerTests {
         let live = try await link.call(Self.call(.handle, state: state, action: .close, style: .transcript), container: nil)
         #expect(live.view != nil, "a live bubble cannot dismiss itself, so it stays on screen")
 
+        let resigning = try await link.call(Self.call(.willResignActive, state: state), container: nil)
+        #expect(resigning.state == nil, "the app has no willResignActive: nothing changed")
+        #expect(resigning.view == nil, "an app about to close is not shown")
+
         let resigned = try await link.call(Self.call(.didResignActive, state: state), container: nil)
         #expect(try Self.decoded(resigned.state) == Closer.State(bumps: 1, closings: 1))
         #expect(resigned.view == nil, "a resigned app is not shown")
     }
 
+    /// What the host shows was already so before answers were trimmed; this keeps it so.
     @Test("Hosted, the app shows the same screens; closing it costs no render call, and a tap one call")
     func hostShowsTheSameScreens() async throws {
         let link = UnimplementedHookTests.CountingLink(Closer())

@@ -184,6 +184,6 @@ public final class AppDirectory: Sendable {
     }
 
     static func pathComponent(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlUnreservedCharacters) ?? ""
+        PercentEncoding.encode(text)
     }
 }

@@ -68,11 +68,16 @@ struct RemoteAppTests {
 
     /// Runs Probe with `AppRunner` (the app's own code, unchanged) until `body` returns.
     static func withRunner<T: Sendable>(port: Int, secret: String, _ body: () async throws -> T) async throws -> T {
+        try await withRunner(Probe(), port: port, secret: secret, body)
+    }
+
+    /// Runs `app` with `AppRunner` until `body` returns.
+    static func withRunner<T: Sendable, App: MessagesApp>(_ app: App, port: Int, secret: String, _ body: () async throws -> T) async throws -> T {
         let (connected, signal) = AsyncStream.makeStream(of: Void.self)
         // The stream ends with the runner, so a runner that stops for good cannot leave the wait hanging.
         let runner = Task {
             defer { signal.finish() }
-            try await AppRunner(app: Probe(), server: URL(string: "http://127.0.0.1:\(port)"), secret: secret).run { signal.yield() }
+            try await AppRunner(app: app, server: URL(string: "http://127.0.0.1:\(port)"), secret: secret).run { signal.yield() }
         }
         defer { runner.cancel() }
         var iterator = connected.makeAsyncIterator()

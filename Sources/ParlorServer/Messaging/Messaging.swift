@@ -213,20 +213,27 @@ final class Messaging: Sendable {
     /// - Throws: `actionRefused` for another app's session (that app is never asked, and its
     ///   message never shown); `sessionConflict` for a stale head; the app's refusal;
     ///   `messageNotChecked` when the app cannot be asked.
+    ///
+    /// A message in a session costs one store read, its head's: a retry is found as the head
+    /// itself, or, once the session has moved past it, by its id on the way to a conflict. (A
+    /// message reusing the id of one its session moved past, while naming the current head, is
+    /// checked by the app; the commit then returns the original.)
     private func checkOutside(
         _ message: Message, replacing: MessageID?, app: AnyMessagesApp, in conversation: ConversationID
     ) async throws -> CheckedHead? {
-        if try await store.message(id: message.id, in: conversation) != nil { return nil }
         guard let session = message.session else {
+            if try await store.message(id: message.id, in: conversation) != nil { return nil }
             try await app.checkBeforeCommit(message, replacing: nil)
             return CheckedHead(id: nil)
         }
         let stored = try await store.sessionHead(session.id, in: conversation)
+        if stored?.id == message.id { return nil }
         let head = stored?.content.appMessage
         if stored != nil, head?.appID != app.manifest.id {
             throw MessagesError(.actionRefused, "That session belongs to another app.")
         }
         guard MessageRules.isCurrent(head: stored?.id, replacing: replacing) else {
+            if try await store.message(id: message.id, in: conversation) != nil { return nil }
             throw MessageRules.sessionConflict(head: head)
         }
         try await app.checkBeforeCommit(message, replacing: head)

@@ -39,6 +39,8 @@ class Room:
         self.receivers = receivers
         self.pool = None
         self.pool_errors = 0
+        self.pool_closed = 0
+        self.closed_at_start = 0
         self.label = label or kind
         self.data_dir = data_dir
         self.size = members
@@ -68,6 +70,7 @@ class Room:
             self.servers = [XMPP_SERVERS[self.kind](self.data_dir).start()]
             await self._xmpp_members()
         self.prepared = True
+        self.closed_at_start = self.pool_closed
 
     def node_of(self, member):
         return member % self.nodes
@@ -88,7 +91,7 @@ class Room:
             member.conversation = self.conversation
         await _gather_limited([m.connect() for m in self.members], 20)
         if self.receivers > 0:
-            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error, self._on_ping)
+            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error, self._on_ping, self._on_close)
             for member in self.members:
                 member.hand_over(self.pool)
 
@@ -101,7 +104,7 @@ class Room:
         await self.members[0].join("benchmark")  # creates the room (persistent, archived)
         await _gather_limited([m.join("benchmark") for m in self.members[1:]], 20)
         if self.receivers > 0:
-            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error)
+            self.pool = receiver.ReceiverPool(self.receivers, self._on_marker, self._on_error, on_close=self._on_close)
             for member in self.members:
                 member.hand_over(self.pool)
 
@@ -115,6 +118,12 @@ class Room:
 
     def _on_error(self, receiver):
         self.pool_errors += 1
+
+    def _on_close(self, receiver):
+        """The server closed a member's socket during a rung (Parlor closes a connection that
+        falls too far behind its messages): the rung's missing messages then say nothing of the
+        server's rate."""
+        self.pool_closed += 1
 
     def _on_ping(self, index, payload):
         """A WebSocket ping read by a receiver process: answered here, the socket's one writer."""
@@ -141,13 +150,16 @@ class Room:
 
     async def run(self, deliveries_per_second, duration, grace=15.0):
         """Sends at a fixed rate (open loop: the schedule never waits for the server) and waits
-        for every delivery; latency counts from the scheduled send time."""
+        for every delivery; latency counts from the scheduled send time. Members the server
+        closed before it (in a warm-up) are connected again first."""
+        if self.pool_closed > self.closed_at_start:
+            await self.restart()
         messages_per_second = deliveries_per_second / self.size
         total = max(1, int(messages_per_second * duration))
         ledger = DeliveryLedger(self.size, self.node_of if self.nodes > 1 else None)
         self.ledger = ledger
         cpu0, wall0 = self.client_cpu_seconds(), time.monotonic()
-        errors0 = self.pool_errors
+        errors0, closed0 = self.pool_errors, self.pool_closed
         node_cpu0 = [server.cpu_seconds() for server in self.servers]
         throttled0 = [quota.throttled_seconds() if quota else 0.0 for quota in self.quotas]
         watched0 = {name: cpu_seconds() for name, cpu_seconds in self.watch.items()}
@@ -180,6 +192,7 @@ class Room:
         span = max(1, (ledger.last_delivery_ns or send_end) - start) / 1e9
         result = {
             "offered": deliveries_per_second, "duration": duration, **ledger.summary(), "errors": errors,
+            "closed": self.pool_closed - closed0,
             "achieved": ledger.delivered / span,
             "p50": ms(ledger.per_delivery, 50), "p99": ms(ledger.per_delivery, 99), "max": ledger.per_delivery.get_max_value() / 1000,
             "last_p50": ms(ledger.to_last, 50), "last_p99": ms(ledger.to_last, 99),
@@ -219,8 +232,14 @@ def client_valid(step):
 
 def verdict(step, p99_limit_ms):
     """pass, fail (the server missed: a message lost or doubled, or p99 over the limit), or
-    invalid (the client harness used too much CPU for the rung to say anything of the server).
-    A lost or doubled message fails the rung whatever the client's CPU."""
+    invalid (the client harness used too much CPU for the rung to say anything of the server, or
+    read too slowly: the server closed members that fell behind, and what they would have sent
+    and received since is missing). A doubled message fails the rung whatever the client did; a
+    lost one too, unless the server closed a member."""
+    if step["duplicates"]:
+        return "fail"
+    if step.get("closed"):
+        return "invalid"
     if not step["exactly_once"]:
         return "fail"
     if not step.get("valid", True):
@@ -316,6 +335,6 @@ def limited_by_client(best, steps):
 
 def _describe(step):
     return (f"offered {step['offered']:9.0f}/s achieved {step['achieved']:9.0f}/s p50 {step['p50']:8.1f} ms p99 {step['p99']:8.1f} ms "
-            f"to-last p99 {step['last_p99']:8.1f} ms missing {step['missing']} dup {step['duplicates']} err {step['errors']} "
+            f"to-last p99 {step['last_p99']:8.1f} ms missing {step['missing']} dup {step['duplicates']} err {step['errors']} closed {step.get('closed', 0)} "
             f"client cpu {step['client_cpu']:.0%} server cpu {step['server_cpu']:.0%}"
             + (f" {step['verdict']}" if "verdict" in step else ""))

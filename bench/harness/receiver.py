@@ -37,8 +37,10 @@ from stats import HEAD_BYTES, now_ns
 XMPP, WEBSOCKET = 0, 1
 HANDOVER = struct.Struct("<HB")
 # What a receiver process reports per marker: receiver index, message number (0: an error
-# stanza or frame), intended send time and arrival time (CLOCK_MONOTONIC ns).
+# stanza or frame, or, with an intended time of CLOSED, the server closed the socket), intended
+# send time and arrival time (CLOCK_MONOTONIC ns).
 RECORD = struct.Struct("<HIqq")
+CLOSED = 1
 HERE = Path(__file__).resolve().parent
 _MARK = b"BENCH "
 _XMPP_ERRORS = (b"type='error'", b'type="error"')
@@ -166,16 +168,23 @@ def main():
     def on_ping(receiver, payload):
         control.send(b"P" + struct.pack("<H", receiver) + payload)
 
+    def closed(fd):
+        try:
+            poller.unregister(fd)
+        except (KeyError, OSError):
+            pass
+        out.extend(pack(members[fd][0], 0, CLOSED, 0))
+
     def read(fd, data, at):
         receiver, scanner, member = members[fd]
         if scanner.__class__ is WebSocketScanner:
             error = scanner.scan(data, receiver, at, on_marker, on_ping)
-            if scanner.closed:
-                poller.unregister(fd)
         else:
             error = scanner.scan(data, receiver, at, on_marker)
         if error:
             out.extend(pack(receiver, 0, 0, 0))
+        if scanner.__class__ is WebSocketScanner and scanner.closed:
+            closed(fd)
 
     control_fd = control.fileno()
     poll = poller.poll
@@ -212,10 +221,7 @@ def main():
             except OSError:
                 size = 0
             if not size:
-                try:
-                    poller.unregister(fd)
-                except (KeyError, OSError):
-                    pass
+                closed(fd)
                 continue
             read(fd, buffer[:size], now_ns())
         if len(out) > 1:
@@ -236,15 +242,17 @@ class ReceiverPool:
     handed over (SCM_RIGHTS), waits on them with epoll (no asyncio, no parsing), scans the bytes
     and sends back a `RECORD` per marker, in batches, every few milliseconds. The arrival time is
     taken in the receiver process when the read returns, so the batching adds nothing to the
-    latencies. The records go to `on_marker` (error stanzas or frames to `on_error`, WebSocket
-    pings to `on_ping(receiver, payload)`) here, where the one delivery ledger is kept. Receivers
+    latencies. The records go to `on_marker` (error stanzas or frames to `on_error`, a socket the
+    server closed to `on_close(receiver)`, WebSocket pings to `on_ping(receiver, payload)`) here,
+    where the one delivery ledger is kept. Receivers
     inherit this process's CPU affinity and priority; `cpu_seconds` is their CPU time, which counts
     as the client's."""
 
-    def __init__(self, processes, on_marker, on_error, on_ping=None):
+    def __init__(self, processes, on_marker, on_error, on_ping=None, on_close=None):
         self.on_marker = on_marker
         self.on_error = on_error
         self.on_ping = on_ping
+        self.on_close = on_close
         self.loop = asyncio.get_running_loop()
         self.workers = []
         for _ in range(max(1, processes)):
@@ -285,6 +293,9 @@ class ReceiverPool:
             for receiver, number, intended, at in RECORD.iter_unpack(memoryview(data)[1:]):
                 if number:
                     on_marker(receiver, number, intended, at)
+                elif intended == CLOSED:
+                    if self.on_close is not None:
+                        self.on_close(receiver)
                 else:
                     on_error(receiver)
 

@@ -12,6 +12,12 @@ def _ratio(a, b):
     return a / b if a and b else None
 
 
+def closed_note(step):
+    """' (N closed)' when the server closed members' sockets during a fan-out rung."""
+    closed = step.get("closed")
+    return f" ({closed} closed)" if closed else ""
+
+
 def _fmt(value, digits=0, unit=""):
     if value is None:
         return "—"
@@ -279,7 +285,8 @@ def write(results, directory, name=None):
         lines += ["## Fan-out ladder", "",
                   f"Client cpu is the whole client harness (the harness process + its XMPP receiver processes, each in "
                   f"parentheses); a rung where it passed {CLIENT_CPU_LIMIT:.0%} of a core is *invalid*: neither a pass nor a "
-                  "failure of the server.", "",
+                  "failure of the server. Members whose socket the server closed during the rung (Parlor closes a "
+                  "connection that falls too far behind) are counted beside the missing messages.", "",
                   "| server | offered/s | achieved/s | p50 ms | p99 ms | to-last p99 ms | missing | dup | client cpu | server cpu | rung |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for kind, data in fan.items():
@@ -287,7 +294,7 @@ def write(results, directory, name=None):
                 processes = s.get("client_processes") or []
                 split = f" ({' + '.join(f'{c:.0%}' for c in processes)})" if len(processes) > 1 else ""
                 lines.append(f"| {kind} | {s['offered']:,.0f} | {s['achieved']:,.0f} | {s['p50']:.1f} | {s['p99']:.1f} | {s['last_p99']:.1f} | "
-                             f"{s['missing']} | {s['duplicates']} | {s['client_cpu']:.0%}{split} | {s['server_cpu']:.0%} | {s.get('verdict', '')} |")
+                             f"{s['missing']}{closed_note(s)} | {s['duplicates']} | {s['client_cpu']:.0%}{split} | {s['server_cpu']:.0%} | {s.get('verdict', '')} |")
         lines.append("")
     lat = results.get("latency")
     if lat:

@@ -274,10 +274,16 @@ def write(results, directory, name=None):
             best = data["best"]["offered"] if data["best"] else 0
             above = [s for s in data["steps"] if s["offered"] > best]
             limiting = [s for s in above if s["offered"] == min(x["offered"] for x in above)]
+            closed = max(s.get("closed") or 0 for s in limiting)
+            if closed:
+                why = (f"the client harness read too slowly: the server closed up to {closed} members that fell behind "
+                       f"(the rung collapsed, {NAMES.get(kind, kind)} then at {max(s['server_cpu'] for s in limiting):.0%} of its core)")
+            else:
+                why = (f"the client harness used {max(s['client_cpu'] for s in limiting):.0%} of a core "
+                       f"(over the {CLIENT_CPU_LIMIT:.0%} that makes a rung invalid) and {NAMES.get(kind, kind)} "
+                       f"{max(s['server_cpu'] for s in limiting):.0%} of its own")
             lines += ["", f"Note: {NAMES.get(kind, kind)}'s fan-out figure is a lower bound: on the rung above it "
-                      f"({limiting[0]['offered']:,.0f}/s) the client harness used {max(s['client_cpu'] for s in limiting):.0%} of a core "
-                      f"(over the {CLIENT_CPU_LIMIT:.0%} that makes a rung invalid) and {NAMES.get(kind, kind)} "
-                      f"{max(s['server_cpu'] for s in limiting):.0%} of its own."]
+                      f"({limiting[0]['offered']:,.0f}/s) {why}."]
     lines += ["", "Exactly-once checks (every message of every reported figure arrived exactly once at every member): " +
               ", ".join(f"{what} {'ok' if ok else 'FAILED'}" for what, ok in checks(results)), ""]
     fan = results.get("fanout")
@@ -285,8 +291,9 @@ def write(results, directory, name=None):
         lines += ["## Fan-out ladder", "",
                   f"Client cpu is the whole client harness (the harness process + its XMPP receiver processes, each in "
                   f"parentheses); a rung where it passed {CLIENT_CPU_LIMIT:.0%} of a core is *invalid*: neither a pass nor a "
-                  "failure of the server. Members whose socket the server closed during the rung (Parlor closes a "
-                  "connection that falls too far behind) are counted beside the missing messages.", "",
+                  "failure of the server. So is a rung in which the server closed members that read too slowly (Parlor "
+                  "closes a connection that falls too far behind), counted in parentheses beside the missing messages: "
+                  "what they would have sent and received is missing.", "",
                   "| server | offered/s | achieved/s | p50 ms | p99 ms | to-last p99 ms | missing | dup | client cpu | server cpu | rung |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for kind, data in fan.items():

@@ -47,13 +47,15 @@ extension PostgresStore {
     }
 
     public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        let select: PostgresQuery = "SELECT participant_id FROM app_participants WHERE user_id = \(user.description) AND app_id = \(app.rawValue)"
+        // An id, once stored, never changes: one round trip when it exists.
+        if let existing = try await query(select).first?.decode(String.self), let id = ParticipantID(existing) { return id }
         // Two statements: the SELECT must see a row another connection inserted concurrently.
         _ = try await query("""
             INSERT INTO app_participants (user_id, app_id, participant_id) VALUES (\(user.description), \(app.rawValue), \(ParticipantID().description))
             ON CONFLICT (user_id, app_id) DO NOTHING
             """)
-        let stored = try await query("SELECT participant_id FROM app_participants WHERE user_id = \(user.description) AND app_id = \(app.rawValue)")
-            .first?.decode(String.self)
+        let stored = try await query(select).first?.decode(String.self)
         guard let stored, let id = ParticipantID(stored) else { throw StoreError(.unavailable, "A participant id could not be stored.") }
         return id
     }

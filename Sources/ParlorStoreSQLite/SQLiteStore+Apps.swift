@@ -61,7 +61,15 @@ extension SQLiteStore {
         }
     }
 
+    /// Read first: an id, once stored, never changes, and a read does not queue behind the
+    /// writer (and the group commit's sync) as the insert does, on every render of an app message.
     public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        let existing = try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT participant_id FROM app_participants WHERE user_id = ? AND app_id = ?",
+                arguments: [user.description, app.rawValue])
+        }
+        if let existing, let id = ParticipantID(existing) { return id }
         let candidate = ParticipantID()
         let stored = try await write { db in
             try db.execute(

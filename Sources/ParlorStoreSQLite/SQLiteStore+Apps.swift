@@ -64,20 +64,18 @@ extension SQLiteStore {
     /// Read first: an id, once stored, never changes, and a read does not queue behind the
     /// writer (and the group commit's sync) as the insert does, on every render of an app message.
     public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
-        let existing = try await read { db in
+        @Sendable func fetch(_ db: Database) throws -> String? {
             try String.fetchOne(
                 db, sql: "SELECT participant_id FROM app_participants WHERE user_id = ? AND app_id = ?",
                 arguments: [user.description, app.rawValue])
         }
-        if let existing, let id = ParticipantID(existing) { return id }
+        if let existing = try await read(fetch), let id = ParticipantID(existing) { return id }
         let candidate = ParticipantID()
         let stored = try await write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO app_participants (user_id, app_id, participant_id) VALUES (?, ?, ?)",
                 arguments: [user.description, app.rawValue, candidate.description])
-            return try String.fetchOne(
-                db, sql: "SELECT participant_id FROM app_participants WHERE user_id = ? AND app_id = ?",
-                arguments: [user.description, app.rawValue])
+            return try fetch(db)
         }
         guard let stored, let id = ParticipantID(stored) else { throw StoreError(.unavailable, "A participant id could not be stored.") }
         return id

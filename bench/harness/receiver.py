@@ -177,13 +177,11 @@ def main():
 
     def read(fd, data, at):
         receiver, scanner, member = members[fd]
-        if scanner.__class__ is WebSocketScanner:
-            error = scanner.scan(data, receiver, at, on_marker, on_ping)
-        else:
-            error = scanner.scan(data, receiver, at, on_marker)
+        websocket = scanner.__class__ is WebSocketScanner
+        error = scanner.scan(data, receiver, at, on_marker, on_ping) if websocket else scanner.scan(data, receiver, at, on_marker)
         if error:
             out.extend(pack(receiver, 0, 0, 0))
-        if scanner.__class__ is WebSocketScanner and scanner.closed:
+        if websocket and scanner.closed:
             closed(fd)
 
     control_fd = control.fileno()

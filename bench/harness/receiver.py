@@ -41,6 +41,8 @@ HANDOVER = struct.Struct("<HB")
 # send time and arrival time (CLOCK_MONOTONIC ns).
 RECORD = struct.Struct("<HIqq")
 CLOSED = 1
+FLUSH_BYTES = 32768  # records are sent once this many bytes wait, or after 5 ms
+CHUNK_RECORDS = 2048  # records a message at most (45 KB, well under a socket buffer)
 HERE = Path(__file__).resolve().parent
 _MARK = b"BENCH "
 _XMPP_ERRORS = (b"type='error'", b'type="error"')
@@ -168,6 +170,14 @@ def main():
     def on_ping(receiver, payload):
         control.send(b"P" + struct.pack("<H", receiver) + payload)
 
+    def flush():
+        """Sends the records in messages of at most CHUNK_RECORDS: one poll can read thousands of
+        markers, and a single message over the socket's buffer fails (EMSGSIZE), which used to
+        stop this receiver in the middle of a rung."""
+        for start in range(1, len(out), CHUNK_RECORDS * RECORD.size):
+            control.send(b"R" + out[start:start + CHUNK_RECORDS * RECORD.size])
+        del out[1:]
+
     def closed(fd):
         try:
             poller.unregister(fd)
@@ -222,15 +232,13 @@ def main():
                 closed(fd)
                 continue
             read(fd, buffer[:size], now_ns())
-        if len(out) > 1:
-            now = time.monotonic()
-            if len(out) > 32768 or now - flushed >= 0.005:
-                try:
-                    control.send(out)
-                except OSError:
-                    break
-                del out[1:]
-                flushed = now
+        if len(out) > 1 and (len(out) > FLUSH_BYTES or time.monotonic() - flushed >= 0.005):
+            try:
+                flush()
+            except OSError as error:
+                print(f"receiver: the harness's socket failed ({error}); stopping", file=sys.stderr)
+                break
+            flushed = time.monotonic()
     for _, _, member in members.values():
         member.close()
 

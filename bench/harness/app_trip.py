@@ -166,7 +166,10 @@ async def measure(data_dir, config, log, outside=False):
         histograms = {k: new_histogram() for k in ("tap_to_view", "event_to_staged", "send_to_delivered", "move")}
         warm = {k: new_histogram() for k in histograms}
         await paced(games, config.app_rate, min(3.0, config.app_seconds / 3), lambda g: g.play(warm))
+        cpu_before = server.cpu_seconds(), server.runner_cpu_seconds()
         moves, failures = await paced(games, config.app_rate, config.app_seconds, lambda g: g.play(histograms))
+        cpu_after = server.cpu_seconds(), server.runner_cpu_seconds()
+        move_count = max(histograms["move"].get_total_count(), 1)
         bubbles_ok = all(count == 1 for game in games for player in game.players for count in player.bubbles.values())
         # Plain messages between the same players, at the same rate.
         ledger = DeliveryLedger(1)
@@ -187,19 +190,27 @@ async def measure(data_dir, config, log, outside=False):
 
         await paced(games, config.app_rate, min(3.0, config.app_seconds / 3), plain_message)
         ledger = DeliveryLedger(1)
+        plain_cpu_before = server.cpu_seconds()
         plain_count, plain_failures = await paced(games, config.app_rate, config.app_seconds, plain_message)
+        plain_cpu = (server.cpu_seconds() - plain_cpu_before) / max(ledger.delivered, 1)
         plain = ledger.per_delivery
         summary = {name: {"p50": ms(h, 50), "p99": ms(h, 99)} for name, h in histograms.items()}
         result = {
             "rate": config.app_rate, "pairs": config.app_pairs, "moves": histograms["move"].get_total_count(),
             "plain_messages": ledger.delivered, **summary, "plain": {"p50": ms(plain, 50), "p99": ms(plain, 99)},
             "failures": failures + plain_failures,
+            # CPU per move (the whole move, both players' sides), of the server and of the app's runner process.
+            "server_cpu_per_move": (cpu_after[0] - cpu_before[0]) / move_count,
+            "runner_cpu_per_move": (cpu_after[1] - cpu_before[1]) / move_count,
+            "server_cpu_per_plain": plain_cpu,
             "exactly_once": not failures and not plain_failures and bubbles_ok and ledger.exactly_once(),
         }
         log(f"  move p50 {result['move']['p50']:.1f} ms p99 {result['move']['p99']:.1f} ms "
             f"(tap→view p50 {result['tap_to_view']['p50']:.1f}, event→staged {result['event_to_staged']['p50']:.1f}, "
             f"send→delivered {result['send_to_delivered']['p50']:.1f}); plain p50 {result['plain']['p50']:.1f} ms "
-            f"p99 {result['plain']['p99']:.1f} ms; {result['moves']} moves, {len(result['failures'])} failures")
+            f"p99 {result['plain']['p99']:.1f} ms; {result['moves']} moves, {len(result['failures'])} failures; "
+            f"server CPU per move {result['server_cpu_per_move'] * 1e6:,.0f} µs, per plain message {plain_cpu * 1e6:,.0f} µs"
+            + (f"; app runner CPU per move {result['runner_cpu_per_move'] * 1e6:,.0f} µs" if outside else ""))
         for failure in result["failures"][:5]:
             log(f"    failure: {failure}")
         return result

@@ -335,6 +335,9 @@ def write(results, directory, name=None):
                            ("plain", "plain message → other player")):
             h = app[key]
             lines.append(f"- {label}: p50 {h['p50']:.1f} ms, p99 {h['p99']:.1f} ms")
+        if "server_cpu_per_move" in app:
+            lines.append(f"- server CPU: {app['server_cpu_per_move'] * 1e6:,.0f} µs per move (both players' sides), "
+                         f"{app['server_cpu_per_plain'] * 1e6:,.0f} µs per plain message")
         lines.append("")
     ext = results.get("outside")
     if ext:
@@ -345,7 +348,9 @@ def write(results, directory, name=None):
             h = ext[key]
             lines.append(f"- {label}: whole move p50 {h['move']['p50']:.1f} ms, p99 {h['move']['p99']:.1f} ms "
                          f"(tap → app frame p50 {h['tap_to_view']['p50']:.1f}, appEvent → staged {h['event_to_staged']['p50']:.1f}, "
-                         f"sendStaged → bubble {h['send_to_delivered']['p50']:.1f}); {h['moves']:,} moves")
+                         f"sendStaged → bubble {h['send_to_delivered']['p50']:.1f}); {h['moves']:,} moves"
+                         + (f"; CPU per move: server {h['server_cpu_per_move'] * 1e6:,.0f} µs" if "server_cpu_per_move" in h else "")
+                         + (f", app runner {h['runner_cpu_per_move'] * 1e6:,.0f} µs" if key == "outside" and "runner_cpu_per_move" in h else ""))
         c = ext["connected"]
         lines.append(f"- {c['apps']} app connections held open: server RSS {c['baseline'] / 2**20:.1f} → {c['loaded'] / 2**20:.1f} MiB "
                      f"({c['per_app'] / 1024:.1f} KiB each), idle CPU {c['idle_cpu'] * 100:.2f}% of a core")

@@ -2,7 +2,7 @@ import Foundation
 import ParlorInput
 import ParlorKit
 @testable import ParlorServer
-import ParlorStore
+@testable import ParlorStore
 import Testing
 
 @Suite("Searching messages")
@@ -130,5 +130,22 @@ struct SearchTests {
         #expect(text.contains("invitation"))
         #expect(!text.contains(mention) && !text.contains("$"))
         #expect(StoredContent.text("Crème Brûlée!").searchIndexText == "creme brulee")
+    }
+
+    @Test("Mentions leave an app message's text as the pattern `$` + UUID says, near misses stay")
+    func mentionsMatchThePattern() {
+        let pattern = #"\$[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#
+        let id = "2BF48414-40DE-4DBC-9273-305F65D83D9B"
+        let pieces = [
+            "$" + id, "$" + id.lowercased(), "$" + id.dropLast(), "$" + id.replacingOccurrences(of: "-", with: "_"),
+            "$$" + id, "$" + id + "F", "$" + String(id.dropFirst()), "$G" + id.dropFirst(), " ", "  ", "é", "👋🏽", "$", "played", "\n",
+            "$" + id.replacingOccurrences(of: "4DBC", with: "4DB-C"),
+        ]
+        // Every text of up to three pieces.
+        let texts = [""] + pieces + pieces.flatMap { a in pieces.map { a + $0 } } + pieces.flatMap { a in pieces.flatMap { b in pieces.map { a + b + $0 } } }
+        for text in texts {
+            let expected = text.replacingOccurrences(of: pattern, with: "", options: .regularExpression).trimmingCharacters(in: .whitespaces)
+            #expect(StoredContent.withoutMentions(text) == expected, "\(text.debugDescription)")
+        }
     }
 }

@@ -119,10 +119,43 @@ extension StoredContent {
         }
     }
 
-    /// `text` without `$<participant id>` mentions.
-    private static func withoutMentions(_ text: String) -> String {
-        text.replacingOccurrences(of: #"\$[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"#, with: "", options: .regularExpression)
-            .trimmingCharacters(in: .whitespaces)
+    /// `text` without `$<participant id>` mentions (a `$` and a UUID in its 8-4-4-4-12 hex form),
+    /// and without the spaces left at its ends. A scan of the bytes: Foundation's regular
+    /// expressions compiled the pattern on every app message committed.
+    static func withoutMentions(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(UInt8(ascii: "$")) else { return text.trimmingCharacters(in: .whitespaces) }
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"), isUUID(bytes, from: index + 1) {
+                index += 1 + uuidLength
+            } else {
+                kept.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: kept, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static let uuidLength = 36
+
+    /// Whether `bytes` hold a UUID's text (hex digits, dashes after the 8th, 12th, 16th and 20th) at `start`.
+    private static func isUUID(_ bytes: [UInt8], from start: Int) -> Bool {
+        guard start + uuidLength <= bytes.count else { return false }
+        for offset in 0..<uuidLength {
+            let byte = bytes[start + offset]
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): continue
+                default: return false
+                }
+            }
+        }
+        return true
     }
 
     /// What the search index holds for this content.

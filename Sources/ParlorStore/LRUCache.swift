@@ -1,21 +1,21 @@
 /// A dictionary that holds at most `capacity` entries: past it, the least recently used tenth
 /// goes (never everything at once). Reads and writes count as use. Not thread-safe: an actor
-/// owns each one.
-struct LRUCache<Key: Hashable, Value> {
-    let capacity: Int
+/// owns each one (or a `Mutex`).
+public struct LRUCache<Key: Hashable, Value> {
+    public let capacity: Int
     private var entries: [Key: (value: Value, used: UInt64)] = [:]
     private var clock: UInt64 = 0
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         precondition(capacity > 0, "an LRU cache holds at least one entry")
         self.capacity = capacity
     }
 
-    var count: Int { entries.count }
-    var keys: [Key] { entries.keys.map { $0 } }
+    public var count: Int { entries.count }
+    public var keys: [Key] { entries.keys.map { $0 } }
 
     /// The value for `key`, marked as just used.
-    subscript(key: Key) -> Value? {
+    public subscript(key: Key) -> Value? {
         mutating get {
             guard let entry = entries[key] else { return nil }
             clock += 1
@@ -35,16 +35,16 @@ struct LRUCache<Key: Hashable, Value> {
     /// `isPinned` keeps (which may leave the cache over its capacity while they are pinned).
     /// - Returns: the entries that went.
     @discardableResult
-    mutating func set(_ value: Value, for key: Key, isPinned: (Key) -> Bool = { _ in false }) -> [(key: Key, value: Value)] {
+    public mutating func set(_ value: Value, for key: Key, isPinned: (Key) -> Bool = { _ in false }) -> [(key: Key, value: Value)] {
         clock += 1
         entries[key] = (value, clock)
         return entries.count > capacity ? evictLeastRecentlyUsed(isPinned: isPinned) : []
     }
 
     /// The value for `key` without marking it used.
-    func peek(_ key: Key) -> Value? { entries[key]?.value }
+    public func peek(_ key: Key) -> Value? { entries[key]?.value }
 
-    mutating func removeAll(where shouldRemove: (Key, Value) -> Bool) {
+    public mutating func removeAll(where shouldRemove: (Key, Value) -> Bool) {
         entries = entries.filter { !shouldRemove($0.key, $0.value.value) }
     }
 

@@ -54,6 +54,7 @@ extension PostgresStore {
             try await connection.rows("DELETE FROM drawers WHERE user_id = \(user)", logger: logger)
             try await connection.rows("DELETE FROM expiring_reads WHERE user_id = \(user)", logger: logger)
         }
+        participantIDs.forget(user: id)
     }
 
     public func createToken(hash: String, user: UserID, expiresAt: Date) async throws {

@@ -47,6 +47,10 @@ extension PostgresStore {
     }
 
     public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        try await participantIDs.id(user: user, app: app) { try await storedParticipantID(user: user, app: app) }
+    }
+
+    private func storedParticipantID(user: UserID, app: AppID) async throws -> ParticipantID {
         let select: PostgresQuery = "SELECT participant_id FROM app_participants WHERE user_id = \(user.description) AND app_id = \(app.rawValue)"
         // An id, once stored, never changes: one round trip when it exists.
         if let existing = try await query(select).first?.decode(String.self), let id = ParticipantID(existing) { return id }

@@ -35,6 +35,7 @@ public final class PostgresStore: ParlorStore, ClusterBus, Service {
     let batcher: PostgresCommitBatcher
     let appendQueue: GroupCommitQueue<AppendRequest, PostgresCommitBatcher.Appended>
     let listener: ClusterListener
+    let participantIDs = ParticipantIDCache()
     private let gate: MigrationGate
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`, see

@@ -55,6 +55,7 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.description])
             }
         }
+        participantIDs.forget(user: id)
     }
 
     public func createToken(hash: String, user: UserID, expiresAt: Date) async throws {

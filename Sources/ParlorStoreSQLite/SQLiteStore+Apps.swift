@@ -61,9 +61,13 @@ extension SQLiteStore {
         }
     }
 
-    /// Read first: an id, once stored, never changes, and a read does not queue behind the
-    /// writer (and the group commit's sync) as the insert does, on every render of an app message.
+    /// From the cache, else read first: an id, once stored, never changes, and a read does not
+    /// queue behind the writer (and the group commit's sync) as the insert does.
     public func participantID(user: UserID, app: AppID) async throws -> ParticipantID {
+        try await participantIDs.id(user: user, app: app) { try await storedParticipantID(user: user, app: app) }
+    }
+
+    private func storedParticipantID(user: UserID, app: AppID) async throws -> ParticipantID {
         @Sendable func fetch(_ db: Database) throws -> String? {
             try String.fetchOne(
                 db, sql: "SELECT participant_id FROM app_participants WHERE user_id = ? AND app_id = ?",

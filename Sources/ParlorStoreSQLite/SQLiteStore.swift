@@ -28,6 +28,7 @@ public final class SQLiteStore: ParlorStore {
     let durability: Durability
     let batcher: GroupCommitQueue<AppendRequest, CommitBatcher.Appended>
     let logger: Logger
+    let participantIDs = ParticipantIDCache()
 
     /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
     /// supported (WAL needs a file).

@@ -151,6 +151,21 @@ struct AppDataTests {
         }
     }
 
+    @Test("A store reads a participant id from the database once: another node deleting the account changes its id there, not here", arguments: StoreBackend.all)
+    func participantIDsAreCached(backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let here = try await database.open()
+            let there = try await database.open()
+            let alice = try await here.makeUser("alice")
+            let known = try await here.participantID(user: alice.id, app: Self.todo)
+            #expect(try await there.participantID(user: alice.id, app: Self.todo) == known)
+
+            try await there.deleteUser(id: alice.id)
+            #expect(try await there.participantID(user: alice.id, app: Self.todo) != known, "the deleting node forgets it")
+            #expect(try await here.participantID(user: alice.id, app: Self.todo) == known, "this node answers from its cache")
+        }
+    }
+
     @Test("Container data is kept per user, app and key; nil deletes it", arguments: StoreBackend.all)
     func containerData(backend: StoreBackend) async throws {
         try await backend.withStore { store in

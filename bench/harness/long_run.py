@@ -18,6 +18,7 @@ from servers import ParlorServer
 
 async def main(seconds):
     server = ParlorServer(tempfile.mkdtemp(prefix="parlor-long-run-"), durability="normal").start()
+    alice = None
     try:
         tokens = await parlor_driver.sign_up(server.port, ["alice", "bob"])
         conversation = await parlor_driver.create_conversation(server.port, tokens["alice"], None, ["bob"])
@@ -47,7 +48,8 @@ async def main(seconds):
                 count = 0
         return 0
     finally:
-        await alice.close()
+        if alice is not None:
+            await alice.close()
         server.stop()
 
 

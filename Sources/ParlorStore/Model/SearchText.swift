@@ -123,8 +123,8 @@ extension StoredContent {
     /// and without the spaces left at its ends. A scan of the bytes: Foundation's regular
     /// expressions compiled the pattern on every app message committed.
     static func withoutMentions(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text.trimmingCharacters(in: .whitespaces) }
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "$")) else { return text.trimmingCharacters(in: .whitespaces) }
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var index = 0

@@ -24,10 +24,14 @@ enum CommitBatcher {
     static let maxBatch = 512
 
     /// A queue that commits its batches to `pool`.
-    static func queue(pool: DatabasePool, logger: Logger) -> GroupCommitQueue<AppendRequest, Appended> {
+    static func queue(pool: DatabasePool, recent: RecentAppMessages, logger: Logger) -> GroupCommitQueue<AppendRequest, Appended> {
         GroupCommitQueue(maxBatch: maxBatch) { requests in
             do {
-                return try await pool.write { db in try requests.map { try commitOne($0, db: db) } }
+                return try await pool.write { db in
+                    let outcomes = try requests.map { try commitOne($0, db: db) }
+                    db.keepOnCommit(outcomes.compactMap { try? $0.get() }.filter { !$0.isDuplicate }.map(\.message), in: recent)
+                    return outcomes
+                }
             } catch {
                 logger.error("A group commit failed", metadata: ["error": "\(error)", "messages": "\(requests.count)"])
                 let failure = StoreError(.unavailable, "The message could not be saved; try again.")

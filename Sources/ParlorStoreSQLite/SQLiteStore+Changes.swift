@@ -18,7 +18,9 @@ extension SQLiteStore {
         _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
     ) async throws -> StoredMessage? {
         let arguments: StatementArguments = [conversation.description, id.description]
+        let recent = recentAppMessages
         return try await write { db in
+            recent.forget(id, in: conversation)  // only a text message can be edited: none is kept
             guard let row = try MessageRow.fetchOne(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: arguments),
                 case let stored = try row.stored().content, case .text(let old, _) = stored,
@@ -43,7 +45,9 @@ extension SQLiteStore {
     public func unsendMessage(_ id: MessageID, in conversation: ConversationID, sender: UserID, sentAfter: Date) async throws -> StoredMessage? {
         let arguments: StatementArguments = [conversation.description, id.description]
         let erased = try Self.encode(StoredContent.text(""))
+        let recent = recentAppMessages
         return try await write { db in
+            recent.forget(id, in: conversation)  // before the change: a read until its commit finds the message as it was
             try db.execute(
                 sql: """
                     UPDATE messages SET content = ?, search_text = '', unsent_at = ?

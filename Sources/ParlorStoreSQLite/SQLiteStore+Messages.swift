@@ -29,7 +29,8 @@ extension SQLiteStore {
     }
 
     public func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage? {
-        try await read { db in
+        if let recent = recentAppMessages.message(id, in: conversation) { return recent }
+        return try await read { db in
             try MessageRow.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?"), arguments: [conversation.description, id.description]
             ).map { try $0.stored() }

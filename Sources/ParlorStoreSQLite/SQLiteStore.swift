@@ -29,6 +29,7 @@ public final class SQLiteStore: ParlorStore {
     let batcher: GroupCommitQueue<AppendRequest, CommitBatcher.Appended>
     let logger: Logger
     let participantIDs = ParticipantIDCache()
+    let recentAppMessages = RecentAppMessages()
 
     /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
     /// supported (WAL needs a file).
@@ -50,7 +51,7 @@ public final class SQLiteStore: ParlorStore {
         }
         self.logger = logger
         self.durability = durability
-        self.batcher = CommitBatcher.queue(pool: pool, logger: logger)
+        self.batcher = CommitBatcher.queue(pool: pool, recent: recentAppMessages, logger: logger)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -35,6 +35,44 @@ struct MessageChangeStoreTests {
         }
     }
 
+    @Test("An app message reads back as committed, the same from another store, and unsent once unsent", arguments: StoreBackend.all)
+    func appMessageReadsBackItsLatestChange(backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let store = try await database.open()
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let conversation = try await store.makeConversation(alice, bob)
+            let sent = try await store.sendApp("Your move", in: Session(), replacing: nil, from: alice, in: conversation)
+            #expect(try await store.message(id: sent.id, in: conversation.id) == sent)
+            #expect(try await database.open().message(id: sent.id, in: conversation.id) == sent, "what the database holds")
+
+            _ = try #require(try await store.unsendMessage(sent.id, in: conversation.id, sender: alice.id, sentAfter: .distantPast))
+            let read = try #require(try await store.message(id: sent.id, in: conversation.id))
+            #expect(read.unsentAt != nil && read.content == .text(""), "not the app message it was")
+        }
+    }
+
+    @Test("SQLite answers the app messages it committed lately from memory: it is the database's only writer")
+    func sqliteKeepsRecentAppMessages() async throws {
+        try await StoreBackend.sqlite.withDatabase { database in
+            let here = try await database.open()
+            let there = try await database.open()
+            let alice = try await here.makeUser("alice")
+            let bob = try await here.makeUser("bob")
+            let conversation = try await here.makeConversation(alice, bob)
+            let app = try await here.sendApp("Your move", in: Session(), replacing: nil, from: alice, in: conversation)
+            let text = try await here.send("hello", from: alice, in: conversation)
+
+            // Another writer (never so in Parlor) unsends both: only the text is read again.
+            for message in [app, text] {
+                _ = try #require(try await there.unsendMessage(message.id, in: conversation.id, sender: alice.id, sentAfter: .distantPast))
+            }
+            #expect(try await here.message(id: app.id, in: conversation.id) == app, "kept since its commit")
+            #expect(try await here.message(id: text.id, in: conversation.id)?.unsentAt != nil, "a text message is read from the database")
+            #expect(try await here.message(id: app.id, in: ConversationID()) == nil, "only in its own conversation")
+        }
+    }
+
     @Test("Unsending takes the message's reactions with it; a window that has passed refuses", arguments: StoreBackend.all)
     func unsendClearsReactions(backend: StoreBackend) async throws {
         try await backend.withStore { store in

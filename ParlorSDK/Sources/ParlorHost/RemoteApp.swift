@@ -162,7 +162,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
         }
     }
 
-    static func callID() -> String { UUID().uuidString }
+    static func callID() -> String { UUIDText.string(UUIDText.random()) }
 }
 
 /// An app whose view needs a call to draw (`AppInstance` awaits it instead of calling `body`):

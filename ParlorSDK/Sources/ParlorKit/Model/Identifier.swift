@@ -14,24 +14,27 @@ public struct Identifier<Tag: IdentifierTag>: Hashable, Sendable, Codable, Custo
     public init(_ uuid: UUID) { self.uuid = uuid }
 
     /// A new random identifier.
-    public init() { self.uuid = UUID() }
+    public init() { self.uuid = UUIDText.random() }
 
     /// Parses the canonical UUID string form; `nil` when `string` is not a UUID.
     /// - Parameter string: a UUID string, such as `E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
     public init?(_ string: String) {
-        guard let uuid = UUID(uuidString: string) else { return nil }
+        guard let uuid = UUIDText.parse(string) else { return nil }
         self.uuid = uuid
     }
 
     /// The UUID's canonical string.
-    public var description: String { uuid.uuidString }
+    public var description: String { UUIDText.string(uuid) }
 
     /// Orders identifiers by their UUID strings, for a stable order.
     /// - Parameters:
     ///   - lhs: an identifier.
     ///   - rhs: another identifier.
     /// - Returns: whether `lhs` sorts before `rhs`.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.uuid.uuidString < rhs.uuid.uuidString }
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        // The bytes in order: the same order as their upper-case hex strings.
+        withUnsafeBytes(of: lhs.uuid.uuid) { left in withUnsafeBytes(of: rhs.uuid.uuid) { left.lexicographicallyPrecedes($0) } }
+    }
 
     /// Decodes an identifier from its UUID string.
     /// - Parameter decoder: the decoder to read from.
@@ -39,7 +42,7 @@ public struct Identifier<Tag: IdentifierTag>: Hashable, Sendable, Codable, Custo
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
-        guard let uuid = UUID(uuidString: string) else {
+        guard let uuid = UUIDText.parse(string) else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "\(Tag.name) must be a UUID, got '\(string.prefix(40))'")
         }
@@ -50,7 +53,7 @@ public struct Identifier<Tag: IdentifierTag>: Hashable, Sendable, Codable, Custo
     /// - Parameter encoder: the encoder to write to.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        try container.encode(uuid.uuidString)
+        try container.encode(description)
     }
 }
 

@@ -5,7 +5,6 @@ public enum PercentEncoding {
     /// RFC 3986's unreserved characters, the only ones left as they are.
     public static let unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
     private static let isUnreserved: [Bool] = (0..<256).map { unreserved.utf8.contains(UInt8($0)) }
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// `text` percent-encoded. Written out because Foundation's `addingPercentEncoding` goes
     /// through `CFString` on Linux and took 13 times as long (a tic-tac-toe board's SVG, 1.2 KB:
@@ -18,8 +17,8 @@ public enum PercentEncoding {
                 encoded.append(byte)
             } else {
                 encoded.append(UInt8(ascii: "%"))
-                encoded.append(hexDigits[Int(byte >> 4)])
-                encoded.append(hexDigits[Int(byte & 0x0F)])
+                encoded.append(Hex.digits[Int(byte >> 4)])
+                encoded.append(Hex.digits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: encoded, as: UTF8.self)

@@ -8,8 +8,6 @@ import Foundation
 /// Foundation's `sscanf` on Linux also took spaces, signs, `0x` and a string cut by a NUL, so that
 /// different texts named one id.
 @_spi(Hosting) public enum UUIDText {
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
     /// A new version 4 (random) UUID, from the system's secure generator.
     public static func random() -> UUID {
         var generator = SystemRandomNumberGenerator()
@@ -31,8 +29,8 @@ import Foundation
                         out[index] = UInt8(ascii: "-")
                         index += 1
                     }
-                    out[index] = digits[Int(byte >> 4)]
-                    out[index + 1] = digits[Int(byte & 0x0F)]
+                    out[index] = Hex.digits[Int(byte >> 4)]
+                    out[index + 1] = Hex.digits[Int(byte & 0x0F)]
                     index += 2
                 }
                 return index
@@ -53,22 +51,13 @@ import Foundation
                         guard utf8[position] == UInt8(ascii: "-") else { return false }
                         position += 1
                     }
-                    guard let high = value(of: utf8[position]), let low = value(of: utf8[position + 1]) else { return false }
+                    guard let high = Hex.value(utf8[position]), let low = Hex.value(utf8[position + 1]) else { return false }
                     out[index] = high << 4 | low
                     position += 2
                 }
                 return true
             }
             return parsed ? UUID(uuid: bytes) : nil
-        }
-    }
-
-    private static func value(of digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

@@ -23,6 +23,7 @@ import cluster
 import durable
 import fanout
 import idle
+import long_run
 import outside
 import reads
 import report
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def options(argv):
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (shorter steps, 1,000 idle connections)")
-    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,reads,cluster,outside",
+    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,reads,cluster,outside,aging",
                         help="comma-separated subset to run")
     parser.add_argument("--peers", default=",".join(PEERS), help=f"the XMPP peers to run beside Parlor (default {','.join(PEERS)})")
     parser.add_argument("--members", type=int, default=100, help="room size (default 100)")
@@ -59,6 +60,7 @@ def options(argv):
     parser.add_argument("--outside-apps", type=int, default=100, help="scenario 7: app connections held open")
     parser.add_argument("--durable-seconds", type=float, help="default 15; quick 3")
     parser.add_argument("--writers", type=int, default=64, help="concurrent writers in scenario 5")
+    parser.add_argument("--aging-seconds", type=float, help="scenario 9's duration, one writer in a closed loop (default 60; quick 20)")
     parser.add_argument("--cluster-node-cpu", dest="cluster_node_cpu", type=float, default=0.25,
                         help="scenario 6: each node's CPU quota in cores (default 0.25), the same with one node and with two")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")
@@ -76,6 +78,7 @@ def options(argv):
     default("idle_connections", 10_000, 1_000)
     default("app_seconds", 30.0, 8.0)
     default("durable_seconds", 15.0, 3.0)
+    default("aging_seconds", 60.0, 20.0)
     config.warmup = 1.0 if quick else 3.0
     if config.idle_workers is None:
         config.idle_workers = max(4, -(-config.idle_connections // 5000))
@@ -182,6 +185,10 @@ async def run(config):
         if "cluster" in config.scenarios:
             log(f"[6] two nodes on one PostgreSQL against one node, {config.members} members")
             results["cluster"] = await cluster.measure(work, config, log)
+        if "aging" in config.scenarios:
+            log(f"[9] whether the rate holds as the server ages: one writer in a closed loop for {config.aging_seconds:g} s")
+            window = 10.0 if config.aging_seconds >= 40 else 5.0
+            results["aging"] = await long_run.measure(work / "aging", config.aging_seconds, log, window=window)
     finally:
         if not config.keep:
             subprocess.run(["rm", "-rf", str(work)], check=False)

@@ -69,6 +69,9 @@ def checks(results):
             out.append((f"cluster {label} (best rung)", clu[key]["best"] is not None and clu[key]["best"]["exactly_once"]))
             if "latency" in clu[key]:
                 out.append((f"cluster {label} latency", clu[key]["latency"]["exactly_once"]))
+    age = results.get("aging")
+    if age:
+        out.append(("aging: every message acked, in turn", age["failure"] is None))
     return out
 
 
@@ -205,6 +208,12 @@ def rows(results):
         c = ext["connected"]
         table.append((f"7. Server memory per connected app, {c['apps']} apps (KiB); idle CPU {c['idle_cpu'] * 100:.2f}% of a core",
                       _fmt(c["per_app"] / 1024, 1), "—", "—", "reported", ""))
+    age = results.get("aging")
+    if age:
+        table.append((f"9. Plain messages acked/s by one writer in a closed loop (NORMAL), the best of the last two {age['window']:g}-s "
+                      f"windows after {age['messages']:,} messages; the best of the first two in the reference column",
+                      _fmt(age["last"]), _fmt(age["first"]) + " (first)", _x(age["ratio"]), "holds: ≥ 0.8×",
+                      _met(age["ratio"] is not None and age["ratio"] >= 0.8 and not age["failure"])))
     return table
 
 
@@ -384,6 +393,15 @@ def write(results, directory, name=None):
         lines.append("")
     if results.get("cluster"):
         lines += _cluster_section(results["cluster"])
+    age = results.get("aging")
+    if age:
+        lines += ["## A server that ages", "",
+                  f"One writer sends a plain message, waits for its ack and sends the next, for {age['seconds']:g} s "
+                  f"(`--durability normal`, so the disk does not set the pace): {age['messages']:,} messages, server CPU "
+                  f"{age['server_cpu']:.1f} s. Acks/s of each {age['window']:g}-s window: "
+                  + ", ".join(f"{r:,.0f}" for r in age["rates"]) + "; server CPU per message (µs): "
+                  + ", ".join(f"{c * 1e6:,.0f}" for c in age.get("cpu_per_message", [])) + "."
+                  + (f" **{age['failure']}**." if age["failure"] else ""), ""]
     text = "\n".join(lines)
     (directory / f"{name}.md").write_text(text)
     (directory / ("latest-quick.md" if results["config"].get("quick") else "latest.md")).write_text(text)

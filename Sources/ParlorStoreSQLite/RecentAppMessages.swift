@@ -30,12 +30,10 @@ final class RecentAppMessages: Sendable {
         messages.withLock { $0[Key(conversation: conversation, message: id)] }
     }
 
-    /// Keeps the app messages among `committed` (call once their transaction committed).
-    func keep(_ committed: [StoredMessage]) {
-        let apps = committed.filter { $0.content.appMessage != nil }
-        guard !apps.isEmpty else { return }
+    /// Keeps `committed`, app messages whose transaction committed (`Database.keepOnCommit`).
+    fileprivate func keep(_ committed: [StoredMessage]) {
         messages.withLock { cache in
-            for message in apps { cache[Key(conversation: message.conversationID, message: message.id)] = message }
+            for message in committed { cache[Key(conversation: message.conversationID, message: message.id)] = message }
         }
     }
 
@@ -48,7 +46,8 @@ final class RecentAppMessages: Sendable {
 extension Database {
     /// Keeps `committed`'s app messages in `recent` once this transaction commits.
     func keepOnCommit(_ committed: [StoredMessage], in recent: RecentAppMessages) {
-        guard committed.contains(where: { $0.content.appMessage != nil }) else { return }
-        afterNextTransaction { _ in recent.keep(committed) }
+        let apps = committed.filter { $0.content.appMessage != nil }
+        guard !apps.isEmpty else { return }
+        afterNextTransaction { _ in recent.keep(apps) }
     }
 }

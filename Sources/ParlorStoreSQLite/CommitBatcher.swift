@@ -24,12 +24,19 @@ enum CommitBatcher {
     static let maxBatch = 512
 
     /// A queue that commits its batches to `pool`.
-    static func queue(pool: DatabasePool, recent: RecentAppMessages, logger: Logger) -> GroupCommitQueue<AppendRequest, Appended> {
+    static func queue(
+        pool: DatabasePool, recent: RecentAppMessages, fields: ComposeFields, logger: Logger
+    ) -> GroupCommitQueue<AppendRequest, Appended> {
         GroupCommitQueue(maxBatch: maxBatch) { requests in
             do {
                 return try await pool.write { db in
                     let outcomes = try requests.map { try commitOne($0, db: db) }
                     db.keepOnCommit(outcomes.compactMap { try? $0.get() }.filter { !$0.isDuplicate }.map(\.message), in: recent)
+                    // An append's writes beside it ran when it succeeded (`commitOne`).
+                    let written = zip(requests, outcomes).flatMap { request, outcome -> [StateWrite] in
+                        if case .success = outcome { request.alongside } else { [] }
+                    }
+                    db.keepOnCommit(written, in: fields)
                     return outcomes
                 }
             } catch {

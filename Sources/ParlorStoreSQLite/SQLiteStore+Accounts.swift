@@ -56,6 +56,7 @@ extension SQLiteStore {
             }
         }
         participantIDs.forget(user: id)
+        composeFields.forget { $0.user == id }
     }
 
     public func createToken(hash: String, user: UserID, expiresAt: Date) async throws {

@@ -9,6 +9,7 @@ extension SQLiteStore {
     }
 
     public func staged(user: UserID, conversation: ConversationID) async throws -> StagedRecord? {
+        if let field = composeFields.field(user: user, conversation: conversation) { return field.record }
         let json = try await read { db in
             try String.fetchOne(
                 db, sql: "SELECT record FROM staged WHERE user_id = ? AND conversation_id = ?",
@@ -29,7 +30,11 @@ extension SQLiteStore {
     /// Neither a compose field nor a snapshot waits for the disk (`ParlorStore`).
     private func apply(_ write: StateWrite) async throws {
         let statement = try Self.statement(for: write)
-        try await self.write(synced: false) { db in try statement.execute(db) }
+        let fields = composeFields
+        try await self.write(synced: false) { db in
+            try statement.execute(db)
+            db.keepOnCommit([write], in: fields)
+        }
     }
 
     /// One state write as SQL, encoded outside the writer (`apply`, and beside a message in `CommitBatcher`).

@@ -30,6 +30,7 @@ public final class SQLiteStore: ParlorStore {
     let logger: Logger
     let participantIDs = ParticipantIDCache()
     let recentAppMessages = RecentAppMessages()
+    let composeFields = ComposeFields()
 
     /// Opens (creating and migrating when needed) the database at `path`; `":memory:"` is not
     /// supported (WAL needs a file).
@@ -51,7 +52,7 @@ public final class SQLiteStore: ParlorStore {
         }
         self.logger = logger
         self.durability = durability
-        self.batcher = CommitBatcher.queue(pool: pool, recent: recentAppMessages, logger: logger)
+        self.batcher = CommitBatcher.queue(pool: pool, recent: recentAppMessages, fields: composeFields, logger: logger)
     }
 
     static func describe(_ error: any Error) -> String {

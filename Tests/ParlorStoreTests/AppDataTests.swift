@@ -82,6 +82,38 @@ struct AppDataTests {
         }
     }
 
+    @Test("SQLite answers the compose fields it wrote lately from memory, emptied ones too: it is the database's only writer")
+    func sqliteKeepsComposeFields() async throws {
+        try await StoreBackend.sqlite.withDatabase { database in
+            let here = try await database.open()
+            let there = try await database.open()
+            let alice = try await here.makeUser("alice")
+            let bob = try await here.makeUser("bob")
+            let conversation = try await here.makeConversation(alice, bob)
+            let game = Session()
+            let head = try await here.sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
+            let move = appMessage("X in the centre", in: game, replacing: head, from: alice, in: conversation)
+            guard case .app(let staged) = move.content else { Issue.record("not an app message"); return }
+            let record = StagedRecord(item: .message(staged), replacing: head.id)
+            try await here.setStaged(record, user: alice.id, conversation: conversation.id)
+            try await there.setStaged(record, user: bob.id, conversation: conversation.id)
+
+            // Another writer (never so in Parlor) clears both fields: only Bob's, which this store
+            // never wrote, is read from the database.
+            try await there.setStaged(nil, user: alice.id, conversation: conversation.id)
+            try await there.setStaged(nil, user: bob.id, conversation: conversation.id)
+            #expect(try await here.staged(user: alice.id, conversation: conversation.id) == record, "kept since its commit")
+            #expect(try await here.staged(user: bob.id, conversation: conversation.id) == nil, "read from the database")
+
+            // Sent here with the field cleared beside it; the other writer stages again: the
+            // emptied field is kept too.
+            _ = try await here.append(move, validate: acceptAll, alongside: [.staged(nil, user: alice.id, conversation: conversation.id)])
+            try await there.setStaged(record, user: alice.id, conversation: conversation.id)
+            #expect(try await here.staged(user: alice.id, conversation: conversation.id) == nil, "emptied by the send it committed")
+            #expect(try await database.open().staged(user: alice.id, conversation: conversation.id) == record, "what the database holds")
+        }
+    }
+
     @Test("A message an app sends from a hook drops its saved snapshot in the message's own transaction: both or neither", arguments: StoreBackend.all)
     func snapshotDroppedWithItsMessage(backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -39,6 +39,7 @@ struct AppCrashTests {
             try await socket.activate("Send again", in: counted, conversation: direct.id)
             #expect(try await socket.messages(1).first?.app?.layout.caption == "Count 1")
             #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 1")
+            try await socket.settle(in: direct.id)
             let saved = try await store.instance(user: alice.id, scope: .conversation(direct.id), app: Counter.id)
             #expect(saved != nil, "the snapshot the send dropped is saved again")
             await socket.disconnect()
@@ -69,6 +70,7 @@ struct AppCrashTests {
         try await server.run(.live) { api, store in
             let (alice, direct, socket, started) = try await Self.start(api)
             let scope = InstanceScope.conversation(direct.id)
+            try await socket.settle(in: direct.id)
             #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
 
             try await socket.activate("Send and fail", in: started, conversation: direct.id)
@@ -76,12 +78,14 @@ struct AppCrashTests {
             let failed = try await socket.appUpdate()
             #expect(failed.error != nil, "the person is told the action failed")
             #expect(failed.view.text(id: "sent") == "Sent 0", "a failed hook keeps the state it had")
+            try await socket.settle(in: direct.id)
             #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) == nil,
                     "'Sent 0' is older than the 'Count 1' it sent: not saved")
 
             // The next call that ends well saves again.
             try await socket.activate("Start", in: failed, conversation: direct.id)
             _ = try await socket.appUpdate()
+            try await socket.settle(in: direct.id)
             #expect(try await store.instance(user: alice.id, scope: scope, app: Counter.id) != nil)
             await socket.disconnect()
         }
@@ -96,6 +100,7 @@ struct AppCrashTests {
             let before = bus.published.count
             try await socket.activate("Count", in: started, conversation: direct.id)
             #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 1")
+            try await socket.settle(in: direct.id)
             let instanceEvents = bus.published.dropFirst(before).filter {
                 switch $0 {
                 case .instanceChanged, .instanceDropped: true
@@ -185,6 +190,7 @@ struct AppCrashTests {
 
             await gate.release()
             _ = try await socket.appUpdate()
+            try await socket.settle(in: direct.id)
             let stored = try #require(try await store.instance(user: alice.id, scope: scope, app: Counter.id))
             #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: stored).state == newer.state,
                     "the replaced instance's 'Sent 1' is not written over the newer 'Sent 7'")

@@ -407,8 +407,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
     }
 
-    /// Runs `body` alone (one call at a time), then renders, saves (`InstanceConfiguration.save`)
-    /// and reports. A call the user did not cause (`userInitiated: false`, a delivery) keeps the
+    /// Runs `body` alone (one call at a time), then renders, shows (`InstanceConfiguration.show`),
+    /// saves (`InstanceConfiguration.save`) and reports. A call the user did not cause (`userInitiated: false`, a delivery) keeps the
     /// error the user has not seen yet.
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
         await acquire()
@@ -424,6 +424,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         await body()
         await render()
         let result = update()
+        await configuration.show?(result)
         // Saved before the lock passes on: a later call's send drops what this one saved, never
         // the reverse.
         if let save = configuration.save {

@@ -17,13 +17,19 @@ public struct InstanceConfiguration: Sendable {
     /// sent a message during the call then failed, keeping its state from before that message.
     /// Nil for a host that keeps nothing.
     public var save: Save?
+    /// Shows the instance: called with each call's update as soon as the call's hooks ran and its
+    /// view was drawn, before `save`, in call order. A person sees the answer without waiting for
+    /// the write; the next call still begins only once it is saved. Nil for a host that shows what
+    /// the calls return.
+    public var show: Show?
 
     public typealias Save = @Sendable (_ snapshot: InstanceSnapshot, _ olderThanItsMessage: Bool) async -> Void
+    public typealias Show = @Sendable (_ update: InstanceUpdate) async -> Void
 
     public init(
         localParticipant: ParticipantID, remoteParticipants: [ParticipantID], surface: AppSurface = .messages,
         conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any FetchClient)? = nil,
-        snapshot: InstanceSnapshot? = nil, save: Save? = nil
+        snapshot: InstanceSnapshot? = nil, save: Save? = nil, show: Show? = nil
     ) {
         self.localParticipant = localParticipant
         self.remoteParticipants = remoteParticipants
@@ -33,6 +39,7 @@ public struct InstanceConfiguration: Sendable {
         self.httpClient = httpClient
         self.snapshot = snapshot
         self.save = save
+        self.show = show
     }
 }
 

@@ -17,13 +17,13 @@ struct Harness {
 
     func instance(
         _ app: RecordingApp? = nil, snapshot: InstanceSnapshot? = nil,
-        save: (@Sendable (InstanceSnapshot, Bool) async -> Void)? = nil
+        save: InstanceConfiguration.Save? = nil, show: InstanceConfiguration.Show? = nil
     ) -> AppInstance<RecordingApp> {
         AppInstance(
             app: app ?? self.app(),
             configuration: InstanceConfiguration(
                 localParticipant: local, remoteParticipants: remotes, conversationHost: host, container: InMemoryContainer(),
-                httpClient: httpClient, snapshot: snapshot, save: save))
+                httpClient: httpClient, snapshot: snapshot, save: save, show: show))
     }
 
     /// A committed message of the recording app, from another participant.

@@ -50,20 +50,23 @@ struct SnapshotTests {
         #expect(try JSONDecoder().decode(InstanceSnapshot.self, from: encodings[0]) == (await instance.snapshot()))
     }
 
-    @Test("Each call saves its snapshot before the next call's app code runs")
+    @Test("Each call shows its answer, then saves its snapshot before the next call's app code runs")
     func savedBeforeTheNextCall() async throws {
         let harness = Harness()
         let saves = SaveLog()
-        let instance = harness.instance(save: saves.recorder)
+        let shown = Mutex<[String?]>([])
+        let instance = harness.instance(save: saves.recorder, show: { update in shown.withLock { $0.append(update.count) } })
         let opened = await instance.openFromDrawer()
         let (increment, crash) = (try opened.action("Increment"), try opened.action("Crash"))
         await saves.holdNext()
         async let incremented = instance.perform(.action(increment))
         await saves.waitUntilHolding()
+        #expect(shown.withLock { $0 } == ["count 0", "count 1"], "the answer is shown while its save still runs")
         async let crashed = instance.perform(.action(crash))
         try await Task.sleep(for: .milliseconds(200))
         #expect(harness.log.names.filter { $0.hasPrefix("handle") } == ["handle(increment)"],
                 "the next call waits until the save of the one before has finished")
+        #expect(shown.withLock { $0 }.count == 2, "nor is its answer shown")
         await saves.release()
         #expect(await incremented.count == "count 1")
         #expect(await crashed.errorCode == .unknown)

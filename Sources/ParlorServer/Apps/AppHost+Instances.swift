@@ -54,7 +54,8 @@ extension AppHost {
             surface: key.scope == .home ? .home : .messages, conversationHost: host,
             container: StoreContainer(store: store, user: key.user, app: key.app),
             httpClient: fetchClient(for: key.app), snapshot: snapshot,
-            save: { [weak self] snapshot, older in await self?.save(snapshot, of: token, for: key, olderThanItsMessage: older) })
+            save: { [weak self] snapshot, older in await self?.save(snapshot, of: token, for: key, olderThanItsMessage: older) },
+            show: { [weak self] update in await self?.show(update, user: key.user, scope: key.scope) })
         return (configuration, token)
     }
 
@@ -64,9 +65,9 @@ extension AppHost {
         return AppFetchClient(client: httpClient, manifest: manifest, allowPrivateHosts: allowsPrivateHosts, logger: logger)
     }
 
-    /// Sends an instance's new look to the user's connections (on this node; the instance saved
-    /// itself before its call returned, `save`).
-    func publish(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
+    /// Sends an instance's new look to the user's connections on this node, as soon as its call
+    /// has an answer (`InstanceConfiguration.show`): the instance saves itself right after.
+    func show(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
             logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
         }

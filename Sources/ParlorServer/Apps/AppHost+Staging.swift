@@ -76,8 +76,7 @@ extension AppHost {
     private func notifySending(_ message: Message, sent: Bool, user: UserID, conversation: ConversationID) async {
         guard let open = await instances.openInstance(of: user, in: conversation), open.app == message.appID else { return }
         let instance = open.instance
-        let update = sent ? await instance.didStartSending(message) : await instance.didCancelSending(message)
-        await publish(update, user: user, scope: .conversation(conversation))
+        _ = sent ? await instance.didStartSending(message) : await instance.didCancelSending(message)
     }
 }
 

@@ -44,7 +44,7 @@ final class AppHost: Sendable {
     func openApp(_ app: AppID, for user: UserID, in conversation: ConversationID) async throws {
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         await closeOtherApp(than: app, user: user, conversation: conversation)
-        await publish(await instance.openFromDrawer(), user: user, scope: .conversation(conversation))
+        _ = await instance.openFromDrawer()
     }
 
     /// The user tapped an app message: its app opens expanded on it (or selects it when open).
@@ -63,7 +63,7 @@ final class AppHost: Sendable {
         }
         let instance = try await conversationInstance(appID, user: user, conversation: conversation)
         await closeOtherApp(than: appID, user: user, conversation: conversation)
-        await publish(await instance.tap(message), user: user, scope: .conversation(conversation))
+        _ = await instance.tap(message)
     }
 
     /// A control of the open app's view was used.
@@ -73,42 +73,41 @@ final class AppHost: Sendable {
             throw APIError(.conflict, code: "appNotOpen", "Open the app first.")
         }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
-        await publish(await instance.perform(event), user: user, scope: .conversation(conversation))
+        _ = await instance.perform(event)
     }
 
     /// The expand or collapse control.
     func setStyle(_ style: PresentationStyle, for user: UserID, in conversation: ConversationID) async throws {
         guard let instance = try await openInstance(of: user, in: conversation) else { return }
-        await publish(await instance.changeStyle(to: style), user: user, scope: .conversation(conversation))
+        _ = await instance.changeStyle(to: style)
     }
 
     /// Closes the open app of a conversation.
     func closeApp(for user: UserID, in conversation: ConversationID) async throws {
         guard let instance = try await openInstance(of: user, in: conversation) else { return }
-        await publish(await instance.dismiss(), user: user, scope: .conversation(conversation))
+        _ = await instance.dismiss()
     }
 
     /// Opens an app's home surface.
     func openHome(_ app: AppID, for user: UserID) async throws {
         let instance = try await homeInstance(app, user: user)
-        await publish(await instance.openHome(), user: user, scope: .home)
+        _ = await instance.openHome()
     }
 
     func homeEvent(_ event: ViewEvent, app: AppID, for user: UserID) async throws {
         let instance = try await homeInstance(app, user: user)
-        await publish(await instance.perform(event), user: user, scope: .home)
+        _ = await instance.perform(event)
     }
 
     func closeHome(_ app: AppID, for user: UserID) async throws {
         let instance = try await homeInstance(app, user: user)
-        await publish(await instance.dismiss(), user: user, scope: .home)
+        _ = await instance.dismiss()
     }
 
     /// `didReceive` for the recipients who have the app open.
     func deliver(_ delivery: AppDeliveries.Delivery) async {
-        let scope = InstanceScope.conversation(delivery.conversation)
-        for (user, instance) in await instances.openInstances(of: delivery.app, in: delivery.conversation, for: delivery.recipients) {
-            await publish(await instance.receive(delivery.message), user: user, scope: scope)
+        for instance in await instances.openInstances(of: delivery.app, in: delivery.conversation, for: delivery.recipients) {
+            _ = await instance.receive(delivery.message)
         }
     }
 
@@ -177,6 +176,6 @@ final class AppHost: Sendable {
 
     private func closeOtherApp(than app: AppID, user: UserID, conversation: ConversationID) async {
         guard let other = await instances.openInstance(of: user, in: conversation), other.app != app else { return }
-        await publish(await other.instance.dismiss(), user: user, scope: .conversation(conversation))
+        _ = await other.instance.dismiss()
     }
 }

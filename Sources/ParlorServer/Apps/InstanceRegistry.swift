@@ -145,12 +145,12 @@ actor InstanceRegistry {
     }
 
     /// The instances of `app` open in `conversation` for `users`.
-    func openInstances(of app: AppID, in conversation: ConversationID, for users: [UserID]) -> [(UserID, any HostedAppInstance)] {
+    func openInstances(of app: AppID, in conversation: ConversationID, for users: [UserID]) -> [any HostedAppInstance] {
         users.compactMap { user in
             guard open[UserConversation(user: user, conversation: conversation)] == app,
                   let instance = running(InstanceKey(user: user, scope: .conversation(conversation), app: app))?.instance
             else { return nil }
-            return (user, instance)
+            return instance
         }
     }
 

@@ -49,6 +49,15 @@ extension TestSocket {
         return try #require(frame.message)
     }
 
+    /// Returns once the call of the app open in `conversation` has ended, its state saved: an app
+    /// shows its answer before it saves (`InstanceConfiguration.show`), and `sendStaged`, here
+    /// with nothing staged, first waits for that call.
+    func settle(in conversation: ConversationID, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let request = UUID().uuidString
+        try await send("sendStaged", ["conversation": .string(conversation.description), "requestId": .string(request)])
+        #expect(try await reply(to: request).error?.code == "nothingStaged", sourceLocation: sourceLocation)
+    }
+
     /// The next `error` frame.
     func error() async throws -> Frame { try await next("error") }
 }

@@ -84,7 +84,8 @@ extension Database {
 
 /// The compose fields this store wrote lately, empty ones included: `sendStaged` reads the field
 /// the app filled a moment before (half a millisecond from the database). An account's deletion
-/// drops its entries.
+/// drops its entries once it has committed (dropped before, a field staged meanwhile would stay
+/// kept after its row is gone); until then a read finds the field as it was.
 typealias ComposeFields = CommittedCache<ComposeFieldKey, ComposeField>
 
 struct ComposeFieldKey: Hashable, Sendable {

@@ -15,7 +15,7 @@ import Synchronization
 final class CommittedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let entries: Mutex<LRUCache<Key, Value>>
 
-    init(capacity: Int) {
+    init(capacity: Int = 1_024) {
         entries = Mutex(LRUCache(capacity: capacity))
     }
 
@@ -60,8 +60,6 @@ struct AppMessageKey: Hashable, Sendable {
 }
 
 extension RecentAppMessages {
-    convenience init() { self.init(capacity: 1_024) }
-
     /// The message as committed, if it is one of the recent app messages.
     func message(_ id: MessageID, in conversation: ConversationID) -> StoredMessage? {
         value(for: AppMessageKey(conversation: conversation, message: id))
@@ -99,8 +97,6 @@ struct ComposeField: Sendable {
 }
 
 extension ComposeFields {
-    convenience init() { self.init(capacity: 1_024) }
-
     /// The field as written, if this store wrote it lately.
     func field(user: UserID, conversation: ConversationID) -> ComposeField? {
         value(for: ComposeFieldKey(user: user, conversation: conversation))

@@ -43,11 +43,7 @@ struct AppDataTests {
             let alice = try await store.makeUser("alice")
             let bob = try await store.makeUser("bob")
             let conversation = try await store.makeConversation(alice, bob)
-            let game = Session()
-            let head = try await store.sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
-            let move = appMessage("X in the centre", in: game, replacing: head, from: alice, in: conversation)
-            guard case .app(let staged) = move.content else { Issue.record("not an app message"); return }
-            let record = StagedRecord(item: .message(staged), replacing: head.id)
+            let (game, move, record) = try await store.stagedMove(by: alice, after: bob, in: conversation)
             try await store.setStaged(record, user: alice.id, conversation: conversation.id)
             let snapshot = Data("after the move".utf8)
             let alongside: [StateWrite] = [
@@ -90,11 +86,7 @@ struct AppDataTests {
             let alice = try await here.makeUser("alice")
             let bob = try await here.makeUser("bob")
             let conversation = try await here.makeConversation(alice, bob)
-            let game = Session()
-            let head = try await here.sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
-            let move = appMessage("X in the centre", in: game, replacing: head, from: alice, in: conversation)
-            guard case .app(let staged) = move.content else { Issue.record("not an app message"); return }
-            let record = StagedRecord(item: .message(staged), replacing: head.id)
+            let (_, move, record) = try await here.stagedMove(by: alice, after: bob, in: conversation)
             try await here.setStaged(record, user: alice.id, conversation: conversation.id)
             try await there.setStaged(record, user: bob.id, conversation: conversation.id)
 

@@ -63,6 +63,18 @@ extension ParlorStore {
         try await append(appMessage(caption, in: session, replacing: replacing, from: sender, in: conversation), validate: validate).message
     }
 
+    /// Bob opens a game in `conversation`; Alice's move on it, ready to append, and the compose
+    /// field that stages it (not stored).
+    func stagedMove(
+        by alice: User, after bob: User, in conversation: ConversationRecord
+    ) async throws -> (game: Session, move: NewMessage, record: StagedRecord) {
+        let game = Session()
+        let head = try await sendApp("opening", in: game, replacing: nil, from: bob, in: conversation)
+        let move = appMessage("X in the centre", in: game, replacing: head, from: alice, in: conversation)
+        let staged = try #require(move.content.appMessage)
+        return (game, move, StagedRecord(item: .message(staged), replacing: head.id))
+    }
+
     /// Every message of a conversation, oldest first.
     func allMessages(in conversation: ConversationRecord) async throws -> [StoredMessage] {
         try await messages(in: conversation.id, after: 0, limit: 10_000)

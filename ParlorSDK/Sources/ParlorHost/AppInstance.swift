@@ -408,8 +408,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     }
 
     /// Runs `body` alone (one call at a time), then renders, shows (`InstanceConfiguration.show`),
-    /// saves (`InstanceConfiguration.save`) and reports. A call the user did not cause (`userInitiated: false`, a delivery) keeps the
-    /// error the user has not seen yet.
+    /// saves (`InstanceConfiguration.save`) and reports. A call the user did not cause
+    /// (`userInitiated: false`, a delivery) keeps the error the user has not seen yet.
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
         await acquire()
         stateOlderThanItsMessage = false

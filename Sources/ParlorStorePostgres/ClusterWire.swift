@@ -1,5 +1,5 @@
 import Foundation
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 /// What travels in a `NOTIFY` payload: JSON naming the sending node and either committed
@@ -43,7 +43,7 @@ struct ClusterNotice: Codable, Sendable, Equatable {
 
     /// The payload of one notice.
     func payload() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+        try CompactJSONEncoder().text(self)
     }
 
     /// The payloads announcing `pointers`: one unless they do not fit in one.

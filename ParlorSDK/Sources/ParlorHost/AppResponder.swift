@@ -74,7 +74,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
             case .modal(nil): .dismissModal
             }
         }
-        let newState = try JSONValue(json: try JSONEncoder().encode(state))
+        let newState = try JSONValue(json: try CompactJSONEncoder().encode(state))
         return AppWire.Result(
             id: call.id, state: newState == call.state ? nil : newState, effects: recorder.effects + presentation,
             view: Self.isShown(after: call.hook, presentation, in: callContext.style)

@@ -339,10 +339,7 @@ public enum AppWire {
 
     /// Encodes a frame as compact JSON.
     public static func encode<Frame: Encodable>(_ frame: Frame) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return (try? encoder.encode(frame)) ?? Data()
+        (try? CompactJSONEncoder.wire.encode(frame)) ?? Data()
     }
 
     /// Decodes a frame.

@@ -1,7 +1,7 @@
 import Foundation
 import ParlorHost
 import ParlorInput
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 /// A stored account (`Wire.User` is its public form).
@@ -251,9 +251,6 @@ extension Wire {
 
     /// A value as the wire's JSON (ISO 8601 dates, slashes as they are).
     static func jsonText(_ value: some Encodable) -> String? {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+        try? CompactJSONEncoder.wire.text(value)
     }
 }

@@ -2,15 +2,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+@_spi(Hosting) import ParlorKit
 
 /// JSON in and out of routes, with a body size limit and ISO 8601 dates.
 enum JSONBody {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = CompactJSONEncoder.wire
 
     /// Decodes the request body as `T`.
     /// - Throws: `APIError` 413 over `limit` bytes, 400 when it is not the expected JSON.

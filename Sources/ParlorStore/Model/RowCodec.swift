@@ -1,5 +1,5 @@
 import Foundation
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 
 /// What both engines do to turn their columns into records and back, whatever the engine: ids
 /// from their text, message content from its JSON, and a corrupt row reported as a `StoreError`
@@ -51,7 +51,7 @@ public enum RowCodec {
     /// - Throws: `StoreError(.invalid)` when the value cannot be encoded.
     public static func json<T: Encodable>(_ value: T) throws -> String {
         do {
-            return String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            return try CompactJSONEncoder().text(value)
         } catch {
             throw StoreError(.invalid, "The value could not be stored: \(error)")
         }

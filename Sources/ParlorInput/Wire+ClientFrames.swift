@@ -1,6 +1,6 @@
 import Foundation
 import ParlorHost
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 extension Wire {
@@ -89,16 +89,16 @@ extension Wire {
         ///   field of the wrong type, or a `type` this protocol does not have), `invalidValue` naming a missing field.
         public static func decode(_ text: String) throws(FrameError) -> ClientRequest {
             let data = Data(text.utf8)
-            let decoder = JSONDecoder()
+            let decoder = CompactJSONDecoder()
             guard let envelope = try? decoder.decode(Envelope.self, from: data) else {
                 throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: nil)
             }
-            guard let kind = ClientFrame.Kind(rawValue: envelope.type) else {
+            guard ClientFrame.Kind(rawValue: envelope.type) != nil else {
                 throw FrameError(code: "malformedFrame", message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
             }
             do {
                 let fields = try decoder.decode(Fields.self, from: data)
-                return ClientRequest(requestId: envelope.requestId, frame: try fields.frame(kind))
+                return ClientRequest(requestId: envelope.requestId, frame: fields.frame)
             } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
                 throw FrameError(code: "invalidValue", message: "This frame needs '\(key.stringValue)'.", requestId: envelope.requestId)
             } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
@@ -114,16 +114,28 @@ extension Wire {
             var requestId: String?
         }
 
-        /// The frame's fields; each case takes the ones its type needs.
+        /// The frame its `type` names, read from the fields that type needs, all inside the
+        /// decoder's call (a container kept past it would escape the decoder's checks).
         private struct Fields: Decodable {
-            let container: KeyedDecodingContainer<Key>
+            let frame: ClientFrame
 
             enum Key: String, CodingKey {
-                case since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on, typing, replyTo
-                case linkPreview
+                case type, since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on
+                case typing, replyTo, linkPreview
             }
 
-            init(from decoder: any Decoder) throws { container = try decoder.container(keyedBy: Key.self) }
+            init(from decoder: any Decoder) throws {
+                let reader = Reader(container: try decoder.container(keyedBy: Key.self))
+                guard let kind = ClientFrame.Kind(rawValue: try reader.field(.type)) else {
+                    throw DecodingError.dataCorruptedError(forKey: .type, in: reader.container, debugDescription: "Unknown frame type")
+                }
+                frame = try reader.frame(kind)
+            }
+        }
+
+        /// Reads each case's fields from the frame's object.
+        private struct Reader {
+            let container: KeyedDecodingContainer<Fields.Key>
 
             func frame(_ kind: ClientFrame.Kind) throws -> ClientFrame {
                 switch kind {
@@ -158,7 +170,7 @@ extension Wire {
             }
 
             private func conversation() throws -> ConversationID { try field(.conversation) }
-            private func field<T: Decodable>(_ key: Key) throws -> T { try container.decode(T.self, forKey: key) }
+            func field<T: Decodable>(_ key: Fields.Key) throws -> T { try container.decode(T.self, forKey: key) }
         }
     }
 

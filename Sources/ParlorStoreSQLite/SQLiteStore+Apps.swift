@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 extension SQLiteStore {
@@ -17,7 +17,7 @@ extension SQLiteStore {
         }
         guard let json else { return nil }
         do {
-            return try JSONDecoder().decode(StagedRecord.self, from: Data(json.utf8))
+            return try CompactJSONDecoder().decode(StagedRecord.self, from: json)
         } catch {
             throw StoreError(.unavailable, "A stored compose field could not be read.")
         }

@@ -41,7 +41,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         self.configuration = configuration
         self.state = app.initialState
         if let snapshot = configuration.snapshot {
-            if let restored = try? JSONDecoder().decode(App.State.self, from: snapshot.state) {
+            if let restored = try? CompactJSONDecoder().decode(App.State.self, from: snapshot.state) {
                 state = restored
                 isActive = snapshot.isActive
                 style = snapshot.presentationStyle
@@ -261,7 +261,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         }
         let action: App.Action
         do {
-            action = try JSONDecoder().decode(App.Action.self, from: Data(payload.json.utf8))
+            action = try CompactJSONDecoder().decode(App.Action.self, from: payload.json)
         } catch {
             fail(MessagesError(.invalidValue, "\(manifest.name) did not understand that action."), detail: "\(error)")
             return

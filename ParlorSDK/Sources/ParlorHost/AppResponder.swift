@@ -102,7 +102,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         case .handle:
             let action: App.Action
             do {
-                action = try JSONDecoder().decode(App.Action.self, from: (call.action ?? .null).json)
+                action = try CompactJSONDecoder().decode(App.Action.self, from: (call.action ?? .null).json)
             } catch {
                 throw MessagesError(.invalidValue, "\(manifest.name) did not understand that action.")
             }
@@ -126,7 +126,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
     private func decodeState(_ json: JSONValue?) throws -> App.State {
         guard let json, json != .null else { return app.initialState }
         do {
-            return try JSONDecoder().decode(App.State.self, from: json.json)
+            return try CompactJSONDecoder().decode(App.State.self, from: json.json)
         } catch {
             throw MessagesError(.invalidValue, "\(manifest.name) could not read its saved state.")
         }

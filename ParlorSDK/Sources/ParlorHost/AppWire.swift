@@ -349,9 +349,7 @@ public enum AppWire {
             throw MessagesError(.invalidValue, "The frame is \(data.count) bytes; the limit is \(maxFrameBytes).")
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(type, from: data)
+            return try CompactJSONDecoder.wire.decode(type, from: data)
         } catch let DecodingError.dataCorrupted(context) {
             throw MessagesError(.invalidValue, "The frame is not valid: \(context.debugDescription.prefix(200))")
         } catch let DecodingError.keyNotFound(key, _) {

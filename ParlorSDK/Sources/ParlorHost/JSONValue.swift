@@ -74,7 +74,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// - Throws: `MessagesError(.invalidValue)` when it is not JSON.
     public init(json: Data) throws(MessagesError) {
         do {
-            self = try JSONDecoder().decode(JSONValue.self, from: json)
+            self = try CompactJSONDecoder().decode(JSONValue.self, from: json)
         } catch {
             throw MessagesError(.invalidValue, "That is not JSON.")
         }

@@ -19,7 +19,7 @@ enum JSONBody {
             throw APIError(.contentTooLarge, code: "bodyTooLarge", "The request body is limited to \(limit) bytes.")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try CompactJSONDecoder().decode(T.self, from: Data(buffer: buffer))
         } catch {
             throw APIError(.badRequest, code: "malformedBody", "The request body is not the JSON this endpoint expects.")
         }

@@ -20,7 +20,7 @@ public enum RowCodec {
         }
         let content: StoredContent
         do {
-            content = try JSONDecoder().decode(StoredContent.self, from: Data(json.utf8))
+            content = try CompactJSONDecoder().decode(StoredContent.self, from: json)
         } catch {
             throw StoreError(.unavailable, "A stored message could not be read.")
         }
@@ -40,7 +40,7 @@ public enum RowCodec {
     /// - Throws: `StoreError(.unavailable)` when it cannot be read.
     public static func decode<T: Decodable>(_ type: T.Type, from json: String) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(json.utf8))
+            return try CompactJSONDecoder().decode(type, from: json)
         } catch {
             throw StoreError(.unavailable, "A stored \(T.self) could not be read.")
         }

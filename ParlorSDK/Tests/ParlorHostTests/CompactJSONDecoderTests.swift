@@ -75,6 +75,22 @@ struct CompactJSONDecoderTests {
         #expect(throws: (any Error).self) { try JSONDecoder().decode(String.self, from: bytes) }
     }
 
+    @Test("An object too large to scan is read by Foundation, the same, and in linear time")
+    func largeObject() throws {
+        // 20,000 members: scanning the keys for each would be 400 million comparisons.
+        let members = (0..<20_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let text = "{\(members)}"
+        let start = ContinuousClock.now
+        let value = try CompactJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(value == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.count == 20_000 && object["k19999"] == .int(19_999))
+    }
+
     @Test("A document nested deeper than the tape reads is left to Foundation")
     func deep() {
         let text = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)

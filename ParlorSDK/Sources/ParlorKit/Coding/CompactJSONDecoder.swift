@@ -367,8 +367,14 @@ private final class TapeDecoder: Decoder {
 
     var token: JSONTape.Token { tape.tokens[index] }
 
+    /// The most members an object read here may have: a member is found by a scan of the
+    /// object's keys (and a key present twice is looked for on every read), which costs the square
+    /// of its size; a larger object goes to Foundation's decoder, whose dictionary does not.
+    static let maxScannedMembers = 64
+
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard token.kind == .object else { throw LeftToFoundation() }
+        guard token.count <= Self.maxScannedMembers else { throw tape.unsure() }
         return KeyedDecodingContainer(TapeKeyed<Key>(decoder: self))
     }
 

@@ -256,7 +256,7 @@ final class JSONStreamWriter {
                 if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte != UInt8(ascii: "/") || !slashes {
                     continue
                 }
-                let escape: UInt8?
+                let escape: UInt8  // 0: written as \u00XX
                 switch byte {
                 case UInt8(ascii: "\""): escape = UInt8(ascii: "\"")
                 case UInt8(ascii: "\\"): escape = UInt8(ascii: "\\")
@@ -272,7 +272,7 @@ final class JSONStreamWriter {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
                 plainFrom = index + 1
                 output.append(UInt8(ascii: "\\"))
-                if let escape, escape != 0 {
+                if escape != 0 {
                     output.append(escape)
                 } else {
                     output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import ParlorInput
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 import ParlorStore
 
 /// An error as the API reports it: an HTTP status, a stable code and a message a person can act on.
@@ -65,7 +65,7 @@ public struct APIError: Error, HTTPResponseError, Sendable {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = Wire.ErrorReply(error: .init(code: code, message: message, details: details.isEmpty ? nil : details))
-        let data = try JSONEncoder().encode(body)
+        let data = try CompactJSONEncoder.wire.encode(body)
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         // A 429's wait, for clients that read the standard header rather than the body.

@@ -6,8 +6,6 @@ import NIOCore
 
 /// JSON in and out of routes, with a body size limit and ISO 8601 dates.
 enum JSONBody {
-    static let encoder = CompactJSONEncoder.wire
-
     /// Decodes the request body as `T`.
     /// - Throws: `APIError` 413 over `limit` bytes, 400 when it is not the expected JSON.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 64 * 1024) async throws -> T {
@@ -30,7 +28,7 @@ enum JSONBody {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try CompactJSONEncoder.wire.encode(value))))
     }
 }
 

@@ -185,7 +185,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func snapshot() -> InstanceSnapshot {
         InstanceSnapshot(
-            state: (try? InstanceSnapshot.encoder().encode(state)) ?? Data("null".utf8), isActive: isActive,
+            state: (try? InstanceSnapshot.encoder.encode(state)) ?? Data("null".utf8), isActive: isActive,
             presentationStyle: style, selectedMessage: selectedMessage, modal: modal)
     }
 

@@ -56,13 +56,10 @@ public struct InstanceSnapshot: Sendable, Hashable, Codable {
 
     /// The snapshot as it is stored: the same snapshot always gives the same bytes, so a host can
     /// tell an unchanged one from a changed one and skip the write.
-    public func encoded() throws -> Data { try Self.encoder().encode(self) }
+    public func encoded() throws -> Data { try Self.encoder.encode(self) }
 
-    /// `JSONEncoder` writes a keyed container's keys in an order that varies from one call to the
-    /// next; sorted, equal values encode equally (the app's state inside the snapshot as well).
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
+    /// The encoder of snapshots and of the app's state inside them. A dictionary's entries come in
+    /// an order that differs between equal dictionaries; in key order, equal values encode
+    /// equally (the members of other objects come in the order their type writes them).
+    static let encoder = CompactJSONEncoder(sortsDictionaryKeys: true)
 }

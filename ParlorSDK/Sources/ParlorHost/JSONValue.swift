@@ -82,9 +82,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// The value as compact JSON text, keys sorted.
     public var json: Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        (try? Self.encoder.encode(self)) ?? Data("null".utf8)
     }
+
+    private static let encoder = CompactJSONEncoder(escapesSlashes: false, sortsDictionaryKeys: true)
 }
 

@@ -158,4 +158,39 @@ struct CompactJSONEncoderTests {
         let money = try encodeBoth(Money())
         #expect(money.compact == money.foundation)
     }
+
+    @Test("With sorted dictionary keys, equal dictionaries give the same bytes, whatever their own order")
+    func dictionariesInKeyOrder() throws {
+        struct Mixed: Encodable {
+            var byName = ["b": 2, "a": 1, "c": 3]
+            var byNumber = [10: "ten", 2: "two"]
+            var list = [["y": true, "x": false]]
+        }
+        let sorted = CompactJSONEncoder(sortsDictionaryKeys: true)
+        #expect(try sorted.text(Mixed()) == #"{"byName":{"a":1,"b":2,"c":3},"byNumber":{"10":"ten","2":"two"},"list":[{"x":false,"y":true}]}"#)
+
+        // Equal dictionaries of different capacities list their entries in different orders.
+        let names = (0..<40).map { "member\($0)" }
+        var grown: [String: Int] = [:]
+        for (index, name) in names.enumerated() { grown[name] = index }
+        var reserved: [String: Int] = [:]
+        reserved.reserveCapacity(500)
+        for (index, name) in names.enumerated().reversed() { reserved[name] = index }
+        #expect(grown == reserved)
+        #expect(try CompactJSONEncoder().encode(grown) != (try CompactJSONEncoder().encode(reserved)), "the case this option is for")
+        #expect(try sorted.encode(grown) == (try sorted.encode(reserved)))
+
+        // `JSONValue` objects are dictionaries: its JSON is Foundation's with sorted keys, byte for byte.
+        let value = JSONValue.object([
+            "state": .object(Dictionary(uniqueKeysWithValues: names.map { ($0, JSONValue.int(1)) })),
+            "list": .array([.object(["z": .null, "a": .string("a/b")]), .double(0.5)]),
+        ])
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(value.json == (try foundation.encode(value)))
+
+        // A value the stream hands to Foundation's encoder is sorted there too.
+        struct Amounts: Encodable { var amounts: [String: Decimal] = ["b": 1, "a": 2] }
+        #expect(try sorted.text(Amounts()) == #"{"amounts":{"a":2,"b":1}}"#)
+    }
 }

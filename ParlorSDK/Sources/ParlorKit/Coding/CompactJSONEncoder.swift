@@ -27,12 +27,18 @@ public struct CompactJSONEncoder: Sendable {
     public var dates: DateStrategy
     /// Whether `/` is written as `\/`, as Foundation does unless told `.withoutEscapingSlashes`.
     public var escapesSlashes: Bool
+    /// Whether a dictionary's entries are written in the order of their keys, so that equal values
+    /// always give the same bytes (a dictionary's own order differs between equal ones). The
+    /// members of other objects come in the order their `encode(to:)` writes them, which is the
+    /// same every time; Foundation's `.sortedKeys` sorts those too, which a stream cannot.
+    public var sortsDictionaryKeys: Bool
 
     /// Foundation's defaults (`JSONEncoder()`): dates as numbers, slashes escaped. Stored records
     /// use it.
-    public init(dates: DateStrategy = .secondsSinceReferenceDate, escapesSlashes: Bool = true) {
+    public init(dates: DateStrategy = .secondsSinceReferenceDate, escapesSlashes: Bool = true, sortsDictionaryKeys: Bool = false) {
         self.dates = dates
         self.escapesSlashes = escapesSlashes
+        self.sortsDictionaryKeys = sortsDictionaryKeys
     }
 
     /// The JSON of every frame (to browsers and apps) and every HTTP API body: ISO 8601 dates,
@@ -52,7 +58,7 @@ public struct CompactJSONEncoder: Sendable {
     }
 
     private func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
-        let writer = JSONStreamWriter(dates: dates, escapesSlashes: escapesSlashes)
+        let writer = JSONStreamWriter(dates: dates, escapesSlashes: escapesSlashes, sortsDictionaryKeys: sortsDictionaryKeys)
         do {
             try writer.writeValue(value, depth: 0)
             writer.closeAll()
@@ -63,6 +69,7 @@ public struct CompactJSONEncoder: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = dates == .iso8601 ? .iso8601 : .deferredToDate
         encoder.outputFormatting = escapesSlashes ? [] : [.withoutEscapingSlashes]
+        if sortsDictionaryKeys { encoder.outputFormatting.insert(.sortedKeys) }
         return Array(try encoder.encode(value))
     }
 }

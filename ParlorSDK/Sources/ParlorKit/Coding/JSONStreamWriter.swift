@@ -20,10 +20,12 @@ final class JSONStreamWriter {
     @exclusivity(unchecked) private var nextSerial = 0
     let dates: CompactJSONEncoder.DateStrategy
     let escapesSlashes: Bool
+    let sortsDictionaryKeys: Bool
 
-    init(dates: CompactJSONEncoder.DateStrategy, escapesSlashes: Bool) {
+    init(dates: CompactJSONEncoder.DateStrategy, escapesSlashes: Bool, sortsDictionaryKeys: Bool) {
         self.dates = dates
         self.escapesSlashes = escapesSlashes
+        self.sortsDictionaryKeys = sortsDictionaryKeys
         output.reserveCapacity(512)
     }
 
@@ -78,12 +80,28 @@ final class JSONStreamWriter {
     /// Writes any value whose container (or single value) goes at `depth`.
     func writeValue<T: Encodable>(_ value: T, depth: Int) throws {
         if try writePrimitive(value) { return }
+        if sortsDictionaryKeys, let dictionary = value as? any KeyedDictionary {
+            try writeObject(dictionary.entriesInKeyOrder(), depth: depth)
+            return
+        }
         let encoder = JSONStreamEncoder(writer: self, depth: depth)
         let before = output.count
         try value.encode(to: encoder)
         if output.count == before {
             // A value that encodes nothing is an empty object, as with Foundation's encoder.
             output.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+        }
+        closeAbove(depth - 1)
+    }
+
+    /// Writes a dictionary's entries as one object, in the order given.
+    private func writeObject(_ entries: [(key: String, value: any Encodable)], depth: Int) throws {
+        closeAbove(depth - 1)
+        let serial = try openContainer(UInt8(ascii: "{"), closer: UInt8(ascii: "}"), depth: depth)
+        for entry in entries {
+            try beginElement(depth: depth, serial: serial)
+            writeKey(entry.key)
+            try writeValue(entry.value, depth: depth + 1)
         }
         closeAbove(depth - 1)
     }
@@ -219,4 +237,17 @@ final class JSONStreamWriter {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+}
+
+/// A dictionary that `Codable` writes as an object, its keys strings or integers
+/// (`CompactJSONEncoder.sortsDictionaryKeys`).
+protocol KeyedDictionary {
+    /// The entries with their keys as written, in key order.
+    func entriesInKeyOrder() -> [(key: String, value: any Encodable)]
+}
+
+extension Dictionary: KeyedDictionary where Key: CodingKeyRepresentable, Value: Encodable {
+    func entriesInKeyOrder() -> [(key: String, value: any Encodable)] {
+        map { (key: $0.key.codingKey.stringValue, value: $0.value as any Encodable) }.sorted { $0.key < $1.key }
+    }
 }

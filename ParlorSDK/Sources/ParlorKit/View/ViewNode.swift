@@ -59,10 +59,12 @@ public struct ActionPayload: Sendable, Hashable, Codable, CustomStringConvertibl
     /// ever does, the payload is empty and the host refuses it as an invalid action.
     /// - Parameter action: the app's action value.
     public init<A: Encodable>(_ action: A) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        self.json = (try? encoder.encode(action)).flatMap { String(data: $0, encoding: .utf8) } ?? ""
+        self.json = (try? Self.encoder.text(action)) ?? ""
     }
+
+    /// The same action always gives the same text: a dictionary's entries in key order, the
+    /// members of other values in the order they encode them.
+    private static let encoder = CompactJSONEncoder(escapesSlashes: false, sortsDictionaryKeys: true)
 
     /// The placeholder an input's action carries where the typed value goes.
     public static let valuePlaceholder = "\u{2042}parlor.value\u{2042}"

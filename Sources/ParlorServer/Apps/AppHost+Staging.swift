@@ -14,7 +14,7 @@ extension AppHost {
     /// Shows a compose field to this node's connections of the user.
     func pushStaged(_ record: StagedRecord?, user: UserID, conversation: ConversationID) async {
         let staged = await renderer.staged(record, user: user, conversation: conversation)
-        await hub.send(.staged(conversation: conversation, staged: staged), to: user)
+        await answer(.staged(conversation: conversation, staged: staged), to: user)
     }
 
     /// Sends what the user staged. On a stale session head the app re-applies the message to the

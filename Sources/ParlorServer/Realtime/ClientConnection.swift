@@ -74,6 +74,13 @@ final class ClientConnection: Sendable {
         }
     }
 
+    /// Returns once the connection's event loop has run what was queued for it before the call:
+    /// a frame queued then has been written, or waits for the socket to take more (a slow client
+    /// holds nobody up here).
+    func written() async {
+        try? await channel.eventLoop.submit {}.get()
+    }
+
     /// Whether the client fell too far behind.
     var hasFallenBehind: Bool { state.withLock { $0.overflowed } }
 

@@ -51,6 +51,13 @@ actor Hub {
         send(.frame(frame.json()), to: [user])
     }
 
+    /// Queues `frame` for every connection of `user`.
+    /// - Returns: the connections it was queued for (`ClientConnection.written()`).
+    func answer(_ frame: Wire.ServerFrame, to user: UserID) -> [ClientConnection] {
+        let item = Outgoing.frame(frame.json())
+        return connections[user]?.values.filter { $0.enqueue(item) } ?? []
+    }
+
     /// Whether `user` has an open connection.
     func isOnline(_ user: UserID) -> Bool { connections[user]?.isEmpty == false }
 

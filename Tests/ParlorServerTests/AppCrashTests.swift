@@ -97,6 +97,8 @@ struct AppCrashTests {
         let server = try Self.server(bus: bus)
         try await server.run(.live) { api, _ in
             let (alice, direct, socket, started) = try await Self.start(api)
+            // "Start" is shown before it is saved: its own announcement comes before the count.
+            try await socket.settle(in: direct.id)
             let before = bus.published.count
             try await socket.activate("Count", in: started, conversation: direct.id)
             #expect(try await socket.appUpdate().view.text(id: "sent") == "Sent 1")

@@ -111,7 +111,7 @@ extension AppHost {
     /// would otherwise run first: on a busy core the thread that writes to the socket waits for
     /// it, 0.3–0.4 ms an answer in a tic-tac-toe move (`bench/README.md`, scenario 4).
     func answer(_ frame: Wire.ServerFrame, to user: UserID) async {
-        for connection in await hub.answer(frame, to: user) {
+        for connection in await hub.send(frame, to: user) {
             await connection.written()
         }
     }

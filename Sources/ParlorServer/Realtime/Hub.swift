@@ -47,13 +47,10 @@ actor Hub {
         if case .message = item { metrics.deliveries.increment(by: queued) }
     }
 
-    func send(_ frame: Wire.ServerFrame, to user: UserID) {
-        send(.frame(frame.json()), to: [user])
-    }
-
     /// Queues `frame` for every connection of `user`.
     /// - Returns: the connections it was queued for (`ClientConnection.written()`).
-    func answer(_ frame: Wire.ServerFrame, to user: UserID) -> [ClientConnection] {
+    @discardableResult
+    func send(_ frame: Wire.ServerFrame, to user: UserID) -> [ClientConnection] {
         let item = Outgoing.frame(frame.json())
         return connections[user]?.values.filter { $0.enqueue(item) } ?? []
     }

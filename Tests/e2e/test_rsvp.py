@@ -1,6 +1,8 @@
 """RSVP: three people answer one invitation; every screen shows the same counts."""
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 
 TITLE = "Board games on Friday?"
 
@@ -76,3 +78,41 @@ def test_three_answers_are_counted_on_every_screen(browsers):
             "Carol answered No",
         ], person.summary_lines()
         person.shot("final-counts")
+
+
+@pytest.mark.flow
+def test_a_press_held_while_the_view_changes_is_not_lost(browsers):
+    """A new view that arrives while a button is held down waits for the press to end, so the
+    button pressed is still there when it is released and the press counts."""
+    alice = browsers("alice")
+    alice.open_conversation("Parlor demo")
+    alice.open_app("RSVP")
+    alice.wait_for_surface("RSVP", style="compact")
+    alice.press_in_app("Create RSVP")
+    alice.wait_for_surface("RSVP", style="expanded")
+    alice.type_in_app("Title", "Picnic on Sunday?")
+    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    alice.type_in_app("Where (optional)", "The park")
+
+    # Pressing Create moves the focus off the field, which sends its edit at once; the app answers
+    # with a new view while the button is still held down.
+    create = alice.button("Create", alice.surface())
+    ActionChains(alice.driver).move_to_element(create).click_and_hold().perform()
+
+    def answered():
+        body = alice.surface().find_element("css selector", ".surface-body")
+        if body.get_attribute("aria-busy") == "true":
+            return True  # The new view is held back until the release.
+        try:
+            create.is_enabled()
+        except StaleElementReferenceException:
+            return True  # The new view replaced the button under the pointer.
+        return False
+
+    alice.wait(answered, "the app's answer to the edit while Create is held down")
+    ActionChains(alice.driver).release().perform()
+    staged = alice.wait_for_staged("Picnic on Sunday?")
+    assert "The park" in staged.text, staged.text
+    # The held view was drawn after the press: nothing is left waiting.
+    alice.wait(lambda: alice.surface().find_element("css selector", ".surface-body").get_attribute("aria-busy") is None,
+               "the held view to be drawn")

@@ -72,6 +72,7 @@ export class ConversationView {
       },
       onClose: () => client.closeApp(this.id),
       onStyle: (style) => client.setStyle(this.id, style),
+      redraw: () => this.renderApp(),
     });
 
     this.composer = new Composer({

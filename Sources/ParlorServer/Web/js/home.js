@@ -16,6 +16,7 @@ export class HomeView {
       onClose: () => {
         location.hash = '#/';
       },
+      redraw: () => this.render(),
     });
     const info = appInfo(appId);
     this.loading = h('p', { class: 'home-loading', attrs: { role: 'status' }, text: `Opening ${info?.name ?? 'the app'}…` });

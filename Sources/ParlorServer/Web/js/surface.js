@@ -7,13 +7,19 @@ import { FieldMemory, renderChildren, renderView, webPageView } from './viewtree
 import { resolveMentions } from './mentions.js';
 import { appInfo } from './state.js';
 
+/** How long a press may hold back a new view before it is drawn anyway (a release that never came). */
+const HOLD_LIMIT = 2000;
+
 export class AppSurface {
   /**
-   * options: { kind: 'conversation' | 'home', onEvent(event), onClose(), onStyle(style) }
+   * options: { kind: 'conversation' | 'home', onEvent(event), onClose(), onStyle(style),
+   *            redraw() (show the latest update again: called when a press that held one back ends) }
    */
   constructor(options) {
     this.options = options;
     this.update = null;
+    this.pressing = false;
+    this.held = false;
     this.fields = new FieldMemory();
     this.dismissedError = null;
     this.web = null;
@@ -43,6 +49,48 @@ export class AppSurface {
     this.element = h('section', { class: ['surface', `surface-${options.kind}`], hidden: true },
       this.header, this.errorBanner, this.body, this.modalLayer, this.webLayer);
     this.element.addEventListener('keydown', (event) => this.keydown(event));
+    this.element.addEventListener('pointerdown', (event) => this.pressStarted(event), true);
+  }
+
+  // A press lasts from the pointer going down to the click that follows its release (a Space key's
+  // from keydown to keyup). A view drawn in between would replace the element being pressed, and
+  // the browser would drop the click: the person's press would be lost without a word. So a new
+  // view of the same app that arrives during a press is held back (the surface says it is busy)
+  // and drawn just after the click.
+
+  pressStarted(event) {
+    if (event.type === 'pointerdown' && event.pointerType === 'mouse' && event.button !== 0) return;
+    if (this.pressing) return;
+    this.pressing = true;
+    const ends = event.type === 'keydown' ? ['keyup', 'blur'] : ['pointerup', 'pointercancel', 'blur'];
+    const end = (ended) => {
+      // Focus leaving an element sends a blur too; only the window's own means the press is over.
+      if (ended.type === 'blur' && ended.target !== window) return;
+      for (const name of ends) window.removeEventListener(name, end, true);
+      // The click comes after the release, in the same turn: draw after it.
+      setTimeout(() => this.pressEnded(), 0);
+    };
+    for (const name of ends) window.addEventListener(name, end, true);
+  }
+
+  pressEnded() {
+    this.pressing = false;
+    clearTimeout(this.holdLimit);
+    if (!this.held) return;
+    this.held = false;
+    this.body.removeAttribute('aria-busy');
+    if (this.options.redraw) this.options.redraw();
+  }
+
+  /** Whether `update` replaces the view while a press is on it (then it waits for the press to end). */
+  holds(update) {
+    if (!this.pressing || !this.isOpen || !update?.isActive || update.appID !== this.update.appID) return false;
+    if (!this.held) {
+      this.held = true;
+      this.body.setAttribute('aria-busy', 'true');
+      this.holdLimit = setTimeout(() => this.pressEnded(), HOLD_LIMIT);
+    }
+    return true;
   }
 
   get isOpen() {
@@ -53,8 +101,12 @@ export class AppSurface {
     return this.update?.presentationStyle ?? 'compact';
   }
 
-  /** Draws a new update from the server; returns 'opened', 'closed' or 'updated'. */
+  /**
+   * Draws a new update from the server; returns 'opened', 'closed', 'updated' or 'held' (a press is
+   * on the view: `options.redraw` is called when it ends).
+   */
   show(update) {
+    if (this.holds(update)) return 'held';
     const wasOpen = this.isOpen;
     const hadModal = !this.modalLayer.hidden;
     const previous = this.update;
@@ -204,6 +256,11 @@ export class AppSurface {
   }
 
   keydown(event) {
+    if (event.key === ' ' && event.target.matches?.('button, input[type="checkbox"], input[type="radio"]')) {
+      // Space presses a button or a choice on its release.
+      this.pressStarted(event);
+      return;
+    }
     if (event.key === 'Escape') {
       event.preventDefault();
       event.stopPropagation();

@@ -3,6 +3,8 @@
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 TITLE = "Board games on Friday?"
 
@@ -15,6 +17,32 @@ def answer(person, choice):
     person.wait_for_node_text("your-answer", f"Your answer: {choice}")
     # The answer given is shown chosen (not a disabled button), and can be changed.
     person.wait(lambda: person.chosen_in_app() == [choice], f"'{choice}' to be shown chosen")
+
+
+def create_invitation(organizer, title):
+    """The organizer opens RSVP, fills in the title and sends the invitation."""
+    organizer.open_app("RSVP")
+    organizer.wait_for_surface("RSVP", style="compact")
+    organizer.press_in_app("Create RSVP")
+    organizer.wait_for_surface("RSVP", style="expanded")
+    organizer.type_in_app("Title", title)
+    organizer.wait(lambda: (b := organizer.button("Create", organizer.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    organizer.press_in_app("Create")
+    organizer.wait_for_staged(title)
+    organizer.send()
+
+
+def surface_busy(person):
+    """Whether the open app holds back a new view (a press is on it)."""
+    return person.surface().find_element(By.CSS_SELECTOR, ".surface-body").get_attribute("aria-busy") == "true"
+
+
+def replaced(element):
+    try:
+        element.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    return False
 
 
 @pytest.mark.flow
@@ -99,20 +127,43 @@ def test_a_press_held_while_the_view_changes_is_not_lost(browsers):
     create = alice.button("Create", alice.surface())
     ActionChains(alice.driver).move_to_element(create).click_and_hold().perform()
 
-    def answered():
-        body = alice.surface().find_element("css selector", ".surface-body")
-        if body.get_attribute("aria-busy") == "true":
-            return True  # The new view is held back until the release.
-        try:
-            create.is_enabled()
-        except StaleElementReferenceException:
-            return True  # The new view replaced the button under the pointer.
-        return False
-
-    alice.wait(answered, "the app's answer to the edit while Create is held down")
+    # Held back until the release (or, were it not, drawn over the button under the pointer).
+    alice.wait(lambda: surface_busy(alice) or replaced(create), "the app's answer to the edit while Create is held down")
     ActionChains(alice.driver).release().perform()
     staged = alice.wait_for_staged("Picnic on Sunday?")
     assert "The park" in staged.text, staged.text
     # The held view was drawn after the press: nothing is left waiting.
-    alice.wait(lambda: alice.surface().find_element("css selector", ".surface-body").get_attribute("aria-busy") is None,
-               "the held view to be drawn")
+    alice.wait(lambda: not surface_busy(alice), "the held view to be drawn")
+
+
+@pytest.mark.flow
+def test_an_answer_chosen_with_space_while_another_arrives_is_not_lost(browsers):
+    """Space presses a choice when it is released; a new view that arrives while it is down (here
+    someone else's answer) waits, so the choice is still there and is made."""
+    alice = browsers("alice")
+    bob = browsers("bob")
+    for person in (alice, bob):
+        person.open_conversation("Parlor demo")
+    create_invitation(alice, "Lunch on Monday?")
+    bob.tap_card("Lunch on Monday?")
+    bob.wait_for_surface("RSVP", style="expanded")
+    bob.wait_for_node_text("your-answer", "Are you coming?")
+
+    # Bob puts the focus on "Going" and holds Space down.
+    going = bob.wait(lambda: next((label.find_element(By.CSS_SELECTOR, "input") for label in
+                                   bob.surface().find_elements(By.CSS_SELECTOR, "label.vt-segment") if label.text == "Going"), None),
+                     "the choice 'Going'")
+    bob.js("arguments[0].focus()", going)
+    ActionChains(bob.driver).key_down(Keys.SPACE).perform()
+
+    # Meanwhile Alice answers: Bob's open invitation gets a new view with her answer counted.
+    alice.tap_card("Lunch on Monday?")
+    alice.wait_for_surface("RSVP", style="expanded")
+    alice.choose_in_app("Can't go")
+    alice.wait_for_node_text("your-answer", "Your answer: Can't go")
+    bob.wait(lambda: surface_busy(bob) or replaced(going), "Alice's answer to reach Bob's open invitation while Space is down")
+
+    ActionChains(bob.driver).key_up(Keys.SPACE).perform()
+    bob.wait_for_node_text("your-answer", "Your answer: Going")
+    bob.wait_for_node_text("yes-count", "1 going")
+    bob.wait_for_node_text("no-count", "1 can't go")

@@ -340,8 +340,11 @@ def write(results, directory, name=None):
         lines += ["## App round trip", "", f"{app['moves']:,} moves at {app['rate']:g}/s in {app['pairs']} games at once; "
                   f"{app['plain_messages']:,} plain messages at the same rate between the same players.", ""]
         for key, label in (("tap_to_view", "tap → app frame"), ("event_to_staged", "appEvent → staged"),
-                           ("send_to_delivered", "sendStaged → bubble at the other player"), ("move", "whole move"),
+                           ("send_to_delivered", "sendStaged → bubble at the other player"),
+                           ("client", "the harness's own time between those steps (in the whole move)"), ("move", "whole move"),
                            ("plain", "plain message → other player")):
+            if key not in app:
+                continue
             h = app[key]
             lines.append(f"- {label}: p50 {h['p50']:.1f} ms, p99 {h['p99']:.1f} ms")
         if "server_cpu_per_move" in app:
@@ -357,7 +360,8 @@ def write(results, directory, name=None):
             h = ext[key]
             lines.append(f"- {label}: whole move p50 {h['move']['p50']:.1f} ms, p99 {h['move']['p99']:.1f} ms "
                          f"(tap → app frame p50 {h['tap_to_view']['p50']:.1f}, appEvent → staged {h['event_to_staged']['p50']:.1f}, "
-                         f"sendStaged → bubble {h['send_to_delivered']['p50']:.1f}); {h['moves']:,} moves"
+                         f"sendStaged → bubble {h['send_to_delivered']['p50']:.1f}"
+                         + (f", the harness between steps {h['client']['p50']:.1f}" if "client" in h else "") + f"); {h['moves']:,} moves"
                          + (f"; CPU per move: server {h['server_cpu_per_move'] * 1e6:,.0f} µs" if "server_cpu_per_move" in h else "")
                          + (f", app runner {h['runner_cpu_per_move'] * 1e6:,.0f} µs" if key == "outside" and "runner_cpu_per_move" in h else ""))
         c = ext["connected"]

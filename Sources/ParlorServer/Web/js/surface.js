@@ -8,7 +8,7 @@ import { resolveMentions } from './mentions.js';
 import { appInfo } from './state.js';
 
 /** How long a press may hold back a new view before it is drawn anyway (a release that never came). */
-const HOLD_LIMIT = 2000;
+const HOLD_LIMIT = 5000;
 
 export class AppSurface {
   /**
@@ -18,7 +18,7 @@ export class AppSurface {
   constructor(options) {
     this.options = options;
     this.update = null;
-    this.pressing = false;
+    this.press = null;
     this.held = false;
     this.fields = new FieldMemory();
     this.dismissedError = null;
@@ -60,35 +60,46 @@ export class AppSurface {
 
   pressStarted(event) {
     if (event.type === 'pointerdown' && event.pointerType === 'mouse' && event.button !== 0) return;
-    if (this.pressing) return;
-    this.pressing = true;
+    if (this.press) return;
+    const press = {};
+    this.press = press;
     const ends = event.type === 'keydown' ? ['keyup', 'blur'] : ['pointerup', 'pointercancel', 'blur'];
     const end = (ended) => {
       // Focus leaving an element sends a blur too; only the window's own means the press is over.
       if (ended.type === 'blur' && ended.target !== window) return;
+      if (ended.type === 'keyup' && ended.key !== ' ') return;
       for (const name of ends) window.removeEventListener(name, end, true);
-      // The click comes after the release, in the same turn: draw after it.
-      setTimeout(() => this.pressEnded(), 0);
+      if (this.press === press) this.press = null;
+      // The click follows the release in the same task: draw after it.
+      setTimeout(() => this.drawHeld(), 0);
     };
     for (const name of ends) window.addEventListener(name, end, true);
   }
 
-  pressEnded() {
-    this.pressing = false;
+  /** Draws the view held back during a press, once no press is on the app any more. */
+  drawHeld() {
+    if (!this.held || this.press) return;
+    this.endHold();
+    if (this.options.redraw) this.options.redraw();
+  }
+
+  endHold() {
     clearTimeout(this.holdLimit);
-    if (!this.held) return;
     this.held = false;
     this.body.removeAttribute('aria-busy');
-    if (this.options.redraw) this.options.redraw();
   }
 
   /** Whether `update` replaces the view while a press is on it (then it waits for the press to end). */
   holds(update) {
-    if (!this.pressing || !this.isOpen || !update?.isActive || update.appID !== this.update.appID) return false;
+    if (!this.press || !this.isOpen || !update?.isActive || update.appID !== this.update.appID) return false;
     if (!this.held) {
       this.held = true;
       this.body.setAttribute('aria-busy', 'true');
-      this.holdLimit = setTimeout(() => this.pressEnded(), HOLD_LIMIT);
+      this.holdLimit = setTimeout(() => {
+        // A release that never came: the press is given up and the view drawn.
+        this.press = null;
+        this.drawHeld();
+      }, HOLD_LIMIT);
     }
     return true;
   }
@@ -107,6 +118,8 @@ export class AppSurface {
    */
   show(update) {
     if (this.holds(update)) return 'held';
+    // Whatever was held back is older than `update` (or belongs to an app now closed or replaced).
+    if (this.held) this.endHold();
     const wasOpen = this.isOpen;
     const hadModal = !this.modalLayer.hidden;
     const previous = this.update;

@@ -255,6 +255,25 @@ class Person:
     def press_in_app(self, label: str, exact: bool = True):
         self.press(label, root=lambda: self.surface(), exact=exact)
 
+    def wait_for_enabled_in_app(self, label: str) -> WebElement:
+        return self.wait(lambda: (b := self.button(label, self.surface())) is not None and b.is_enabled() and b, f"'{label}' to be enabled")
+
+    def open_rsvp_form(self):
+        """Opens RSVP from the drawer (compact), then its form for a new invitation (expanded)."""
+        self.open_app("RSVP")
+        self.wait_for_surface("RSVP", style="compact")
+        self.press_in_app("Create RSVP")
+        self.wait_for_surface("RSVP", style="expanded")
+
+    def send_rsvp(self, title: str):
+        """Creates an RSVP titled `title` with the form's Create button, and sends it."""
+        self.open_rsvp_form()
+        self.type_in_app("Title", title)
+        self.wait_for_enabled_in_app("Create")
+        self.press_in_app("Create")
+        self.wait_for_staged(title)
+        self.send()
+
     def choose_in_app(self, option: str):
         """Chooses `option` in a segmented choice (a picker) of the open app, as a click on its label."""
         def segment():

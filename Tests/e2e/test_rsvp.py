@@ -21,19 +21,6 @@ def answer(person, choice):
     person.wait(lambda: person.chosen_in_app() == [choice], f"'{choice}' to be shown chosen")
 
 
-def create_invitation(organizer, title):
-    """The organizer opens RSVP, fills in the title and sends the invitation."""
-    organizer.open_app("RSVP")
-    organizer.wait_for_surface("RSVP", style="compact")
-    organizer.press_in_app("Create RSVP")
-    organizer.wait_for_surface("RSVP", style="expanded")
-    organizer.type_in_app("Title", title)
-    organizer.wait(lambda: (b := organizer.button("Create", organizer.surface())) is not None and b.is_enabled(), "Create to be enabled")
-    organizer.press_in_app("Create")
-    organizer.wait_for_staged(title)
-    organizer.send()
-
-
 def surface_busy(person):
     """Whether the open app holds back a new view (a press is on it)."""
     return person.surface().find_element(By.CSS_SELECTOR, ".surface-body").get_attribute("aria-busy") == "true"
@@ -56,14 +43,11 @@ def test_three_answers_are_counted_on_every_screen(browsers):
         person.open_conversation("Parlor demo")
 
     # Alice creates the invitation: compact, then the form expanded, then staged.
-    alice.open_app("RSVP")
-    alice.wait_for_surface("RSVP", style="compact")
-    alice.press_in_app("Create RSVP")
-    alice.wait_for_surface("RSVP", style="expanded")
+    alice.open_rsvp_form()
     alice.type_in_app("Title", TITLE)
     alice.type_in_app("When (optional)", "Friday at 8 PM")
     alice.type_in_app("Where (optional)", "Alice's place")
-    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    alice.wait_for_enabled_in_app("Create")
     alice.shot("rsvp-form")
     alice.assert_controls_named("the RSVP form")
     alice.press_in_app("Create")
@@ -116,15 +100,12 @@ def test_a_press_held_while_the_view_changes_is_not_lost(browsers):
     button pressed is still there when it is released and the press counts."""
     alice = browsers("alice")
     alice.open_conversation("Parlor demo")
-    alice.open_app("RSVP")
-    alice.wait_for_surface("RSVP", style="compact")
-    alice.press_in_app("Create RSVP")
-    alice.wait_for_surface("RSVP", style="expanded")
+    alice.open_rsvp_form()
     alice.type_in_app("Title", "Picnic on Sunday?")
-    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
+    alice.wait_for_enabled_in_app("Create")
     alice.type_in_app("Where (optional)", "The park")
     time.sleep(1)  # the field's edit sent (after 300 ms) and answered: nothing is drawn any more
-    create = alice.button("Create", alice.surface())
+    create = alice.wait_for_enabled_in_app("Create")
 
     # One more edit, and at once Create held down: the press moves the focus off the field, which
     # sends the edit then and there, and the app answers with a new view while the button is down.
@@ -147,7 +128,7 @@ def test_an_answer_chosen_with_space_while_another_arrives_is_not_lost(browsers)
     bob = browsers("bob")
     for person in (alice, bob):
         person.open_conversation("Parlor demo")
-    create_invitation(alice, "Lunch on Monday?")
+    alice.send_rsvp("Lunch on Monday?")
     bob.tap_card("Lunch on Monday?")
     bob.wait_for_surface("RSVP", style="expanded")
     bob.wait_for_node_text("your-answer", "Are you coming?")

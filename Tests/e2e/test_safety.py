@@ -26,14 +26,7 @@ def test_markup_in_a_message_and_a_caption_is_shown_as_text(browsers):
     bob.shot("payload-text")
 
     # The same payload as an RSVP's title: the bubble's caption and the app's view.
-    alice.open_app("RSVP")
-    alice.press_in_app("Create RSVP")
-    alice.wait_for_surface("RSVP", style="expanded")
-    alice.type_in_app("Title", PAYLOAD)
-    alice.wait(lambda: (b := alice.button("Create", alice.surface())) is not None and b.is_enabled(), "Create to be enabled")
-    alice.press_in_app("Create")
-    alice.wait_for_staged(PAYLOAD)
-    alice.send()
+    alice.send_rsvp(PAYLOAD)
 
     card = bob.wait_for_card(PAYLOAD, "the RSVP whose caption is the payload")
     assert PAYLOAD in bob.card_text(card)

@@ -112,13 +112,7 @@ def test_corpus_in_app_views_captions_and_links_runs_nothing(server, browsers, f
 
         # RSVP: an invitation's title is view text in the form and the caption of its bubble.
         title = "<img src=x onerror=alert('rsvp')>"
-        alice.open_app("RSVP")
-        alice.press_in_app("Create RSVP")
-        alice.wait_for_surface("RSVP", style="expanded")
-        alice.type_in_app("Title", title)
-        alice.press_in_app("Create")
-        alice.wait_for_staged(title)
-        alice.send()
+        alice.send_rsvp(title)
         bob.wait_for_card(title)
         bob.tap_card(title)
         bob.wait_for_surface("RSVP", style="expanded")

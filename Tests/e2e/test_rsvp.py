@@ -113,11 +113,24 @@ def test_a_press_held_while_the_view_changes_is_not_lost(browsers):
 
     # Held back until the release (or, were it not, drawn over the button under the pointer).
     alice.wait(lambda: surface_busy(alice) or replaced(create), "the app's answer to the edit while Create is held down")
+    # What the held view shows when it is drawn (the app's answer to Create comes later).
+    alice.js("""
+        const body = arguments[0];
+        window.heldViewDrawn = null;
+        new MutationObserver((changes, observer) => {
+          if (body.getAttribute('aria-busy') === 'true') return;
+          observer.disconnect();
+          const create = [...body.querySelectorAll('button')].find((button) => button.textContent.trim() === 'Create');
+          window.heldViewDrawn = { create: Boolean(create), busy: Boolean(create?.classList.contains('is-busy')) };
+        }).observe(body, { attributes: true, attributeFilter: ['aria-busy'] });
+    """, alice.surface().find_element(By.CSS_SELECTOR, ".surface-body"))
     ActionChains(alice.driver).release().perform()
     staged = alice.wait_for_staged("Picnic on Sunday?")
     assert "The park today" in staged.text, staged.text
     # The held view was drawn after the press: nothing is left waiting.
     alice.wait(lambda: not surface_busy(alice), "the held view to be drawn")
+    # Drawn just after the click, it still says Create is working until the app answers it.
+    assert alice.js("return window.heldViewDrawn") == {"create": True, "busy": True}
 
 
 @pytest.mark.flow

@@ -3,7 +3,7 @@
 // conversation (compact or expanded) and for an app's home surface.
 
 import { focus, focusables, h, replaceChildren, safeImageURL } from './dom.js';
-import { FieldMemory, renderChildren, renderView, webPageView } from './viewtree.js';
+import { FieldMemory, markBusy, renderChildren, renderView, webPageView } from './viewtree.js';
 import { resolveMentions } from './mentions.js';
 import { appInfo } from './state.js';
 
@@ -20,6 +20,7 @@ export class AppSurface {
     this.update = null;
     this.press = null;
     this.held = false;
+    this.busyKey = null;
     this.fields = new FieldMemory();
     this.dismissedError = null;
     this.web = null;
@@ -79,13 +80,19 @@ export class AppSurface {
   /** Draws the view held back during a press, once no press is on the app any more. */
   drawHeld() {
     if (!this.held || this.press) return;
+    const busyKey = this.busyKey;
     this.endHold();
     if (this.options.redraw) this.options.redraw();
+    // That view is older than the answer the press is waiting for: the control pressed keeps
+    // saying it is working until that answer replaces it.
+    const pressed = busyKey && this.element.querySelector(`[data-focus-key="${CSS.escape(busyKey)}"]`);
+    if (pressed && !pressed.disabled) markBusy(pressed);
   }
 
   endHold() {
     clearTimeout(this.holdLimit);
     this.held = false;
+    this.busyKey = null;
     this.body.removeAttribute('aria-busy');
   }
 
@@ -151,6 +158,10 @@ export class AppSurface {
       send: (event) => {
         this.dismissedError = null;
         this.options.onEvent(event);
+      },
+      pressed: (button) => {
+        // A button pressed while a newer view is held back (the click after the release).
+        if (this.held) this.busyKey = button.dataset.focusKey ?? null;
       },
       openLink: (url, title) => this.openWeb(url, title),
       onModal: (node) => {

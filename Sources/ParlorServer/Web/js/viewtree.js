@@ -25,7 +25,8 @@ export function imageURL(source, appId) {
 /**
  * Renders `node`.
  * ctx: { appId, names, interactive, send(event), openLink(url, title), fields (FieldMemory),
- *        onModal(node) (a modal node is handed over instead of drawn inline) }
+ *        onModal(node) (a modal node is handed over instead of drawn inline),
+ *        pressed(button) (optional: a button was clicked, just before its action is sent) }
  */
 export function renderView(node, ctx) {
   const fragment = document.createDocumentFragment();
@@ -118,9 +119,8 @@ const DRAWERS = {
           click: (event) => {
             // Until the app answers (its next view replaces this button), the button says it is
             // working: a Retry that takes seconds must not look ignored.
-            const pressed = event.currentTarget;
-            pressed.classList.add('is-busy');
-            pressed.setAttribute('aria-busy', 'true');
+            markBusy(event.currentTarget);
+            ctx.pressed?.(event.currentTarget);
             act(ctx, node.action);
           },
         },
@@ -302,6 +302,12 @@ const DRAWERS = {
 };
 
 /** Draws a modal node's content (the surface frames it as a dialog). */
+/** Marks a pressed button as working until the app's next view replaces it. */
+export function markBusy(button) {
+  button.classList.add('is-busy');
+  button.setAttribute('aria-busy', 'true');
+}
+
 export function renderChildren(children, ctx, path = 'm') {
   return drawChildren(children, ctx, document.createDocumentFragment(), path);
 }

@@ -301,13 +301,13 @@ const DRAWERS = {
   },
 };
 
-/** Draws a modal node's content (the surface frames it as a dialog). */
 /** Marks a pressed button as working until the app's next view replaces it. */
 export function markBusy(button) {
   button.classList.add('is-busy');
   button.setAttribute('aria-busy', 'true');
 }
 
+/** Draws a modal node's content (the surface frames it as a dialog). */
 export function renderChildren(children, ctx, path = 'm') {
   return drawChildren(children, ctx, document.createDocumentFragment(), path);
 }

@@ -1,6 +1,10 @@
-"""Tic-Tac-Toe: a whole game to a win, both players moving from the message bubble."""
+"""Tic-Tac-Toe: a whole game to a win, both players moving from the message bubble; a new game
+seen whole by the other player, and a move out of turn refused in words."""
+
+import time
 
 import pytest
+from selenium.webdriver.common.by import By
 
 
 def play(person, square_label, caption):
@@ -86,3 +90,55 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
     bob.shot("finished-board")
     bob.press_in_app("Close Tic-Tac-Toe")
     bob.wait_surface_closed()
+
+
+@pytest.mark.flow
+def test_a_new_game_is_seen_whole_and_a_watcher_is_told_who_plays(browsers):
+    """In a group, Alice and Bob, reading at the bottom of a long conversation, see Carol's new
+    game whole once its board has loaded; when Bob has taken O, Alice's tap on a square is
+    refused with the players' names."""
+    alice = browsers("alice")
+    bob = browsers("bob")
+    carol = browsers("carol")
+    for person in (alice, bob, carol):
+        person.open_conversation("Parlor demo")
+    for number in range(1, 31):
+        alice.send_text(f"Line {number} of a long conversation")
+    for person in (alice, bob):
+        person.wait_for_text_bubble("Line 30 of a long conversation")
+        heights = person.js("const t = document.querySelector('.transcript'); return [t.scrollHeight, t.clientHeight]")
+        assert heights[0] > heights[1] + 200, f"the conversation should be longer than the screen: {heights}"
+
+    carol.open_app("Tic-Tac-Toe")
+    carol.wait_for_surface("Tic-Tac-Toe", style="compact")
+    carol.press_in_app("Row 1, column 1, empty")
+    carol.wait_surface_closed()
+    carol.wait_for_staged("Want to play Tic-Tac-Toe?")
+    carol.send()
+
+    # The bubble's board is an image that loads after the bubble is drawn: the others stay at
+    # the bottom, with the whole card on screen, not the bubble's height before the board came.
+    for person in (alice, bob):
+        card = person.wait_for_card("Want to play Tic-Tac-Toe?")
+        person.wait(lambda p=person, c=card: p.js("return [...arguments[0].querySelectorAll('img')].every(i => i.complete && i.naturalWidth > 0)", c),
+                    "the board's image to load")
+        gap = lambda p=person: p.js("const t = document.querySelector('.transcript'); return t.scrollHeight - t.scrollTop - t.clientHeight")
+        person.wait(lambda g=gap: g() <= 2, "the transcript to show the new game down to its end")
+        time.sleep(0.5)
+        assert gap() <= 2, f"{person.username}'s transcript stopped {gap()} px above its end"
+        label = card.find_element(By.CSS_SELECTOR, ".app-card-tap").get_attribute("aria-label")
+        assert ".." not in label and label.endswith("Open in Tic-Tac-Toe"), label
+
+    # Bob takes O; Alice, who only watches, taps a square and is told who plays, by name.
+    bob.tap_card("Want to play Tic-Tac-Toe?")
+    bob.wait_for_surface("Tic-Tac-Toe", style="expanded")
+    bob.press_in_app("Row 2, column 2, empty")
+    bob.wait_surface_closed()
+    bob.wait_for_staged("It's your move!")
+    bob.send()
+    alice.wait(lambda: len(alice.summary_lines()) == 1, "Bob's move to reach Alice")
+    alice.tap_card("")
+    alice.wait_for_surface("Tic-Tac-Toe", style="expanded")
+    alice.press_in_app("Row 3, column 3, empty")
+    banner = alice.wait(lambda: (e := alice.visible(".surface-error-text")) and e[0], "the app's answer to a watcher's tap")
+    assert banner.text == "This game is between Carol and Bob; you're watching.", banner.text

@@ -98,7 +98,7 @@ export function appCard(app, options = {}) {
     const tap = h('button', {
       type: 'button',
       class: 'app-card-tap',
-      attrs: { 'aria-label': app.installed ? `${label}. Open in ${app.appName}` : label },
+      attrs: { 'aria-label': app.installed ? `${label}${/[.!?…]$/u.test(label) ? '' : '.'} Open in ${app.appName}` : label },
       on: { click: () => (app.installed ? options.onOpen?.() : options.onOffer?.()) },
     });
     if (app.liveView) {

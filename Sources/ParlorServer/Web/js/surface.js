@@ -148,7 +148,7 @@ export class AppSurface {
     const scroll = this.body.scrollTop;
 
     this.drawHeader(update);
-    this.drawError(update.error);
+    this.drawError(update.error, update.names);
     let modal = null;
     const ctx = {
       appId: update.appID,
@@ -216,10 +216,12 @@ export class AppSurface {
     replaceChildren(this.styleButton, h('span', { class: ['icon', expanded ? 'icon-collapse' : 'icon-expand'], attrs: { 'aria-hidden': 'true' } }));
   }
 
-  drawError(error) {
+  drawError(error, names) {
     const signature = error ? `${error.code}\n${error.message}` : null;
     const visible = Boolean(error) && signature !== this.dismissedError;
-    if (visible && this.errorText.textContent !== error.message) this.errorText.textContent = error.message;
+    // An app's sentence names people as its views do ("waiting for $<participant> to play O").
+    const message = visible ? resolveMentions(error.message, names) : '';
+    if (visible && this.errorText.textContent !== message) this.errorText.textContent = message;
     this.errorBanner.hidden = !visible;
   }
 

@@ -59,9 +59,14 @@ export class TranscriptView {
     this.typing = h('p', { class: 'typing-indicator', attrs: { 'aria-live': 'polite' } });
     this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list, this.typing);
     this.stickToBottom = true;
+    // Where scrollToBottom last left the transcript, until the reader scrolls up from there.
+    this.pinnedTop = null;
     this.element.addEventListener('scroll', () => {
       const el = this.element;
-      this.stickToBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+      // Content that grew below (an image that loaded after the scroll) has not moved the reader
+      // away from the bottom; only scrolling up does.
+      if (this.pinnedTop !== null && el.scrollTop < this.pinnedTop - 1) this.pinnedTop = null;
+      this.stickToBottom = this.pinnedTop !== null || el.scrollHeight - el.scrollTop - el.clientHeight < 60;
     });
     // A sticker dragged from the drawer onto a message is placed there, where it was dropped.
     const bubbleUnder = (event) => {
@@ -107,11 +112,13 @@ export class TranscriptView {
       this.earlier.disabled = false;
     }
     this.stickToBottom = false;
+    this.pinnedTop = null;
     this.element.scrollTop = this.element.scrollHeight - before;
   }
 
   scrollToBottom() {
     this.element.scrollTop = this.element.scrollHeight;
+    this.pinnedTop = this.element.scrollTop;
   }
 
   /** Shows who is typing ("Alice is typing…"), or nothing. */
@@ -355,6 +362,7 @@ export class TranscriptView {
     const entry = this.list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (!entry) return false;
     this.stickToBottom = false;
+    this.pinnedTop = null;
     entry.scrollIntoView({ block: 'center' });
     entry.classList.remove('is-highlighted');
     void entry.offsetWidth;

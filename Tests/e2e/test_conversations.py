@@ -1,5 +1,8 @@
 """People and conversations: signing up, starting a 1:1 and a group by picking people, unread
-counts; the store (removing an app, getting it back from a message); an app's error banner."""
+counts; the store (removing an app, getting it back from a message); an app's error banner; a
+draft kept across a reload and forgotten at sign-out."""
+
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -164,3 +167,26 @@ def test_earlier_messages_load_on_request(browsers):
     # The page itself never scrolls: only the transcript does.
     assert alice.js("return document.documentElement.scrollHeight <= window.innerHeight")
     assert alice.js("const t = document.querySelector('.transcript'); return t.scrollHeight > t.clientHeight")
+
+
+@pytest.mark.flow
+def test_an_unsent_draft_survives_a_reload_but_not_signing_out(browsers):
+    """Text typed and not sent is still in the compose field after the page reloads; signing out
+    forgets it, so the next person at this browser does not find it."""
+    bob = browsers("bob")
+    bob.open_conversation("Parlor demo")
+
+    def compose_field():
+        return (bob.visible(".composer-input") or [None])[0]
+
+    bob.wait(compose_field, "the compose field").send_keys("half-written draft")
+    bob.driver.refresh()
+    bob.wait(lambda: bob.conversation_title() == "Parlor demo", "the conversation to open again after the reload")
+    bob.wait(lambda: (f := compose_field()) is not None and f.get_attribute("value") == "half-written draft",
+             "the draft back in the compose field")
+
+    bob.press("Sign out")
+    bob.sign_in("bob")
+    bob.open_conversation("Parlor demo")
+    time.sleep(0.5)
+    assert bob.wait(compose_field, "the compose field").get_attribute("value") == ""

@@ -37,6 +37,7 @@ async function boot() {
  * purpose, to the open view or the conversation list, instead of falling to <body>). */
 function startApp(user, { signedIn = false } = {}) {
   state.me = user;
+  state.drafts.restore(user.id);
   root.removeAttribute('aria-busy');
   let view = null;
   let route = null;
@@ -73,6 +74,7 @@ function startApp(user, { signedIn = false } = {}) {
     onNewConversation: () => newConversation.open(),
     onSignOut: async () => {
       client.stop();
+      state.drafts.forget();
       try {
         await api('/api/auth/signout', { method: 'POST' });
       } finally {

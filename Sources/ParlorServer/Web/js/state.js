@@ -21,6 +21,57 @@ export function emit(topic, detail) {
   }
 }
 
+/**
+ * Unsent text per conversation. Kept in the tab's session storage too, so a reload (or a crash of
+ * the page) does not lose what the person was writing; the storage is the tab's own, gone when
+ * the tab closes, and sign-out clears it (`forget`).
+ */
+class Drafts {
+  static MAX = 100;
+
+  constructor() {
+    this.texts = new Map();
+    this.key = null;
+  }
+
+  /** Reads back what this tab kept for `userId` (after a reload). */
+  restore(userId) {
+    this.key = `parlor.drafts.${userId}`;
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(this.key) ?? '[]');
+      if (Array.isArray(kept)) {
+        for (const pair of kept.slice(-Drafts.MAX)) {
+          if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') this.texts.set(pair[0], pair[1]);
+        }
+      }
+    } catch {
+      // Storage that cannot be read (or is not JSON) holds no drafts.
+    }
+  }
+
+  get(conversationId) {
+    return this.texts.get(conversationId);
+  }
+
+  set(conversationId, text) {
+    this.texts.delete(conversationId);
+    if (text) this.texts.set(conversationId, text);
+    while (this.texts.size > Drafts.MAX) this.texts.delete(this.texts.keys().next().value);
+    if (!this.key) return;
+    try {
+      sessionStorage.setItem(this.key, JSON.stringify([...this.texts]));
+    } catch {
+      // Full or unavailable storage: the draft stays in this page only.
+    }
+  }
+
+  /** Drops every draft, kept ones included (sign-out). */
+  forget() {
+    this.texts.clear();
+    if (this.key) sessionStorage.removeItem(this.key);
+  }
+}
+
 export const state = {
   /** The signed-in user. */
   me: null,
@@ -43,7 +94,7 @@ export const state = {
   /** Conversation id → (user id → the timer that stops showing them typing). */
   typing: new Map(),
   /** Conversation id → unsent text in the compose field. */
-  drafts: new Map(),
+  drafts: new Drafts(),
   /** 'connecting' | 'online' | 'reconnecting' | 'offline'. */
   status: 'connecting',
   /** Whether the socket has replayed and is streaming. */

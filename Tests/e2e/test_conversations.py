@@ -2,8 +2,6 @@
 counts; the store (removing an app, getting it back from a message); an app's error banner; a
 draft kept across a reload and forgotten at sign-out."""
 
-import time
-
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -186,7 +184,7 @@ def test_an_unsent_draft_survives_a_reload_but_not_signing_out(browsers):
              "the draft back in the compose field")
 
     bob.press("Sign out")
+    bob.wait(lambda: bob.visible("#auth-username"), "the sign-in form after signing out")
     bob.sign_in("bob")
     bob.open_conversation("Parlor demo")
-    time.sleep(0.5)
     assert bob.wait(compose_field, "the compose field").get_attribute("value") == ""

@@ -129,6 +129,16 @@ def test_a_new_game_is_seen_whole_and_a_watcher_is_told_who_plays(browsers):
         label = card.find_element(By.CSS_SELECTOR, ".app-card-tap").get_attribute("aria-label")
         assert ".." not in label and label.endswith("Open in Tic-Tac-Toe"), label
 
+    # Scrolled up to read, Bob stays there when a message comes: only the bottom sticks.
+    top = lambda: bob.js("return document.querySelector('.transcript').scrollTop")
+    bob.js("document.querySelector('.transcript').scrollTop = 0")
+    bob.wait(lambda: top() == 0, "Bob's transcript at its top")
+    time.sleep(0.3)  # its scroll event
+    carol.send_text("Who plays O?")
+    bob.wait_for_text_bubble("Who plays O?")
+    time.sleep(0.5)
+    assert top() < 50, f"Bob was taken from what he was reading to {top()} px"
+
     # Bob takes O; Alice, who only watches, taps a square and is told who plays, by name.
     bob.tap_card("Want to play Tic-Tac-Toe?")
     bob.wait_for_surface("Tic-Tac-Toe", style="expanded")

@@ -68,7 +68,13 @@ class Drafts {
   /** Drops every draft, kept ones included (sign-out). */
   forget() {
     this.texts.clear();
-    if (this.key) sessionStorage.removeItem(this.key);
+    const key = this.key;
+    this.key = null;
+    try {
+      if (key) sessionStorage.removeItem(key);
+    } catch {
+      // No storage: nothing was kept.
+    }
   }
 }
 

@@ -59,13 +59,16 @@ export class TranscriptView {
     this.typing = h('p', { class: 'typing-indicator', attrs: { 'aria-live': 'polite' } });
     this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list, this.typing);
     this.stickToBottom = true;
-    // Where scrollToBottom last left the transcript, until the reader scrolls up from there.
+    // Where scrollToBottom last left the transcript (or lower, where the reader went since),
+    // until the reader scrolls up from there.
     this.pinnedTop = null;
     this.element.addEventListener('scroll', () => {
       const el = this.element;
       // Content that grew below (an image that loaded after the scroll) has not moved the reader
-      // away from the bottom; only scrolling up does.
-      if (this.pinnedTop !== null && el.scrollTop < this.pinnedTop - 1) this.pinnedTop = null;
+      // away from the bottom; only scrolling up does. The pin follows the reader down (the
+      // transcript may have grown shorter under it: a tray opened, the compose field grew), so
+      // scrolling up from the real bottom always unpins.
+      if (this.pinnedTop !== null) this.pinnedTop = el.scrollTop < this.pinnedTop - 1 ? null : Math.max(this.pinnedTop, el.scrollTop);
       this.stickToBottom = this.pinnedTop !== null || el.scrollHeight - el.scrollTop - el.clientHeight < 60;
     });
     // A sticker dragged from the drawer onto a message is placed there, where it was dropped.

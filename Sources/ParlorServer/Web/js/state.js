@@ -22,30 +22,23 @@ export function emit(topic, detail) {
 }
 
 /**
- * Unsent text per conversation. Kept in the tab's session storage too, so a reload (or a crash of
- * the page) does not lose what the person was writing; the storage is the tab's own, gone when
- * the tab closes, and sign-out clears it (`forget`).
+ * Unsent text per conversation. Each draft is kept in the tab's session storage too (one entry per
+ * conversation, so a keystroke writes only its own), so a reload (or a crash of the page) does
+ * not lose what the person was writing; the storage is the tab's own, gone when the tab closes,
+ * and sign-out clears it (`forget`).
  */
 class Drafts {
-  static MAX = 100;
-
   constructor() {
     this.texts = new Map();
-    this.key = null;
+    this.prefix = null;
   }
 
   /** Reads back what this tab kept for `userId` (after a reload). */
   restore(userId) {
-    this.key = `parlor.drafts.${userId}`;
-    try {
-      const kept = JSON.parse(sessionStorage.getItem(this.key) ?? '[]');
-      if (Array.isArray(kept)) {
-        for (const pair of kept.slice(-Drafts.MAX)) {
-          if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') this.texts.set(pair[0], pair[1]);
-        }
-      }
-    } catch {
-      // Storage that cannot be read (or is not JSON) holds no drafts.
+    this.prefix = `parlor.draft.${userId}.`;
+    for (const key of this.storedKeys()) {
+      const text = Drafts.storage((storage) => storage.getItem(key));
+      if (text) this.texts.set(key.slice(this.prefix.length), text);
     }
   }
 
@@ -54,26 +47,34 @@ class Drafts {
   }
 
   set(conversationId, text) {
-    this.texts.delete(conversationId);
     if (text) this.texts.set(conversationId, text);
-    while (this.texts.size > Drafts.MAX) this.texts.delete(this.texts.keys().next().value);
-    if (!this.key) return;
-    try {
-      sessionStorage.setItem(this.key, JSON.stringify([...this.texts]));
-    } catch {
-      // Full or unavailable storage: the draft stays in this page only.
-    }
+    else this.texts.delete(conversationId);
+    if (!this.prefix) return;
+    const key = this.prefix + conversationId;
+    // Full or unavailable storage: the draft stays in this page only.
+    Drafts.storage((storage) => (text ? storage.setItem(key, text) : storage.removeItem(key)));
   }
 
   /** Drops every draft, kept ones included (sign-out). */
   forget() {
+    for (const key of this.storedKeys()) Drafts.storage((storage) => storage.removeItem(key));
     this.texts.clear();
-    const key = this.key;
-    this.key = null;
+    this.prefix = null;
+  }
+
+  /** This user's keys in the tab's storage. */
+  storedKeys() {
+    if (!this.prefix) return [];
+    const keys = Drafts.storage((storage) => Array.from({ length: storage.length }, (_, i) => storage.key(i))) ?? [];
+    return keys.filter((key) => key?.startsWith(this.prefix));
+  }
+
+  /** `use(sessionStorage)`, or undefined where storage is turned off or blocked. */
+  static storage(use) {
     try {
-      if (key) sessionStorage.removeItem(key);
+      return use(sessionStorage);
     } catch {
-      // No storage: nothing was kept.
+      return undefined;
     }
   }
 }

@@ -32,7 +32,7 @@ public enum ParlorServer {
         let services = ParlorServices(
             store: store, directory: directory, configuration: configuration, httpClient: httpClient, bus: bus, metrics: metrics,
             logger: logger)
-        let accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
+        let accounts = services.accounts
         let gate = AdminGate(configuration: configuration)
         store.observeCommits { batch, duration in metrics.commit(batch: batch, took: duration) }
 
@@ -45,7 +45,7 @@ public enum ParlorServer {
             router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
         }
         OperatorRoutes(services: services, gate: gate).add(to: router)
-        AuthRoutes(accounts: accounts, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)
+        AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
         AdminRoutes(services: services, gate: gate).add(to: router)
@@ -56,11 +56,11 @@ public enum ParlorServer {
         let gateway = Gateway(services: services)
         router.socket("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
-            guard let user = context.user else { throw APIError.unauthorized }
+            guard let user = context.user, let tokenHash = context.tokenHash else { throw APIError.unauthorized }
             guard Self.isSameOrigin(request, publicOrigin: configuration.publicOrigin) else {
                 throw APIError(.forbidden, code: "crossSiteRequest", "The WebSocket opens from Parlor's own pages only.")
             }
-            return gateway.endpoint(for: user, logger: context.logger)
+            return gateway.endpoint(for: user, tokenHash: tokenHash, logger: context.logger)
         }
         router.socket("/api/apps/connect") { request, context in
             // An app outside the server dials in with its credential (docs/APPS-PROTOCOL.md).
@@ -98,6 +98,11 @@ public enum ParlorServer {
             services: extraServices + operatorServices + [
                 PeriodicWork(name: "Expiry sweep", interval: configuration.expirySweepInterval, logger: logger) {
                     try await services.messaging.sweepExpired()
+                },
+                // Sign-ins that ended without this node hearing of it (expired, or an account
+                // removed by `parlor user remove`): their sockets close.
+                PeriodicWork(name: "Session sweep", interval: configuration.sessionSweepInterval, logger: logger) {
+                    try await services.sessions.sweep()
                 },
                 PeriodicWork(name: "Unused upload sweep", interval: .seconds(3600), logger: logger) {
                     let lifetime = TimeInterval(configuration.unusedUploadLifetime.components.seconds)

@@ -7,6 +7,7 @@ import ParlorStore
 /// The server's services, built once in dependency order; routes, the gateway and cluster sync
 /// call their APIs. Each service owns one concern:
 ///
+/// - `accounts`, `sessions`: sign-up and sign-in; where a sign-in ends (its sockets closed);
 /// - `membership`: who is in which conversation (every request's first check);
 /// - `drawers`: what each user installed;
 /// - `renderer`: what a viewer sees on the wire (reads only);
@@ -42,6 +43,8 @@ final class ParlorServices: Sendable {
     let conversations: Conversations
     let remoteApps: RemoteApps
     let metrics: ServerMetrics
+    let accounts: Accounts
+    let sessions: Sessions
 
     init(
         store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
@@ -55,6 +58,8 @@ final class ParlorServices: Sendable {
         self.metrics = metrics
         let caches = ViewerCaches()
         hub = Hub(metrics: metrics)
+        accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
+        sessions = Sessions(accounts: accounts, store: store, hub: hub, bus: bus, logger: logger)
         fanOutTracker = FanOutTracker()
         deliveries = AppDeliveries()
         membership = Membership(store: store, caches: caches)

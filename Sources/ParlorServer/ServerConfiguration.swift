@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var sessionLifetime: Duration
     /// The bcrypt cost for passwords (tests lower it).
     public var passwordCost: UInt8
+    /// How often the server looks for sockets whose sign-in ended without it hearing (expired,
+    /// or the account removed from another process) and closes them; sign-out, a password change
+    /// and "sign out everywhere" close theirs at once.
+    public var sessionSweepInterval: Duration = .seconds(15)
     /// How long a read expiring message stays.
     public var expiryDelay: Duration
     /// How often expired reads are swept.
@@ -78,6 +82,16 @@ public struct ServerConfiguration: Sendable {
     public var unsendWindow: Duration = .seconds(2 * 60)
     /// The most different emoji one message's reactions may have.
     public var maxReactionKinds = 20
+    /// How many messages one person may send per minute on average (texts, photos, stickers, app
+    /// messages; over HTTP and the WebSocket alike), after a burst of `messageBurst`; more are
+    /// refused with `sendingTooFast` (429) and when to try again. 0 for no limit (load tests).
+    public var messagesPerMinute = 120
+    /// How many messages one person may send at once before `messagesPerMinute` holds them back.
+    public var messageBurst = 30
+    /// How many of one person's mentions of another alert that person per minute (an unread
+    /// mention, a notification through a mute); further mentions are delivered as plain mentions
+    /// that alert no one. 0 for no limit.
+    public var mentionAlertsPerMinute = 5
     /// How many reactions one person may put on or take off per minute; 0 for no limit.
     public var reactionsPerMinute = 60
     /// How many stickers one person may place on messages per minute, so that nobody buries a

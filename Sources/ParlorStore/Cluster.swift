@@ -35,6 +35,9 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case readMoved(user: UserID, conversation: ConversationID)
     /// An account's profile changed (its picture): nodes read it again when next needed.
     case userChanged(UserID)
+    /// Sign-ins of a user ended (signed out, everywhere, or by a password change): every node
+    /// closes the connections opened with these tokens (their SHA-256 hashes, never the tokens).
+    case sessionsEnded(user: UserID, tokenHashes: [String])
     /// Someone started or stopped typing: never stored, only relayed.
     case typing(user: UserID, conversation: ConversationID, isTyping: Bool)
     /// This node's listener reconnected: it may have missed events and must catch up from the store.

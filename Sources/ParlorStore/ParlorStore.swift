@@ -30,6 +30,16 @@ public protocol ParlorStore: Sendable {
     /// The user a token belongs to, if it exists and has not expired at `now`.
     func user(tokenHash: String, now: Date) async throws -> User?
     func deleteToken(hash: String) async throws
+    /// Deletes every token of `user` but `keeping` (nil: every one).
+    /// - Returns: the hashes deleted, so their connections can be closed.
+    func deleteTokens(of user: UserID, keeping: String?) async throws -> [String]
+    /// Sets `user`'s password hash and deletes every token of theirs but `keeping`, in one
+    /// transaction: no session signed in with the old password outlives the change.
+    /// - Returns: the hashes deleted.
+    /// - Throws: `StoreError(.notFound)` when there is no such user.
+    func changePassword(hash: String, of user: UserID, keeping: String?) async throws -> [String]
+    /// Of `hashes`, those that still sign someone in at `now` (not deleted, not expired).
+    func liveTokens(among hashes: [String], now: Date) async throws -> Set<String>
 
     // MARK: Conversations
     /// `members[0]` is the creator: a group's first admin.
@@ -92,10 +102,12 @@ public protocol ParlorStore: Sendable {
     // MARK: Edits, unsends, replies
     /// Replaces a text message's text, keeping the old one as a version, when `sender` sent it
     /// after `sentAfter`, it is not unsent, and it has fewer than `maxEdits` versions.
+    /// The people the new text mentions alert as before (`StoredContent.edited(to:quieting:)`);
+    /// `quieting` names those it newly mentions but does not alert.
     /// - Returns: the message as it is now; nil when any of that no longer holds (the caller
     ///   checked first, to say which: this is the race-free commit).
     func editMessage(
-        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
+        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, quieting: [UserID], sentAfter: Date, maxEdits: Int
     ) async throws -> StoredMessage?
     /// Erases a message's content, versions and reactions, when `sender` sent it after `sentAfter`
     /// and it is not unsent yet.
@@ -239,4 +251,13 @@ public struct SessionConflict: Error, Sendable {
 
     /// The conflict a store throws when `head` is the session's head now.
     public init(head: StoredMessage) { self.head = head }
+}
+
+extension ParlorStore {
+    /// `editMessage` where every mention the new text adds alerts.
+    public func editMessage(
+        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
+    ) async throws -> StoredMessage? {
+        try await editMessage(id, in: conversation, sender: sender, text: text, quieting: [], sentAfter: sentAfter, maxEdits: maxEdits)
+    }
 }

@@ -143,7 +143,7 @@ actor PostgresCommitBatcher {
             RETURNING seq
             """, logger: logger).first?.decode(Int64.self)
         guard let sequence else { throw StoreError(.notFound, "There is no such conversation.") }
-        let mentioned = message.content.mentionedUsers
+        let mentioned = message.content.alertedUsers
         if !mentioned.isEmpty {
             try await PostgresStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, on: connection, logger: logger)
         }

@@ -72,4 +72,27 @@ extension PostgresStore {
     public func deleteToken(hash: String) async throws {
         _ = try await query("DELETE FROM auth_tokens WHERE hash = \(hash)")
     }
+
+    public func deleteTokens(of user: UserID, keeping: String?) async throws -> [String] {
+        try await query("DELETE FROM auth_tokens WHERE user_id = \(user.description) AND hash IS DISTINCT FROM \(keeping) RETURNING hash")
+            .map { try $0.decode(String.self) }
+    }
+
+    public func changePassword(hash: String, of user: UserID, keeping: String?) async throws -> [String] {
+        let logger = self.logger
+        return try await transaction { connection in
+            let changed = try await connection.rows(
+                "UPDATE users SET password_hash = \(hash) WHERE id = \(user.description) RETURNING id", logger: logger)
+            guard !changed.isEmpty else { throw StoreError(.notFound, "There is no such user.") }
+            return try await connection.rows(
+                "DELETE FROM auth_tokens WHERE user_id = \(user.description) AND hash IS DISTINCT FROM \(keeping) RETURNING hash", logger: logger
+            ).map { try $0.decode(String.self) }
+        }
+    }
+
+    public func liveTokens(among hashes: [String], now: Date) async throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return Set(try await query("SELECT hash FROM auth_tokens WHERE hash = ANY(\(hashes)) AND expires_at > \(Timestamp(now))")
+            .map { try $0.decode(String.self) })
+    }
 }

@@ -18,7 +18,7 @@ extension PostgresStore {
     }
 
     public func editMessage(
-        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
+        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, quieting: [UserID], sentAfter: Date, maxEdits: Int
     ) async throws -> StoredMessage? {
         let (conversationID, messageID) = (conversation.description, id.description)
         return try await transaction { connection in
@@ -27,14 +27,14 @@ extension PostgresStore {
                 """, logger: self.logger).first
             else { return nil }
             let message = try Self.decodeMessage(row)
-            guard case .text(let old, _) = message.content, message.sender == sender, message.unsentAt == nil, message.sentAt > sentAfter
+            guard case .text(let old, _, _) = message.content, message.sender == sender, message.unsentAt == nil, message.sentAt > sentAfter
             else { return nil }
             let versions = try await connection.rows("""
                 SELECT count(*) FROM message_versions WHERE conversation_id = \(conversationID) AND message_id = \(messageID)
                 """, logger: self.logger).first?.decode(Int64.self) ?? 0
             guard versions < maxEdits else { return nil }
             let now = Timestamp(Date())
-            let content = message.content.edited(to: text)
+            let content = message.content.edited(to: text, quieting: quieting)
             try await connection.rows("""
                 INSERT INTO message_versions (conversation_id, message_id, version, text, replaced_at)
                 VALUES (\(conversationID), \(messageID), \(Int32(versions + 1)), \(old), \(now))
@@ -44,7 +44,7 @@ extension PostgresStore {
                 RETURNING \(unescaped: Self.messageColumns)
                 """, logger: self.logger).first
             try await Self.recordMentions(
-                MentionTokens.users(in: text), conversation: conversationID, sequence: message.sequence, on: connection, logger: self.logger)
+                content.alertedUsers, conversation: conversationID, sequence: message.sequence, on: connection, logger: self.logger)
             return try updated.map(Self.decodeMessage)
         }
     }

@@ -104,7 +104,7 @@ enum CommitBatcher {
                     conversation, sequence, message.id.description, message.sender.description, message.content.kind, session,
                     content, SQLiteStore.time(now), message.replyTo?.description, message.content.searchIndexText,
                 ])
-            let mentioned = message.content.mentionedUsers
+            let mentioned = message.content.alertedUsers
             if !mentioned.isEmpty { try SQLiteStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, in: db) }
             if case .attachment(let attachment) = message.content {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")

@@ -79,4 +79,37 @@ extension SQLiteStore {
     public func deleteToken(hash: String) async throws {
         try await write { db in try db.execute(sql: "DELETE FROM auth_tokens WHERE hash = ?", arguments: [hash]) }
     }
+
+    public func deleteTokens(of user: UserID, keeping: String?) async throws -> [String] {
+        try await write { db in try Self.deleteTokens(of: user, keeping: keeping, in: db) }
+    }
+
+    public func changePassword(hash: String, of user: UserID, keeping: String?) async throws -> [String] {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, user.description])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such user.") }
+            return try Self.deleteTokens(of: user, keeping: keeping, in: db)
+        }
+    }
+
+    private static func deleteTokens(of user: UserID, keeping: String?, in db: Database) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "DELETE FROM auth_tokens WHERE user_id = ? AND hash IS NOT ? RETURNING hash", arguments: [user.description, keeping])
+    }
+
+    public func liveTokens(among hashes: [String], now: Date) async throws -> Set<String> {
+        guard !hashes.isEmpty else { return [] }
+        return try await read { db in
+            var live: Set<String> = []
+            // SQLite takes at most 32,766 arguments; a few hundred at a time keeps each statement small.
+            for start in stride(from: 0, to: hashes.count, by: 500) {
+                let chunk = Array(hashes[start..<min(start + 500, hashes.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                live.formUnion(try String.fetchAll(
+                    db, sql: "SELECT hash FROM auth_tokens WHERE expires_at > ? AND hash IN (\(marks))",
+                    arguments: StatementArguments([Self.time(now)] + chunk)))
+            }
+            return live
+        }
+    }
 }

@@ -15,7 +15,7 @@ extension SQLiteStore {
     }
 
     public func editMessage(
-        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, sentAfter: Date, maxEdits: Int
+        _ id: MessageID, in conversation: ConversationID, sender: UserID, text: String, quieting: [UserID], sentAfter: Date, maxEdits: Int
     ) async throws -> StoredMessage? {
         let arguments: StatementArguments = [conversation.description, id.description]
         let recent = recentAppMessages
@@ -23,21 +23,21 @@ extension SQLiteStore {
             recent.forget(id, in: conversation)  // only a text message can be edited: none is kept
             guard let row = try MessageRow.fetchOne(
                 db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: arguments),
-                case let stored = try row.stored().content, case .text(let old, _) = stored,
+                case let stored = try row.stored().content, case .text(let old, _, _) = stored,
                 row.senderId == sender.description, row.unsentAt == nil, row.sentAt > Self.time(sentAfter)
             else { return nil }
             let versions = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM message_versions WHERE conversation_id = ? AND message_id = ?", arguments: arguments) ?? 0
             guard versions < maxEdits else { return nil }
             let now = Self.time(Date())
-            let content = stored.edited(to: text)
+            let content = stored.edited(to: text, quieting: quieting)
             try db.execute(
                 sql: "INSERT INTO message_versions (conversation_id, message_id, version, text, replaced_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: arguments + [versions + 1, old, now])
             try db.execute(
                 sql: "UPDATE messages SET content = ?, search_text = ?, edited_at = ? WHERE conversation_id = ? AND id = ?",
                 arguments: [try Self.encode(content), content.searchIndexText, now] + arguments)
-            try Self.recordMentions(MentionTokens.users(in: text), conversation: row.conversationId, sequence: row.seq, in: db)
+            try Self.recordMentions(content.alertedUsers, conversation: row.conversationId, sequence: row.seq, in: db)
             return try MessageRow.fetchOne(db, sql: "SELECT * FROM messages WHERE conversation_id = ? AND id = ?", arguments: arguments)?.stored()
         }
     }

@@ -67,6 +67,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many conversations others may add one person to per minute; 0 for no limit (load tests).")
     var additionsPerMinute: Int = 20
 
+    @Option(help: "How many messages one person may send per minute on average, after a burst of --message-burst; 0 for no limit (load tests).")
+    var messagesPerMinute: Int = ServerConfiguration().messagesPerMinute
+
+    @Option(help: "How many messages one person may send at once before --messages-per-minute holds them back.")
+    var messageBurst: Int = ServerConfiguration().messageBurst
+
+    @Option(help: "How many of one person's mentions of another alert them per minute (through a mute too); 0 for no limit.")
+    var mentionAlertsPerMinute: Int = ServerConfiguration().mentionAlertsPerMinute
+
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
@@ -100,6 +109,9 @@ struct Serve: AsyncParsableCommand {
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
         guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
         guard additionsPerMinute >= 0 else { throw ValidationError("--additions-per-minute is 0 (no limit) or more.") }
+        guard messagesPerMinute >= 0 else { throw ValidationError("--messages-per-minute is 0 (no limit) or more.") }
+        guard messageBurst >= 1 else { throw ValidationError("--message-burst is 1 or more.") }
+        guard mentionAlertsPerMinute >= 0 else { throw ValidationError("--mention-alerts-per-minute is 0 (no limit) or more.") }
         if let unknown = outOfProcess.first(where: { !SeedApps.ids.map(\.rawValue).contains($0) }) {
             throw ValidationError("--out-of-process \(unknown): not a seed app; they are \(SeedApps.ids.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -127,6 +139,9 @@ struct Serve: AsyncParsableCommand {
         settings.publicURL = publicAddress.flatMap(URL.init(string:))
         settings.signInNotice = signInNotice ?? (demo ? DemoData.signInNotice : nil)
         settings.metricsPort = metricsPort
+        settings.messagesPerMinute = messagesPerMinute
+        settings.messageBurst = messageBurst
+        settings.mentionAlertsPerMinute = mentionAlertsPerMinute
         // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.
         settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])
         let configuration = settings

@@ -147,4 +147,47 @@ struct AccountTests {
             #expect(try await store.user(tokenHash: "bobs", now: Date()) == bob)
         }
     }
+
+    @Test("Ending a user's other sign-ins deletes their tokens but the one kept, and says which; others' stay", arguments: StoreBackend.all)
+    func deleteOtherTokens(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            for hash in ["phone", "laptop", "tablet"] { try await store.createToken(hash: hash, user: alice.id, expiresAt: .distantFuture) }
+            try await store.createToken(hash: "bobs", user: bob.id, expiresAt: .distantFuture)
+            #expect(Set(try await store.deleteTokens(of: alice.id, keeping: "laptop")) == ["phone", "tablet"])
+            #expect(try await store.user(tokenHash: "laptop", now: Date()) == alice)
+            #expect(try await store.user(tokenHash: "phone", now: Date()) == nil)
+            #expect(try await store.deleteTokens(of: alice.id, keeping: nil) == ["laptop"], "nil keeps none")
+            #expect(try await store.user(tokenHash: "bobs", now: Date()) == bob)
+        }
+    }
+
+    @Test("A password change sets the hash and ends the other sign-ins in one step; an unknown user is notFound", arguments: StoreBackend.all)
+    func changePassword(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            try await store.createToken(hash: "this", user: alice.id, expiresAt: .distantFuture)
+            try await store.createToken(hash: "other", user: alice.id, expiresAt: .distantFuture)
+            #expect(try await store.changePassword(hash: "new-hash", of: alice.id, keeping: "this") == ["other"])
+            #expect(try await store.credentials(username: "alice")?.passwordHash == "new-hash")
+            #expect(try await store.user(tokenHash: "this", now: Date()) == alice)
+            await #expect(throws: StoreError.self) { try await store.changePassword(hash: "x", of: UserID(), keeping: nil) }
+        }
+    }
+
+    @Test("Of a list of token hashes, those still signing someone in: not deleted, not expired", arguments: StoreBackend.all)
+    func liveTokens(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await store.createToken(hash: "live", user: alice.id, expiresAt: now.addingTimeInterval(60))
+            try await store.createToken(hash: "expired", user: alice.id, expiresAt: now.addingTimeInterval(-1))
+            try await store.createToken(hash: "deleted", user: alice.id, expiresAt: now.addingTimeInterval(60))
+            try await store.deleteToken(hash: "deleted")
+            let many = ["live", "expired", "deleted", "never"] + (0..<1200).map { "filler-\($0)" }
+            #expect(try await store.liveTokens(among: many, now: now) == ["live"])
+            #expect(try await store.liveTokens(among: [], now: now).isEmpty)
+        }
+    }
 }

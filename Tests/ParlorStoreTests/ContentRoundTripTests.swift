@@ -29,7 +29,7 @@ struct ContentRoundTripTests {
             let stored = try await store.allMessages(in: conversation)
             #expect(stored.count == Self.texts.count)
             for (message, text) in zip(stored, Self.texts) {
-                guard case .text(let storedText, _) = message.content else {
+                guard case .text(let storedText, _, _) = message.content else {
                     Issue.record("Message \(message.sequence) came back as \(message.content.kind)")
                     continue
                 }

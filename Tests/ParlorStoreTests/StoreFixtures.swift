@@ -98,7 +98,7 @@ extension StoredMessage {
     /// The text of a text message, the caption of an app message, or an attachment's name.
     var text: String? {
         switch content {
-        case .text(let text, _): text
+        case .text(let text, _, _): text
         case .app(let message): message.template?.caption
         case .sticker: nil
         case .attachment(let attachment): attachment.name

@@ -50,7 +50,7 @@ class Node:
     def start(self):
         self.process = subprocess.Popen(
             [BINARY, "serve", "--postgres", self.database_url, "--port", str(self.port), "--data-dir", self.data_dir,
-             "--password-cost", "4", "--log-level", "warning"],
+             "--password-cost", "4", "--log-level", "warning", "--messages-per-minute", "0"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in self.process.stdout:
             match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)

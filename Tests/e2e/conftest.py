@@ -204,6 +204,8 @@ class ParlorServer:
         arguments = [
             str(parlor_binary()), "serve", "--demo", "--port", "0", "--data-dir", self.data_dir,
             "--password-cost", "4", "--durability", "normal", "--feed-url", feed_url,
+            # Flows post hundreds of messages as one person to set a scene.
+            "--messages-per-minute", "0",
         ] + (extra or [])
         for app in self.outside:
             arguments += ["--out-of-process", app]

@@ -116,7 +116,7 @@ def unlimited_rates(binary):
     loopback and adds one sink to every writer's conversation), those this build of parlor has;
     older builds had no limits."""
     help_text = subprocess.run([str(binary), "serve", "--help"], capture_output=True, text=True).stdout
-    options = ["--sign-ups-per-hour", "--additions-per-minute", "--password-attempts-per-minute"]
+    options = ["--sign-ups-per-hour", "--additions-per-minute", "--password-attempts-per-minute", "--messages-per-minute"]
     return [part for option in options if option in help_text for part in (option, "0")]
 
 

@@ -3,9 +3,11 @@ import Hummingbird
 import ParlorInput
 import ParlorStore
 
-/// `/api/auth/*` and `/api/me`: sign up, sign in, sign out.
+/// `/api/auth/*` and `/api/me`: sign up, sign in, sign out (here or everywhere), the password
+/// and the person's settings.
 struct AuthRoutes {
     let accounts: Accounts
+    let sessions: Sessions
     let configuration: ServerConfiguration
     let caches: ViewerCaches
     let bus: any ClusterBus
@@ -40,8 +42,22 @@ struct AuthRoutes {
             try JSONBody.response(Wire.AuthNotice(notice: configuration.signInNotice))
         }
         router.post("/api/auth/signout") { _, context in
-            if let hash = context.tokenHash { try await accounts.signOut(tokenHash: hash) }
+            if let user = context.user, let hash = context.tokenHash { try await sessions.signOut(user: user.id, tokenHash: hash) }
             return Response(status: .noContent, headers: cookie(nil))
+        }
+        router.post("/api/auth/signout-everywhere") { _, context in
+            let user = try context.requireUser()
+            let ended = try await sessions.signOutEverywhere(user: user.id)
+            return try JSONBody.response(Wire.SessionsEnded(ended: ended), headers: cookie(nil))
+        }
+        router.post("/api/me/password") { request, context in
+            let user = try context.requireUser()
+            guard let hash = context.tokenHash else { throw APIError.unauthorized }
+            let change = try await JSONBody.decode(Wire.PasswordChange.self, from: request, limit: 4 * 1024)
+            let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
+            let ended = try await sessions.changePassword(
+                of: user, current: change.currentPassword, new: change.newPassword, keeping: hash, address: address)
+            return try JSONBody.response(Wire.SessionsEnded(ended: ended))
         }
         router.get("/api/me") { _, context in
             let user = try context.requireUser()

@@ -44,6 +44,22 @@ extension Wire {
         public var sharesReadReceipts: Bool
     }
 
+    /// `POST /api/me/password`: the current password (asked again, as at sign-in) and the new one.
+    public struct PasswordChange: Codable, Sendable {
+        public var currentPassword: String
+        public var newPassword: String
+
+        public init(currentPassword: String, newPassword: String) {
+            self.currentPassword = currentPassword
+            self.newPassword = newPassword
+        }
+    }
+
+    /// How many sign-ins a password change or "sign out everywhere" ended.
+    public struct SessionsEnded: Codable, Sendable {
+        public var ended: Int
+    }
+
     /// `PATCH /api/me`: the settings to change; a setting left out stays as it is, and `null` is
     /// not a value.
     public struct MeChange: Codable, Sendable {

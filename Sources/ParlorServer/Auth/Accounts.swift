@@ -100,6 +100,29 @@ public struct Accounts: Sendable {
         return (user, try await issueToken(for: user.id))
     }
 
+    /// Checks that `password` is `user`'s current one, as a sign-in would (counted and throttled
+    /// the same way, so a session in someone else's hands cannot guess the password faster here).
+    /// - Throws: `wrongPassword` (403: the session stays signed in), `tooManyAttempts` (429).
+    func confirmPassword(_ password: String, of user: User, address: String) async throws {
+        let address = RateLimiter.networkKey(of: address)
+        try await takePasswordAttempt(address)
+        if let wait = await throttle.begin(account: user.username, address: address) {
+            metrics.signInLockouts.increment()
+            throw APIError.tooMany("tooManyAttempts", "Too many wrong passwords from here; try again in \(wait) seconds.", retryAfter: wait)
+        }
+        do {
+            _ = try await check(username: user.username, password: password)
+        } catch let error as APIError where error.code == "wrongCredentials" {
+            await throttle.finish(account: user.username, address: address, outcome: .failed)
+            metrics.signInFailures.increment()
+            throw APIError(.forbidden, code: "wrongPassword", "That is not your current password.")
+        } catch {
+            await throttle.finish(account: user.username, address: address, outcome: .abandoned)
+            throw error
+        }
+        await throttle.finish(account: user.username, address: address, outcome: .succeeded)
+    }
+
     /// Counts one sign-in or sign-up from `network` against the shared per-minute allowance.
     private func takePasswordAttempt(_ network: String) async throws {
         guard let wait = await passwordAttempts.take(network) else { return }
@@ -135,10 +158,6 @@ public struct Accounts: Sendable {
         try await store.user(tokenHash: Self.hash(token: token), now: Date())
     }
 
-    public func signOut(tokenHash: String) async throws {
-        try await store.deleteToken(hash: tokenHash)
-    }
-
     static func hash(token: String) -> String {
         Digest.sha256Hex(token)
     }
@@ -164,6 +183,14 @@ public struct Accounts: Sendable {
             throw APIError.invalid("A username has 3 to 32 letters, digits, dots, dashes or underscores.")
         }
         let displayName = try NameRules.check(displayName, what: "A display name", maxLength: maxDisplayNameLength)
+        try validate(password: password)
+        return displayName
+    }
+
+    /// The rules for a password: at least `minPasswordLength` characters, at most
+    /// `maxPasswordBytes` bytes, not one of the most common.
+    /// - Throws: `invalidValue` with the rule broken.
+    static func validate(password: String) throws {
         guard password.count >= minPasswordLength else {
             throw APIError.invalid("A password has at least \(minPasswordLength) characters.")
         }
@@ -173,7 +200,6 @@ public struct Accounts: Sendable {
         guard !commonPasswords.contains(password.lowercased()) else {
             throw APIError.invalid("That password is one of the 10,000 most common, the first ones an attacker tries; pick another.")
         }
-        return displayName
     }
 
     /// The 10,000 most common passwords long enough to pass the other rules, lowercase (NIST SP

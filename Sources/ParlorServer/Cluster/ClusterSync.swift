@@ -66,6 +66,8 @@ struct ClusterSync: Service {
                 await services.messaging.showReceipt(of: user, in: conversation)
             case .userChanged(let user):
                 await services.renderer.caches.forgetUser(user)
+            case .sessionsEnded(let user, let tokenHashes):
+                await services.sessions.closeHere(tokenHashes, of: user)
             case .typing(let user, let conversation, let isTyping):
                 try await services.typing.relayedElsewhere(isTyping, user: user, in: conversation)
             case .listenerRestarted:

@@ -41,7 +41,7 @@ final class MessageChanges: Sendable {
     ///   `tooManyEdits`; `conflict` when it changed meanwhile.
     func edit(_ id: MessageID, text: String, by user: UserID, in conversation: ConversationID) async throws {
         let (message, record) = try await ownMessage(id, of: user, in: conversation, doing: "edit")
-        guard case .text(let old, _) = message.content else {
+        guard case .text(let old, _, _) = message.content else {
             throw APIError(.badRequest, code: "notEditable", "Only text messages can be edited; an app's messages follow its own rules.")
         }
         try MessageRules.checkText(text)
@@ -55,8 +55,11 @@ final class MessageChanges: Sendable {
         guard try await store.versions(of: id, in: conversation).count < configuration.maxEdits else {
             throw APIError(.conflict, code: "tooManyEdits", "A message can be edited \(configuration.maxEdits) times.")
         }
+        // A mention the edit adds alerts within the sender's allowance, as a new message's does.
+        let added = Set(MentionTokens.users(in: text)).subtracting(MentionTokens.users(in: old))
+        let quieting = await messaging.quietMentions(of: added, from: user)
         guard let edited = try await store.editMessage(
-            id, in: conversation, sender: user, text: text, sentAfter: cutoff, maxEdits: configuration.maxEdits)
+            id, in: conversation, sender: user, text: text, quieting: quieting, sentAfter: cutoff, maxEdits: configuration.maxEdits)
         else { throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.") }
         await changed(edited)
     }

@@ -23,6 +23,10 @@ final class Messaging: Sendable {
     let linkPreviews: LinkPreviews
     /// Stickers placed on messages, per person per minute.
     let placements: RateLimiter
+    /// Messages sent, per person (`messagesPerMinute`, `messageBurst`).
+    let sends: TokenBuckets
+    /// Mentions that alert, per sender and person mentioned (`mentionAlertsPerMinute`).
+    let mentionAlerts: RateLimiter
 
     init(
         store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
@@ -31,6 +35,8 @@ final class Messaging: Sendable {
     ) {
         self.linkPreviews = linkPreviews
         placements = RateLimiter(limit: configuration.stickerPlacementsPerMinute, window: .seconds(60))
+        sends = TokenBuckets(perMinute: configuration.messagesPerMinute, burst: configuration.messageBurst)
+        mentionAlerts = RateLimiter(limit: configuration.mentionAlertsPerMinute, window: .seconds(60))
         self.store = store
         self.membership = membership
         self.renderer = renderer
@@ -81,6 +87,7 @@ final class Messaging: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         try MessageRules.checkText(text)
         try Self.checkMentions(in: text, members: record.members)
+        let quiet = await quietMentions(of: Set(MentionTokens.users(in: text)), from: user)
         if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
             throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
         }
@@ -91,7 +98,20 @@ final class Messaging: Sendable {
                 preview = try? await linkPreviews.preview(of: linkPreview, for: user)
             }
         }
-        return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text, preview: preview), replyTo: replyTo))
+        return try await commit(
+            NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text, preview: preview, quiet: quiet), replyTo: replyTo))
+    }
+
+    /// Of the `people` a text mentions, those past the sender's allowance of alerts for each
+    /// (`mentionAlertsPerMinute`): mentioned, but not alerted, so a flood of mentions cannot get
+    /// through someone's mute.
+    func quietMentions(of people: Set<UserID>, from sender: UserID) async -> [UserID] {
+        var quiet: [UserID] = []
+        for person in people where person != sender {
+            if await mentionAlerts.take("\(sender)>\(person)") != nil { quiet.append(person) }
+        }
+        if !quiet.isEmpty { metrics.refused(by: "mentionAlerts") }
+        return quiet.sorted { $0.description < $1.description }
     }
 
     /// The longest name a photo or file is sent under.
@@ -242,10 +262,18 @@ final class Messaging: Sendable {
 
     /// Appends durably (with `alongside` in the same transaction), then fans the new message out.
     /// A retry is returned, not fanned out again.
+    /// - Throws: `sendingTooFast` (429) past the sender's `messagesPerMinute`.
     func commit(
         _ message: NewMessage, alongside: [StateWrite] = [],
         validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
     ) async throws -> Sent {
+        if let wait = await sends.take(message.sender.description) {
+            metrics.refused(by: "messages")
+            throw APIError.tooMany(
+                "sendingTooFast",
+                "You are sending messages faster than Parlor allows (\(sends.burst) at once, then \(sends.perMinute) a minute); wait \(wait) seconds and send again.",
+                retryAfter: wait)
+        }
         let (stored, isDuplicate) = try await store.append(message, validate: validate, alongside: alongside)
         if isDuplicate {
             try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)

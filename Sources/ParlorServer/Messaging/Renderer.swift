@@ -34,9 +34,10 @@ final class Renderer: Sendable {
         }
         wire.editedAt = message.editedAt
         switch message.content {
-        case .text(let text, let preview):
+        case .text(let text, let preview, let quiet):
             wire.text = text
             wire.linkPreview = preview.map(Wire.LinkPreview.init)
+            wire.quietMentions = quiet.isEmpty ? nil : quiet
         case .sticker(let sticker, let placement):
             wire.sticker = Self.wire(sticker)
             wire.placement = placement
@@ -71,7 +72,7 @@ final class Renderer: Sendable {
             preview = "Unsent message"
         } else {
             switch quoted.content {
-            case .text(let text, _):
+            case .text(let text, _, _):
                 let readable = await readable(text)
                 preview = readable.count > Self.quoteLength ? "\(readable.prefix(Self.quoteLength))…" : readable
             case .sticker: preview = "Sticker"
@@ -150,7 +151,7 @@ final class Renderer: Sendable {
             let name = members.first { $0.id == last.sender }?.displayName ?? "Someone"
             switch last.content {
             case _ where last.unsentAt != nil: preview = "\(name) unsent a message"
-            case .text(let text, _): preview = "\(name): \(await readable(text).prefix(80))"
+            case .text(let text, _, _): preview = "\(name): \(await readable(text).prefix(80))"
             case .sticker(_, let placement): preview = placement == nil ? "\(name) sent a sticker" : "\(name) placed a sticker on a message"
             case .attachment(let attachment): preview = attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
             case .app(let message):

@@ -35,6 +35,7 @@ public final class ServerMetrics: Sendable {
     private let appCallDurations: Labelled<CoreMetrics.Timer>
     private let requests: Labelled<CoreMetrics.Counter>
     private let requestDurations: Labelled<CoreMetrics.Timer>
+    private let refusals: Labelled<CoreMetrics.Counter>
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -58,6 +59,7 @@ public final class ServerMetrics: Sendable {
         appConnections = CoreMetrics.Gauge(label: "parlor_app_connections", factory: factory)
         queuedItems = CoreMetrics.Gauge(label: "parlor_delivery_queue_items", factory: factory)
         longestQueue = CoreMetrics.Gauge(label: "parlor_delivery_queue_longest", factory: factory)
+        refusals = Labelled { CoreMetrics.Counter(label: "parlor_limit_refusals_total", dimensions: [("limit", $0[0])], factory: factory) }
         messagesCommitted = Labelled { CoreMetrics.Counter(label: "parlor_messages_committed_total", dimensions: [("kind", $0[0])], factory: factory) }
         appCalls = Labelled { CoreMetrics.Counter(label: "parlor_app_calls_total", dimensions: [("app", $0[0]), ("outcome", $0[1])], factory: factory) }
         appCallDurations = Labelled { CoreMetrics.Timer(label: "parlor_app_call_duration_seconds", dimensions: [("app", $0[0])], factory: factory) }
@@ -68,6 +70,12 @@ public final class ServerMetrics: Sendable {
     }
 
     /// One message written to the store (not a retry of one already there).
+    /// A request refused by one of the limits on what one person may push at others or at the
+    /// server (`messages`, `mentionAlerts`, `imageProxy`, …).
+    func refused(by limit: String) {
+        refusals[limit].increment()
+    }
+
     func messageCommitted(kind: String) {
         messagesCommitted[kind].increment()
     }

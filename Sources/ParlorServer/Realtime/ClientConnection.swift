@@ -17,6 +17,9 @@ import Synchronization
 final class ClientConnection: Sendable {
     let id = UUID()
     let user: UserID
+    /// The SHA-256 hash of the token the connection was opened with: it is closed when that
+    /// sign-in ends (`Sessions`).
+    let tokenHash: String
     /// The most items that may wait; past it the connection is cut off.
     let limit: Int
     /// The most messages replayed for one conversation; beyond it the client is told to reload.
@@ -41,8 +44,9 @@ final class ClientConnection: Sendable {
         var closed = false
     }
 
-    init(user: UserID, channel: any Channel, services: ParlorServices) {
+    init(user: UserID, tokenHash: String, channel: any Channel, services: ParlorServices) {
         self.user = user
+        self.tokenHash = tokenHash
         self.channel = channel
         limit = services.configuration.sendQueueLimit
         store = services.store
@@ -81,6 +85,9 @@ final class ClientConnection: Sendable {
         try? await channel.eventLoop.submit {}.get()
     }
 
+    /// Whether the connection is closing or closed: what its client still sends is not handled.
+    var isClosed: Bool { state.withLock { $0.closed || $0.overflowed } }
+
     /// Whether the client fell too far behind.
     var hasFallenBehind: Bool { state.withLock { $0.overflowed } }
 
@@ -107,9 +114,13 @@ final class ClientConnection: Sendable {
         channel.writeAndFlush(SocketOutbound.close(code, reason: reason), promise: nil)
     }
 
-    /// Starts the closing handshake (the server is shutting down).
+    /// Starts the closing handshake (the server is shutting down, the sign-in ended); nothing
+    /// more is written before the close frame.
     func close(_ code: WebSocketErrorCode, reason: String) {
-        state.withLock { $0.closed = true }
+        state.withLock { queue in
+            queue.closed = true
+            queue.items = []
+        }
         channel.writeAndFlush(SocketOutbound.close(code, reason: reason), promise: nil)
     }
 

@@ -15,9 +15,11 @@ struct Gateway: Sendable {
     let services: ParlorServices
 
     /// The endpoint of a signed-in user's WebSocket: channel handlers, no task while idle.
-    func endpoint(for user: User, logger: Logger) -> SocketEndpoint {
+    /// - Parameter tokenHash: the hash of the token it signed in with (`Sessions` closes it when
+    ///   that sign-in ends).
+    func endpoint(for user: User, tokenHash: String, logger: Logger) -> SocketEndpoint {
         SocketEndpoint(maxMessageBytes: services.configuration.maxClientMessageBytes, run: .handlers { channel in
-            try channel.pipeline.syncOperations.addHandler(GatewayHandler(session: GatewaySession(gateway: self, user: user, channel: channel, logger: logger)))
+            try channel.pipeline.syncOperations.addHandler(GatewayHandler(session: GatewaySession(gateway: self, user: user, tokenHash: tokenHash, channel: channel, logger: logger)))
         })
     }
 

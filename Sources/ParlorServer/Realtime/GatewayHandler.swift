@@ -24,12 +24,12 @@ final class GatewaySession: Sendable {
         var closed = false
     }
 
-    init(gateway: Gateway, user: User, channel: any Channel, logger: Logger) {
+    init(gateway: Gateway, user: User, tokenHash: String, channel: any Channel, logger: Logger) {
         self.gateway = gateway
         self.user = user
         self.logger = logger
         self.channel = channel
-        connection = ClientConnection(user: user.id, channel: channel, services: gateway.services)
+        connection = ClientConnection(user: user.id, tokenHash: tokenHash, channel: channel, services: gateway.services)
     }
 
     /// Registers the connection, then handles what came meanwhile.
@@ -80,6 +80,9 @@ final class GatewaySession: Sendable {
                 return (inbox.messages.removeFirst(), inbox.messages.count >= Self.inboxLimit - 1)
             }
             guard let (message, wasFull) = next else { return }
+            // A connection closed meanwhile (its sign-in ended, the server stops) handles nothing
+            // more of what its client sent before the close.
+            guard !connection.isClosed else { continue }
             // Reading paused at the limit: one has room again.
             if wasFull { channel.read() }
             await gateway.receive(message, on: self)

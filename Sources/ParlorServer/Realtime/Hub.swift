@@ -1,4 +1,5 @@
 import Foundation
+import NIOWebSocket
 import ParlorInput
 import ParlorKit
 import ParlorStore
@@ -54,6 +55,23 @@ actor Hub {
         let item = Outgoing.frame(frame.json())
         return connections[user]?.values.filter { $0.enqueue(item) } ?? []
     }
+
+    /// Starts the closing handshake of `user`'s connections opened with one of `tokens`.
+    func close(user: UserID, signedInWith tokens: Set<String>, code: WebSocketErrorCode, reason: String) {
+        for connection in connections[user]?.values ?? [:].values where tokens.contains(connection.tokenHash) {
+            connection.close(code, reason: reason)
+        }
+    }
+
+    /// Starts the closing handshake of every connection opened with one of `tokens`.
+    func close(signedInWith tokens: Set<String>, code: WebSocketErrorCode, reason: String) {
+        for connection in connections.values.lazy.flatMap(\.values) where tokens.contains(connection.tokenHash) {
+            connection.close(code, reason: reason)
+        }
+    }
+
+    /// The tokens (hashes) the open connections were opened with.
+    var tokenHashes: Set<String> { Set(connections.values.lazy.flatMap(\.values).map(\.tokenHash)) }
 
     /// Whether `user` has an open connection.
     func isOnline(_ user: UserID) -> Bool { connections[user]?.isEmpty == false }

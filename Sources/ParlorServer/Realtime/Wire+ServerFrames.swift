@@ -62,7 +62,9 @@ extension Wire {
 
         /// The error frame answering a request.
         static func error(_ error: APIError, requestId: String? = nil, head: Message? = nil) -> ServerFrame {
-            .error(ErrorBody(code: error.code, message: error.message), requestId: requestId, head: head)
+            .error(
+                ErrorBody(code: error.code, message: error.message, retryAfter: error.details["retryAfter"].flatMap { Int($0) }),
+                requestId: requestId, head: head)
         }
     }
 }

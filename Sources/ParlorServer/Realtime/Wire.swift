@@ -94,6 +94,10 @@ extension Wire {
         public var text: String?
         /// The card of a web page the text links to, when its sender kept one.
         public var linkPreview: LinkPreview?
+        /// People the text mentions whom it does not alert (past their sender's allowance of
+        /// alerts, or added by an edit): shown as mentions, but no notification and no unread
+        /// mention for them. Absent when every mention alerts.
+        public var quietMentions: [UserID]?
         public var sticker: StickerRef?
         /// For a sticker placed on another message: that message and where on it.
         public var placement: StickerPlacement?
@@ -214,6 +218,14 @@ extension Wire {
     public struct ErrorBody: Codable, Sendable {
         public var code: String
         public var message: String
+        /// For a limit (429): the seconds until the request may be made again.
+        public var retryAfter: Int?
+
+        public init(code: String, message: String, retryAfter: Int? = nil) {
+            self.code = code
+            self.message = message
+            self.retryAfter = retryAfter
+        }
     }
 }
 

@@ -64,7 +64,14 @@ public enum MentionTokens {
 extension StoredContent {
     /// The people a text message mentions.
     public var mentionedUsers: [UserID] {
-        if case .text(let text, _) = self { return MentionTokens.users(in: text) }
-        return []
+        guard case .text(let text, _, _) = self else { return [] }
+        return MentionTokens.users(in: text)
+    }
+
+    /// The people a text message mentions and alerts (its quiet mentions left out): those whose
+    /// unread mentions it counts and whose mute it gets through.
+    public var alertedUsers: [UserID] {
+        guard case .text(let text, _, let quiet) = self else { return [] }
+        return MentionTokens.users(in: text).filter { !quiet.contains($0) }
     }
 }

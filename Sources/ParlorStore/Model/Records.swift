@@ -146,19 +146,26 @@ public struct StoredLinkPreview: Sendable, Hashable, Codable {
 
 /// What a message holds.
 public enum StoredContent: Sendable, Hashable, Codable {
-    /// A text, with the card of a page it links to when its sender kept one.
-    case text(String, preview: StoredLinkPreview? = nil)
+    /// A text, with the card of a page it links to when its sender kept one. `quiet`: people it
+    /// mentions whom the mention does not alert (past `mentionAlertsPerMinute` from its sender,
+    /// or added by an edit): shown as mentions, not counted, no notification through a mute.
+    case text(String, preview: StoredLinkPreview? = nil, quiet: [UserID] = [])
     /// A sticker sent on its own (`placement` nil) or placed on another message.
     case sticker(Sticker, placement: StickerPlacement? = nil)
     case app(Message)
     case attachment(StoredAttachment)
 
-    private enum CodingKeys: String, CodingKey { case kind, text, preview, sticker, placement, message, attachment }
+    private enum CodingKeys: String, CodingKey { case kind, text, preview, quiet, sticker, placement, message, attachment }
 
-    /// This text with `newText` instead: its link preview stays while its link is still in the text.
-    public func edited(to newText: String) -> StoredContent {
-        guard case .text(_, let preview) = self else { return .text(newText) }
-        return .text(newText, preview: preview.flatMap { newText.contains($0.url) ? $0 : nil })
+    /// This text with `newText` instead: its link preview stays while its link is still in the
+    /// text; a mention the text had stays quiet if it was, and those in `quieting` (mentions the
+    /// edit adds past their sender's allowance of alerts) are quiet too.
+    public func edited(to newText: String, quieting: [UserID] = []) -> StoredContent {
+        guard case .text(_, let preview, let quiet) = self else { return .text(newText) }
+        let silent = Set(quiet + quieting)
+        return .text(
+            newText, preview: preview.flatMap { newText.contains($0.url) ? $0 : nil },
+            quiet: MentionTokens.users(in: newText).filter(silent.contains))
     }
 
     /// Where the sticker was placed, when this is a sticker placed on another message.
@@ -187,7 +194,8 @@ public enum StoredContent: Sendable, Hashable, Codable {
         case "text":
             self = .text(
                 try container.decode(String.self, forKey: .text),
-                preview: try container.decodeIfPresent(StoredLinkPreview.self, forKey: .preview))
+                preview: try container.decodeIfPresent(StoredLinkPreview.self, forKey: .preview),
+                quiet: try container.decodeIfPresent([UserID].self, forKey: .quiet) ?? [])
         case "sticker":
             self = .sticker(
                 try container.decode(Sticker.self, forKey: .sticker),
@@ -203,9 +211,10 @@ public enum StoredContent: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         switch self {
-        case .text(let text, let preview):
+        case .text(let text, let preview, let quiet):
             try container.encode(text, forKey: .text)
             try container.encodeIfPresent(preview, forKey: .preview)
+            if !quiet.isEmpty { try container.encode(quiet, forKey: .quiet) }
         case .sticker(let sticker, let placement):
             try container.encode(sticker, forKey: .sticker)
             try container.encodeIfPresent(placement, forKey: .placement)

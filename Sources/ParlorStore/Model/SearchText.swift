@@ -104,7 +104,7 @@ extension StoredContent {
     /// (participant mentions left out: they are ids, not words).
     public func searchableText(mentionName: (UserID) -> String = { _ in "" }) -> String {
         switch self {
-        case .text(let text, _): return MentionTokens.replacing(in: text, with: mentionName)
+        case .text(let text, _, _): return MentionTokens.replacing(in: text, with: mentionName)
         case .sticker(let sticker, _): return sticker.localizedDescription
         case .attachment(let attachment): return attachment.name
         case .app(let message):

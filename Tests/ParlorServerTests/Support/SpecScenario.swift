@@ -149,6 +149,12 @@ struct SpecScenario {
         try await call(.post, "/api/admin/apps", as: alice, json: ["id": "org.example.x", "name": "X", "icon": ["url": "https://example.org/x.png"]])
         try await call(.post, "/api/admin/apps/org.example.x/credential", as: alice)
         try await call(.delete, "/api/admin/apps/org.example.x", as: alice)
+        try await call(.post, "/api/me/password", as: carol, json: ["currentPassword": "wrong-password", "newPassword": "a new password"])
+        try await call(.post, "/api/me/password", as: carol, json: ["currentPassword": "password-carol", "newPassword": "short"])
+        try await call(.post, "/api/me/password", as: carol, json: ["currentPassword": "password-carol", "newPassword": "a new password"])
+        try await call(.post, "/api/me/password", json: ["currentPassword": "x", "newPassword": "y"])
+        try await call(.post, "/api/auth/signout-everywhere", as: carol)
+        try await call(.post, "/api/auth/signout-everywhere", as: carol)
         try await call(.post, "/api/auth/signout", as: alice)
         return await log.calls
     }

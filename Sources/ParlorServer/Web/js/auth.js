@@ -3,6 +3,29 @@
 import { api } from './api.js';
 import { focus, h, replaceChildren } from './dom.js';
 
+/** Where the sign-in page learns, after the reload, that the tab was signed out from elsewhere. */
+const SIGNED_OUT_NOTE = 'parlor.signedOut';
+
+/** Tells the next sign-in page of this tab that the sign-in ended elsewhere. */
+export function noteSignedOut() {
+  try {
+    sessionStorage.setItem(SIGNED_OUT_NOTE, '1');
+  } catch {
+    // Without storage the page just asks to sign in.
+  }
+}
+
+/** Whether the sign-in ended elsewhere (said once). */
+function wasSignedOut() {
+  try {
+    const noted = sessionStorage.getItem(SIGNED_OUT_NOTE) === '1';
+    sessionStorage.removeItem(SIGNED_OUT_NOTE);
+    return noted;
+  } catch {
+    return false;
+  }
+}
+
 /** Draws the sign-in screen in `root`; calls onSignedIn(user) once the person is in. */
 export function showAuth(root, onSignedIn) {
   let mode = 'signin';
@@ -67,6 +90,7 @@ export function showAuth(root, onSignedIn) {
   }).catch(() => {});
 
   draw();
+  if (wasSignedOut()) error.textContent = 'You were signed out: your password was changed, or you signed out everywhere. Sign in again.';
   replaceChildren(root, h('main', { class: 'auth' },
     h('div', { class: 'auth-card' },
       h('div', { class: 'auth-brand' }, h('span', { class: 'brand-mark brand-mark-large', attrs: { 'aria-hidden': 'true' } })),

@@ -6,7 +6,7 @@ import { announce } from './dom.js';
 import { newId } from './ids.js';
 import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
-import { mentionsUser, readableText } from './mentions.js';
+import { alertsUser, readableText } from './mentions.js';
 
 const HISTORY_PAGE = 200;
 /** The most messages the server returns in one history page. */
@@ -29,6 +29,7 @@ export function start() {
       emit('status', status);
     },
     since: sinceMap,
+    onSignedOut: () => emit('signedOut'),
     onReady: (isReconnect) => {
       emit('ready', isReconnect);
       if (isReconnect) {
@@ -250,7 +251,7 @@ function receiveMessage(message) {
     const seen = visibleConversation === message.conversation && document.visibilityState === 'visible';
     if (!fromMe && !seen) {
       conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
-      if (mentionsUser(message.text, state.me?.id)) conversation.unreadMentions = (conversation.unreadMentions ?? 0) + 1;
+      if (alertsUser(message, state.me?.id)) conversation.unreadMentions = (conversation.unreadMentions ?? 0) + 1;
     }
     bump(message.conversation);
     emit('conversations');

@@ -2,7 +2,7 @@
 // address (#/c/<conversation>, #/home/<app>), and shows the connection's state.
 
 import { api, ApiError } from './api.js';
-import { showAuth } from './auth.js';
+import { noteSignedOut, showAuth } from './auth.js';
 import { upload } from './attachments.js';
 import * as client from './client.js';
 import { ConversationView } from './conversation.js';
@@ -70,18 +70,30 @@ function startApp(user, { signedIn = false } = {}) {
     emit('conversations');
     location.hash = `#/c/${encodeURIComponent(conversation.id)}`;
   });
+  /** Leaves for the sign-in page, forgetting what this tab kept of the account. */
+  const leave = () => {
+    client.stop();
+    state.drafts.forget();
+    location.hash = '';
+    location.reload();
+  };
+  /** The sign-in ended elsewhere (another device signed out everywhere, a password change). */
+  const signedOut = () => {
+    noteSignedOut();
+    leave();
+  };
+  on('signedOut', signedOut);
   const sidebar = new Sidebar({
     onNewConversation: () => newConversation.open(),
     onSignOut: async () => {
       client.stop();
-      state.drafts.forget();
       try {
         await api('/api/auth/signout', { method: 'POST' });
       } finally {
-        location.hash = '';
-        location.reload();
+        leave();
       }
     },
+    onSignedOut: signedOut,
     onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);

@@ -41,10 +41,17 @@ export function readableText(text, conversation) {
 }
 
 /** Whether a text mentions the user with this id. */
-export function mentionsUser(text, userId) {
+function mentionsUser(text, userId) {
   if (typeof text !== 'string' || !userId) return false;
   for (const match of text.matchAll(USER_TOKEN)) if (sameId(match[1], userId)) return true;
   return false;
+}
+
+/** Whether a message's mention alerts this user (an unread mention, a notification through a mute):
+ * it mentions them, and the server did not make the mention quiet (past the sender's allowance). */
+export function alertsUser(message, userId) {
+  if (!mentionsUser(message?.text, userId)) return false;
+  return !(message.quietMentions ?? []).some((id) => sameId(id, userId));
 }
 
 /** The token a text holds for a mention of this user. */

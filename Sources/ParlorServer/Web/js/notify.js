@@ -3,7 +3,7 @@
 // not for muted conversations; and the unread count of the conversations not muted, in the tab's
 // title and as a badge on its icon (a mention counts even in a muted conversation).
 
-import { mentionsUser } from './mentions.js';
+import { alertsUser } from './mentions.js';
 import { on, previewOf, state, conversationTitle } from './state.js';
 
 const SETTING = 'parlor.notifications';
@@ -35,7 +35,7 @@ export function startAlerts({ isShowing, open }) {
     const conversation = state.conversations.get(message.conversation);
     if (!conversation || !notificationsOn() || isShowing(message.conversation)) return;
     // A mention gets through a mute, as it does in Slack.
-    const mentioned = mentionsUser(message.text, state.me?.id);
+    const mentioned = alertsUser(message, state.me?.id);
     if (conversation.isMuted && !mentioned) return;
     const where = conversation.isGroup ? ` in ${conversationTitle(conversation)}` : '';
     const title = `${message.senderName}${mentioned ? ' mentioned you' : ''}${where}`;

@@ -4,6 +4,7 @@
 import { avatarView } from './avatars.js';
 import { focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { SearchPanel } from './search.js';
+import { SecuritySettings } from './security.js';
 import { conversationTitle, state } from './state.js';
 
 /** A conversation's picture: the other person's in a 1:1 conversation, initials for a group. */
@@ -29,7 +30,8 @@ const NOTIFICATIONS_BLOCKED = 'Your browser does not let Parlor show notificatio
 
 export class Sidebar {
   /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{user, sharesReadReceipts}>, onReadReceipts(shares) → Promise,
-   * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}> */
+   * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}>,
+   * onSignedOut(): the sign-in ended (signed out everywhere), go to the sign-in page */
   constructor(handlers) {
     this.handlers = handlers;
     this.search = new SearchPanel({
@@ -52,6 +54,7 @@ export class Sidebar {
     this.pictureView = h('span', { class: 'setting-picture-view' });
     this.removePicture = h('button', { type: 'button', class: 'link-button', text: 'Remove', on: { click: () => this.changePicture(null) } });
     this.choosePicture = h('button', { type: 'button', class: 'link-button', text: 'Choose a picture…', on: { click: () => this.pictureInput.click() } });
+    this.security = new SecuritySettings({ onSignedOutEverywhere: () => handlers.onSignedOut() });
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Profile picture' }),
@@ -60,7 +63,8 @@ export class Sidebar {
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Send read receipts' }),
           h('span', { class: 'setting-hint', text: 'Others see when you have read their messages.' }))),
       h('label', { class: 'setting', attrs: { for: 'setting-notifications' } }, this.notifications,
-        h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show notifications' }), this.notificationsHint)));
+        h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show notifications' }), this.notificationsHint)),
+      this.security.element);
     this.settingsButton = h('button', {
       type: 'button',
       class: 'link-button settings-button',

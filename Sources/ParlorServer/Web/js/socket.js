@@ -7,15 +7,20 @@ import { newId } from './ids.js';
 const PING_INTERVAL = 25000;
 const PING_TIMEOUT = 10000;
 const CONNECT_TIMEOUT = 10000;
+/** The close code of a socket whose sign-in ended (signed out here or elsewhere, a password
+ * change): docs/PROTOCOL.md §7. Reconnecting would be refused. */
+const SIGNED_OUT = 4401;
 
 export class Connection {
   /**
    * onFrame(frame): every server frame. onStatus(status): 'connecting' | 'online' | 'offline'.
    * since(): {conversationId: lastSequence} for the conversations whose messages the tab holds.
-   * onReady(isReconnect): after the replay of what was missed.
+   * onReady(isReconnect): after the replay of what was missed. onSignedOut(): the server closed
+   * the socket because the sign-in ended; it does not reconnect.
    */
-  constructor({ onFrame, onStatus, since, onReady }) {
+  constructor({ onFrame, onStatus, since, onReady, onSignedOut }) {
     this.onFrame = onFrame;
+    this.onSignedOut = onSignedOut;
     this.onStatus = onStatus;
     this.since = since;
     this.onReady = onReady;
@@ -60,7 +65,14 @@ export class Connection {
       }
     }, CONNECT_TIMEOUT);
     socket.addEventListener('message', (event) => this.receive(socket, event));
-    socket.addEventListener('close', () => this.dropped(socket));
+    socket.addEventListener('close', (event) => {
+      if (event.code === SIGNED_OUT && socket === this.socket) {
+        this.stop();
+        this.onSignedOut?.();
+      } else {
+        this.dropped(socket);
+      }
+    });
     socket.addEventListener('error', () => {
       // 'close' follows and reconnects.
     });

@@ -159,11 +159,13 @@ struct AppsCommand: AsyncParsableCommand {
             let manifest = try readManifest(self.manifest)
             do {
                 let secret = try await data.withStore { store in
-                    try await AppRegistrations(store: store).add(manifest, builtIn: Set(SeedApps.ids))
+                    try await AppRegistrations(store: store).add(manifest, builtIn: SeedApps.all().map(\.manifest))
                 }
                 print("Added \(manifest.name) (\(manifest.id)). Its credential, shown only now:")
                 print(secret)
             } catch let error as MessagesError {
+                throw CommandFailure(error.message)
+            } catch let error as APIError {
                 throw CommandFailure(error.message)
             }
         }

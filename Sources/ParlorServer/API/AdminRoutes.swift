@@ -22,7 +22,7 @@ struct AdminRoutes {
         router.post("/api/admin/apps") { request, context in
             try await gate.check(request, context)
             let manifest = try await JSONBody.decode(AppManifest.self, from: request)
-            let secret = try await registrations.add(manifest, builtIn: services.directory.builtInIDs)
+            let secret = try await registrations.add(manifest, builtIn: services.directory.builtInManifests)
             try await services.remoteApps.sync()
             return try JSONBody.response(Wire.AppCredential(app: manifest.id, credential: secret), status: .created)
         }

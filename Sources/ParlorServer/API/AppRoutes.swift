@@ -115,7 +115,8 @@ struct AppRoutes {
             Wire.AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
                 iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
-                permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue))
+                permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue),
+                isOutside: !services.directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher)
         }
         let packs = services.directory.packs.map { entry in
             Wire.PackInfo(

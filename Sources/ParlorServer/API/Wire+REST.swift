@@ -95,6 +95,10 @@ extension Wire {
         /// What the app may do, in plain words (`AppManifest.permissions`), shown before it is added.
         public var permissions: [String]
         public var installed: Bool
+        /// Whether the app runs outside the server (added by its operator with `parlor apps add`).
+        public var isOutside: Bool
+        /// Who made it, as its manifest says; absent when it does not say.
+        public var publisher: String?
     }
 
     /// A sticker pack as the drawer lists it.

@@ -51,6 +51,8 @@ public final class AppDirectory: Sendable {
     private let bundledPackIDs: Set<String>
 
     public var apps: [AnyMessagesApp] { table.withLock { $0.apps } }
+    /// The manifests of the apps given at start: an app outside the server cannot look like one.
+    public var builtInManifests: [AppManifest] { apps.map(\.manifest).filter { builtInIDs.contains($0.id) } }
     public var packs: [StickerPackEntry] { table.withLock { $0.packs } }
 
     public init(apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:], stickerDirectory: URL? = nil) {

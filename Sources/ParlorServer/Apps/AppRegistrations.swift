@@ -17,14 +17,31 @@ public struct AppRegistrations: Sendable {
     public static let maxNameLength = 40
     public static let maxSummaryLength = 300
 
-    /// Registers the app `manifest` describes.
+    /// Registers the app `manifest` describes, unless people could take it for an app already
+    /// here: its id is compared whatever the letter case, its name by what it looks like
+    /// (`NameKey`: `Tic Tac Toe`, `TIC-TAC-TOE` or one with a Cyrillic `Т` is the built-in
+    /// Tic-Tac-Toe).
+    /// - Parameter builtIn: the manifests of the apps in the server.
     /// - Returns: the app's credential, shown once: only its hash is stored.
     /// - Throws: `invalidValue` for a manifest that breaks a rule (named in the message);
-    ///   `idInUse` when the id is registered or belongs to an app in the server.
-    public func add(_ manifest: AppManifest, builtIn: Set<AppID>) async throws -> String {
+    ///   `idInUse` when the id, in any case, is registered or belongs to an app in the server;
+    ///   `appNameTaken` (409) when the name looks like one of theirs.
+    public func add(_ manifest: AppManifest, builtIn: [AppManifest]) async throws -> String {
         let manifest = try Self.checked(manifest)
         let taken = MessagesError(.idInUse, "An app with the id \(manifest.id) is already on this server; remove it first or choose another id.")
-        guard !builtIn.contains(manifest.id) else { throw taken }
+        let here = builtIn + (try await store.registeredApps()).map(\.manifest)
+        if let same = here.first(where: { $0.id.rawValue.lowercased() == manifest.id.rawValue.lowercased() }) {
+            guard same.id == manifest.id else {
+                throw MessagesError(.idInUse, "The id \(manifest.id) differs only in letter case from \(same.id), already on this server; choose another id.")
+            }
+            throw taken
+        }
+        let key = NameKey.of(manifest.name)
+        if let alike = here.first(where: { NameKey.of($0.name) == key }) {
+            throw APIError(
+                .conflict, code: "appNameTaken",
+                "The name '\(manifest.name)' looks too much like '\(alike.name)' (\(alike.id)), already on this server; people could take one for the other. Choose another name.")
+        }
         let secret = RemoteApps.makeSecret()
         // Insert only: of two adds of one id at once, the second is refused, not an overwrite.
         guard try await store.addRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
@@ -78,6 +95,9 @@ public struct AppRegistrations: Sendable {
                 .invalidValue, "An app id is reverse-DNS (for example org.example.dice): letters, digits, dots, dashes, at most \(maxIDLength) characters.")
         }
         manifest.name = try NameRules.check(manifest.name, what: "The app's name", maxLength: maxNameLength)
+        if let publisher = manifest.publisher {
+            manifest.publisher = try NameRules.check(publisher, what: "The app's publisher", maxLength: maxNameLength)
+        }
         if !manifest.summary.isEmpty {
             manifest.summary = try NameRules.check(manifest.summary, what: "The app's summary", maxLength: maxSummaryLength)
         }

@@ -10,6 +10,9 @@ public struct AppManifest: Sendable, Hashable, Codable {
     public var icon: ImageSource
     /// One line for the store.
     public var summary: String
+    /// Who made the app ("Acme Games"), shown in the store beside an app from outside the
+    /// server so that people can tell it from an app of the same kind the server ships.
+    public var publisher: String?
     /// The hosts `context.fetch` may reach (`www.reddit.com`, `*.example.org` for subdomains, or
     /// `*` for any host, for an app that reads addresses its users choose).
     public var allowedHosts: [String]
@@ -29,13 +32,14 @@ public struct AppManifest: Sendable, Hashable, Codable {
     ///   - name: the name shown in the drawer and on the bubble.
     ///   - icon: the app's icon.
     ///   - summary: one line for the store.
+    ///   - publisher: who made the app, shown in the store.
     ///   - allowedHosts: the hosts `context.fetch` may reach.
     ///   - hasHomeSurface: whether the app has a full-screen home surface.
     ///   - keepsData: whether the app keeps data for each person.
     ///   - drawsLiveMessages: whether the app's messages may have live layouts.
     ///   - sendsExpiringMessages: whether the app's messages may expire once read.
     public init(
-        id: AppID, name: String, icon: ImageSource, summary: String = "",
+        id: AppID, name: String, icon: ImageSource, summary: String = "", publisher: String? = nil,
         allowedHosts: [String] = [], hasHomeSurface: Bool = false, keepsData: Bool = false,
         drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false
     ) {
@@ -43,6 +47,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         self.name = name
         self.icon = icon
         self.summary = summary
+        self.publisher = publisher
         self.allowedHosts = allowedHosts
         self.hasHomeSurface = hasHomeSurface
         self.keepsData = keepsData
@@ -51,7 +56,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, icon, summary, allowedHosts, hasHomeSurface, keepsData, drawsLiveMessages, sendsExpiringMessages
+        case id, name, icon, summary, publisher, allowedHosts, hasHomeSurface, keepsData, drawsLiveMessages, sendsExpiringMessages
     }
 
     /// Decodes a manifest; everything but `id`, `name` and `icon` may be left out (a manifest file
@@ -63,6 +68,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         name = try container.decode(String.self, forKey: .name)
         icon = try container.decode(ImageSource.self, forKey: .icon)
         summary = try container.decodeIfPresent(String.self, forKey: .summary) ?? ""
+        publisher = try container.decodeIfPresent(String.self, forKey: .publisher)
         allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
         hasHomeSurface = try container.decodeIfPresent(Bool.self, forKey: .hasHomeSurface) ?? false
         keepsData = try container.decodeIfPresent(Bool.self, forKey: .keepsData) ?? false

@@ -122,6 +122,13 @@ export class Drawer {
 }
 
 /** The store: every app and sticker pack of the server, with Get or Remove. */
+/** Who an app comes from, as the store says it: an app from outside the server names its
+ * publisher and its id, so that it is not taken for one the server ships. */
+function appOrigin(app) {
+  if (!app.isOutside) return 'Comes with Parlor';
+  return `From ${app.publisher ? app.publisher : 'an unnamed publisher'}, outside this server (${app.id})`;
+}
+
 export class StoreDialog {
   /** handlers: onInstall(item, installed) → Promise */
   constructor(handlers) {
@@ -164,7 +171,7 @@ export class StoreDialog {
       }));
     replaceChildren(this.content,
       h('h3', { class: 'store-section', text: 'Apps' }),
-      h('ul', { class: 'store-list' }, dir.apps.map((a) => row(a.id, a.name, a.summary, a.iconURL, a.installed, null, a.permissions || []))),
+      h('ul', { class: 'store-list' }, dir.apps.map((a) => row(a.id, a.name, a.summary, a.iconURL, a.installed, appOrigin(a), a.permissions || []))),
       h('h3', { class: 'store-section', text: 'Sticker packs' }),
       h('ul', { class: 'store-list' }, dir.packs.map((p) => row(p.drawerID, p.name, p.author ? `by ${p.author}` : null, packIcon(p), p.installed, `${p.stickers.length} stickers`))));
   }

@@ -45,7 +45,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        .target(name: "ParlorStickers", dependencies: [parlorKit], resources: [.copy("Packs")]),
+        /// Images from outside, in one place: format and pixel size read from the headers, the
+        /// pixel budget, metadata (Exif, GPS, XMP, comments) stripped without touching the pixels.
+        .target(name: "ParlorImages"),
+        .target(name: "ParlorStickers", dependencies: [parlorKit, "ParlorImages"], resources: [.copy("Packs")]),
         /// The store protocol, its records and the cluster bus: no database engine.
         .target(name: "ParlorStore", dependencies: [parlorKit]),
         .target(name: "ParlorStoreSQLite", dependencies: [
@@ -64,7 +67,7 @@ let package = Package(
         /// fuzzer (scripts/fuzz) builds them without the server's dependencies.
         .target(name: "ParlorInput", dependencies: [parlorKit, parlorHost, "ParlorStore"]),
         .target(name: "ParlorServer", dependencies: [
-            parlorKit, parlorHost, "ParlorStore", "ParlorStickers", "ParlorInput",
+            parlorKit, parlorHost, "ParlorStore", "ParlorStickers", "ParlorInput", "ParlorImages",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -84,7 +87,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Web"), .copy("Auth/common-passwords.txt")]),
         /// libFuzzer targets for the decoders of outside input (scripts/fuzz); a replayer otherwise.
-        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorInput", "ParlorStickers", "LinkShare"]),
+        .executableTarget(name: "ParlorFuzz", dependencies: ["CFuzzerDriver", parlorKit, "ParlorInput", "ParlorStickers", "ParlorImages", "LinkShare"]),
         .target(name: "CFuzzerDriver"),
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
         .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
@@ -103,7 +106,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "ParlorServerTests", dependencies: [
-            "ParlorServer", "ParlorInput", "ParlorStore", "ParlorStoreSQLite", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
+            "ParlorServer", "ParlorInput", "ParlorStore", "ParlorStoreSQLite", "ParlorImages", parlorKit, parlorHost, "ParlorSeedApps", parlorTesting,
             parlorAppRunner,
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -116,7 +119,8 @@ let package = Package(
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, "ParlorStickers", "Hello"]),
-        .testTarget(name: "ParlorStickersTests", dependencies: [parlorKit, "ParlorStickers"]),
+        .testTarget(name: "ParlorStickersTests", dependencies: [parlorKit, "ParlorStickers", "ParlorImages"]),
+        .testTarget(name: "ParlorImagesTests", dependencies: ["ParlorImages"]),
     ]
     + apps.map { name in
         .target(

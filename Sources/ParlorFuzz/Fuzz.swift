@@ -2,6 +2,7 @@ import CFuzzerDriver
 import Foundation
 import LinkShare
 import ParlorInput
+import ParlorImages
 import ParlorKit
 import ParlorStickers
 
@@ -14,8 +15,11 @@ enum FuzzTarget: String, CaseIterable {
     case urlState
     /// A client's WebSocket frame (`Wire.ClientRequest.decode`).
     case clientFrame
-    /// A sticker file's headers (`ImageInfo.inspect`: PNG/APNG, GIF, JPEG).
+    /// A sticker file's headers (`ImageInfo.inspect`: PNG/APNG, GIF, JPEG, WebP).
     case stickerImage
+    /// An uploaded image checked and cleaned (`UploadedImage.prepare`: the pixel budget, metadata
+    /// stripped); what it accepts must be accepted again unchanged.
+    case uploadedImage
     /// A feed as LinkShare reads it (`FeedDocument.read`): Reddit's JSON, RSS or Atom, told apart
     /// by content.
     case feed
@@ -48,6 +52,8 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? Wire.ClientRequest.decode(String(decoding: data, as: UTF8.self))
         case .stickerImage:
             _ = try? ImageInfo.inspect(Array(data))
+        case .uploadedImage:
+            UploadedImage.fuzz(Array(data))
         case .feed:
             _ = try? FeedDocument.read(data, feedURL: Self.feedURL)
         case .linkPreview:

@@ -1,5 +1,6 @@
 import Foundation
 import ParlorHost
+import ParlorImages
 
 /// How a Parlor server runs.
 public struct ServerConfiguration: Sendable {
@@ -25,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var expirySweepInterval: Duration
     /// The largest upload (an app's image, a photo or a file sent to a conversation).
     public var maxBlobBytes: Int
+    /// The most pixels an image may have (a photo, a picture, an image through the proxy), read
+    /// from its headers before anything decodes it: a small file cannot unpack into gigabytes.
+    public var imageBudget = PixelBudget()
     /// Set the cookie's Secure flag (behind HTTPS); an https `publicURL` sets it too.
     public var secureCookies: Bool
     /// Reverse proxies (addresses or CIDR networks) whose `X-Forwarded-For` names the client, for
@@ -34,8 +38,14 @@ public struct ServerConfiguration: Sendable {
     /// listens on: behind a reverse proxy. Its origin is accepted as the pages' own, it is the link
     /// the server prints, and https makes cookies `Secure`.
     public var publicURL: URL?
-    /// How long the image proxy waits for one remote image, connecting included.
+    /// How long the image proxy may take for one remote image, from connecting to its last byte.
     public var imageProxyTimeout: Duration = .seconds(10)
+    /// How many remote images the image proxy fetches at once for one person; more are refused
+    /// (`tooManyImages`) until one is done.
+    public var imageProxyFetchesPerPerson = 8
+    /// How many remote images the image proxy fetches at once for everyone (each holds a socket
+    /// for up to `imageProxyTimeout`); more are refused (`imageProxyBusy`).
+    public var imageProxyFetchesAtOnce = 64
     /// A sentence the sign-in page shows everyone (the demo's accounts, or how to get one); at most
     /// `NameRules`' plain text, `maxSignInNoticeLength` characters.
     public var signInNotice: String?

@@ -9,7 +9,7 @@ import Testing
 /// others (issue: "Security").
 @Suite("Private uploads, group admins and abuse limits")
 struct AbuseLimitTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
+    static let png = TestImages.png(width: 4, height: 2, shade: 7)
 
     static func upload(_ api: API, _ bytes: Data, as person: Person) async throws -> Reply {
         try await api.request(.post, "/api/blobs", as: person, body: bytes)
@@ -38,13 +38,13 @@ struct AbuseLimitTests {
         try await TestServer { $0.uploadQuotaBytes = 200 }.run { api in
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
-            #expect(try await Self.upload(api, Self.png, as: alice).status == .created)  // 72 bytes
-            #expect(try await Self.upload(api, Self.png + Data([1]), as: alice).status == .created)  // 145
+            #expect(try await Self.upload(api, Self.png, as: alice).status == .created)  // 73 bytes
+            #expect(try await Self.upload(api, TestImages.png(width: 4, height: 2, shade: 1), as: alice).status == .created)  // 146
             #expect(try await Self.upload(api, Self.png, as: alice).status == .created, "already hers")
-            let over = try await Self.upload(api, Self.png + Data([2]), as: alice)
+            let over = try await Self.upload(api, TestImages.png(width: 4, height: 2, shade: 2), as: alice)
             #expect(over.status == .contentTooLarge)
             #expect(over.errorCode == "uploadQuotaExceeded")
-            #expect(try await Self.upload(api, Self.png + Data([2]), as: bob).status == .created, "bob has his own quota")
+            #expect(try await Self.upload(api, TestImages.png(width: 4, height: 2, shade: 2), as: bob).status == .created, "bob has his own quota")
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("The store, the drawer, assets and uploads")
 struct AppRouteTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
+    static let png = TestImages.png(width: 8, height: 8, shade: 7)
 
     @Test("A new user's drawer holds every app and pack; the directory lists them with icons")
     func directory() async throws {
@@ -128,7 +128,7 @@ struct AppRouteTests {
             let text = try await api.request(.post, "/api/blobs", as: alice, body: Data("<script>alert(1)</script>".utf8))
             #expect(text.status == .badRequest)
             #expect(text.errorCode == "improperFileType")
-            let big = try await api.request(.post, "/api/blobs", as: alice, body: Self.png + Data(repeating: 0, count: 2048))
+            let big = try await api.request(.post, "/api/blobs", as: alice, body: TestImages.png(width: 64, height: 32))
             #expect(big.status == .contentTooLarge)
             #expect(big.errorCode == "mediaExceedsMaxSize")
             let anonymous = try await api.request(.post, "/api/blobs", body: Self.png)

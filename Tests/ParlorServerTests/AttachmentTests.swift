@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Photos and files")
 struct AttachmentTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 9, count: 80)
+    static let png = TestImages.png(width: 8, height: 8, shade: 9)
 
     static func upload(_ data: Data, as person: Person, in api: API) async throws -> Wire.Blob {
         try await api.request(.post, "/api/blobs?kind=file", as: person, body: data).decode(Wire.Blob.self)

@@ -41,12 +41,12 @@ struct ProfilePictureTests {
         try await TestServer().run { api in
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
-            let bobsPhoto = try await AttachmentTests.upload(AttachmentTests.png + Data([1]), as: bob, in: api)
+            let bobsPhoto = try await AttachmentTests.upload(TestImages.png(shade: 1), as: bob, in: api)
             let notes = try await AttachmentTests.upload(Data("just text".utf8), as: alice, in: api)
             // Bob sends Alice a photo: she may look at it, not show it to everyone as her face (it
             // would also outlive Bob's unsend).
             let direct = try await api.conversation(of: alice, with: [bob])
-            let sentToAlice = try await AttachmentTests.upload(AttachmentTests.png + Data([2]), as: bob, in: api)
+            let sentToAlice = try await AttachmentTests.upload(TestImages.png(shade: 2), as: bob, in: api)
             #expect(try await AttachmentTests.attach(sentToAlice.hash, name: "beach.png", in: direct.id, as: bob, api: api).status == .created)
             #expect(try await api.get(sentToAlice.url, as: alice).status == .ok, "Alice sees the photo Bob sent")
             for (hash, code) in [

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorImages
 import ParlorKit
 @testable import ParlorStickers
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorImages
 import ParlorKit
 import Testing
 @testable import ParlorStickers

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOPosix
+import ParlorImages
 import ParlorInput
 import ParlorKit
 import ParlorStore
@@ -9,10 +11,8 @@ import ParlorStore
 struct AppRoutes {
     let services: ParlorServices
 
-    /// Upload types, by their leading bytes.
-    static let blobTypes: [(prefix: [UInt8], type: String)] = [
-        ([0x89, 0x50, 0x4E, 0x47], "image/png"), ([0xFF, 0xD8, 0xFF], "image/jpeg"), ([0x47, 0x49, 0x46, 0x38], "image/gif"),
-    ]
+    /// The types of uploads shown as images (anything else is downloaded).
+    static let imageTypes: Set<String> = Set(ImageFormat.allCases.map(\.mimeType))
 
     /// What a file that is not a recognised image is stored and served as.
     static let fileType = "application/octet-stream"
@@ -67,12 +67,8 @@ struct AppRoutes {
             guard let buffer = try? await request.collectBody(upTo: limit) else {
                 throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
             }
-            let data = Data(buffer: buffer)
-            guard !data.isEmpty else { throw APIError(.badRequest, code: "emptyUpload", "The file is empty: there is nothing to send.") }
-            let imageType = Self.blobTypes.first(where: { data.starts(with: $0.prefix) })?.type
-            guard let type = imageType ?? (anyFile ? Self.fileType : nil) else {
-                throw MessagesError(.improperFileType, "Upload a PNG, JPEG or GIF image.")
-            }
+            guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: "emptyUpload", "The file is empty: there is nothing to send.") }
+            let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: services.configuration.imageBudget)
             let hash = Digest.sha256Hex(data)
             let quota = services.configuration.uploadQuotaBytes
             guard try await services.store.putBlob(data, hash: hash, contentType: type, owner: user.id, quota: quota, at: Date()) else {
@@ -97,8 +93,37 @@ struct AppRoutes {
             guard let blob = try await services.store.blob(hash: hash, readableBy: user.id) else { throw APIError.notFound }
             var headers: HTTPFields = [.contentType: blob.contentType, .cacheControl: "private, no-cache", .eTag: etag]
             // Only the images recognised by their bytes are shown; anything else is downloaded.
-            if !Self.blobTypes.contains(where: { $0.type == blob.contentType }) { headers[.contentDisposition] = "attachment" }
+            if !Self.imageTypes.contains(blob.contentType) { headers[.contentDisposition] = "attachment" }
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
+        }
+    }
+
+    /// An upload as it is stored: an image (found by its bytes, whatever its name) within the
+    /// pixel budget and with its metadata removed (`UploadedImage`: no Exif position, camera or
+    /// time, no XMP, no comments; the pixels untouched), or any other file as it came.
+    /// - Parameter anyFile: whether files that are not images are taken (attachments).
+    /// - Returns: the bytes to hash and store, and their media type.
+    /// - Throws: `imageTooLarge` (413) over `budget`, with the limit; `unreadableImage` (400) for
+    ///   an image that cannot be read (it would otherwise go out with its metadata);
+    ///   `improperFileType` for a file that is not an image where only images are taken.
+    static func cleaned(_ buffer: ByteBuffer, anyFile: Bool, budget: PixelBudget) async throws -> (Data, String) {
+        let bytes = Array(buffer.readableBytesView)
+        // Cleaning a photo of several megabytes takes a few milliseconds: off the event loop.
+        let outcome = try await NIOThreadPool.singleton.runIfActive { () -> Result<PreparedImage, ImageRefusal> in
+            do throws(ImageRefusal) { return .success(try UploadedImage.prepare(bytes, budget: budget)) } catch { return .failure(error) }
+        }
+        switch outcome {
+        case .success(let image):
+            return (Data(image.bytes), image.info.format.mimeType)
+        case .failure(let refusal) where refusal.code == .unsupportedFormat:
+            guard anyFile else { throw MessagesError(.improperFileType, "Upload a PNG, JPEG, GIF or WebP image.") }
+            return (Data(bytes), fileType)
+        case .failure(let refusal) where refusal.code == .unreadable:
+            throw APIError(
+                .badRequest, code: "unreadableImage",
+                "\(refusal.message) Parlor removes a photo's hidden details (where and when it was taken) before sending it, and cannot with this file.")
+        case .failure(let refusal):
+            throw APIError(.contentTooLarge, code: "imageTooLarge", refusal.message)
         }
     }
 
@@ -111,12 +136,13 @@ struct AppRoutes {
 
     private func directory(for user: UserID) async throws -> Wire.Directory {
         let drawer = try await services.drawers.drawer(of: user)
-        let apps = services.directory.apps.map { app in
-            Wire.AppInfo(
+        var apps: [Wire.AppInfo] = []
+        for app in services.directory.apps {
+            apps.append(Wire.AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
-                iconURL: AppDirectory.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
+                iconURL: await services.renderer.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
                 permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue),
-                isOutside: !services.directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher)
+                isOutside: !services.directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher))
         }
         let packs = services.directory.packs.map { entry in
             Wire.PackInfo(

@@ -1,3 +1,4 @@
+import ParlorImages
 import ParlorKit
 
 /// Assembles PNG frames into one APNG by copying chunks, so browsers play a sticker sequence:

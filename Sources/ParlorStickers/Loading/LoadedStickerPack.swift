@@ -1,4 +1,5 @@
 import Foundation
+import ParlorImages
 import ParlorKit
 
 /// A sticker that passed validation, with what its image is and where its bytes come from.

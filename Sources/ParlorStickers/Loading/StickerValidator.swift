@@ -1,4 +1,5 @@
 import Foundation
+import ParlorImages
 import ParlorKit
 
 /// The sticker rules, checked on a file's content (never its extension): a PNG, APNG, GIF or
@@ -28,6 +29,12 @@ public enum StickerValidator {
             throw MessagesError(
                 .stickerFileImproperFileFormat,
                 "\(file) \(error.reason). A sticker must be a PNG, APNG, GIF or JPEG image; export it again in one of these formats.")
+        }
+        // Apple's sticker formats: a WebP, which photos may be, is not one of them.
+        guard info.format != .webp else {
+            throw MessagesError(
+                .stickerFileImproperFileFormat,
+                "\(file) is a WebP image. A sticker must be a PNG, APNG, GIF or JPEG image; export it again in one of these formats.")
         }
         let range = Limits.stickerPixelRange
         guard range.contains(info.width), range.contains(info.height) else {

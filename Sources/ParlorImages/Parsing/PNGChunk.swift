@@ -1,20 +1,27 @@
 /// One chunk of a PNG file: a four-letter type and its data, framed by a length and a CRC.
-struct PNGChunk: Sendable, Hashable {
+package struct PNGChunk: Sendable, Hashable {
     /// The eight bytes every PNG file starts with.
-    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The largest chunk length the PNG specification allows (2^31 - 1).
-    static let maxLength = 0x7FFF_FFFF
+    package static let maxLength = 0x7FFF_FFFF
 
-    var type: String
-    var data: [UInt8]
+    /// The four-letter type ("IHDR").
+    package var type: String
+    /// The chunk's data, without length, type or CRC.
+    package var data: [UInt8]
 
-    init(type: String, data: [UInt8]) {
+    /// A chunk of `type` holding `data`.
+    package init(type: String, data: [UInt8]) {
         self.type = type
         self.data = data
     }
 
+    /// Whether a decoder must understand the chunk to show the image: its type starts with an
+    /// upper-case letter (IHDR, PLTE, IDAT, IEND).
+    package var isCritical: Bool { type.utf8.first.map { $0 & 0x20 == 0 } ?? false }
+
     /// The chunk as it sits in a file: length, type, data, CRC-32 of type and data.
-    var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         let typeBytes = Array(type.utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(12 + data.count)
@@ -26,10 +33,10 @@ struct PNGChunk: Sendable, Hashable {
     }
 
     /// Splits a PNG file into its chunks, up to and including IEND, checking the signature,
-    /// every length against the bytes left and every CRC.
+    /// every length against the bytes left and every CRC. Bytes after IEND are ignored.
     /// - Throws: `ImageParseError` for a missing signature, a truncated chunk, a bad CRC or a
     ///   missing IEND.
-    static func chunks(of bytes: [UInt8]) throws(ImageParseError) -> [PNGChunk] {
+    package static func chunks(of bytes: [UInt8]) throws(ImageParseError) -> [PNGChunk] {
         var reader = ByteReader(bytes, format: "PNG")
         guard reader.hasPrefix(signature) else { throw ImageParseError("does not start with the PNG signature") }
         try reader.advance(by: signature.count)
@@ -50,25 +57,5 @@ struct PNGChunk: Sendable, Hashable {
             chunks.append(PNGChunk(type: type, data: data))
             if type == "IEND" { return chunks }
         }
-    }
-}
-
-/// The CRC-32 PNG uses (ISO 3309, polynomial 0xEDB88320, reflected), computed by table.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 {
-            value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1
-        }
-        return value
-    }
-
-    /// The CRC-32 of `bytes`.
-    static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-        }
-        return crc ^ 0xFFFF_FFFF
     }
 }

@@ -49,10 +49,7 @@ public enum ParlorServer {
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(services: services).add(to: router)
         AdminRoutes(services: services, gate: gate).add(to: router)
-        ImageProxy(
-            allowPrivateHosts: configuration.allowsPrivateHosts, fetchesPerMinute: configuration.imageProxyFetchesPerMinute,
-            timeout: configuration.imageProxyTimeout
-        ).add(to: router)
+        ImageProxy(configuration: configuration, links: services.renderer.imageLinks, metrics: metrics).add(to: router)
         let gateway = Gateway(services: services)
         router.socket("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.

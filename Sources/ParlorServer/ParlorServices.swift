@@ -64,7 +64,8 @@ final class ParlorServices: Sendable {
         deliveries = AppDeliveries()
         membership = Membership(store: store, caches: caches)
         drawers = Drawers(store: store, caches: caches, directory: directory)
-        renderer = Renderer(store: store, caches: caches, directory: directory, drawers: drawers)
+        renderer = Renderer(
+            store: store, caches: caches, directory: directory, drawers: drawers, imageLinks: ImageLinkSigner(store: store, logger: logger))
         notices = ConversationNotices(store: store, caches: caches, renderer: renderer, hub: hub, bus: bus, logger: logger)
         messaging = Messaging(
             store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,

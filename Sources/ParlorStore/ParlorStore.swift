@@ -41,6 +41,12 @@ public protocol ParlorStore: Sendable {
     /// Of `hashes`, those that still sign someone in at `now` (not deleted, not expired).
     func liveTokens(among hashes: [String], now: Date) async throws -> Set<String>
 
+    // MARK: Server secrets
+    /// The secret called `name`, the same on every node sharing the store: the one stored, or
+    /// `candidate` stored now when there is none (of two nodes storing one at once, the first
+    /// wins and both get it).
+    func secret(named name: String, candidate: [UInt8]) async throws -> [UInt8]
+
     // MARK: Conversations
     /// `members[0]` is the creator: a group's first admin.
     /// - Throws: `StoreError(.notFound)` when a member does not exist.

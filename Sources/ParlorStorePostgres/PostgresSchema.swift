@@ -255,6 +255,10 @@ enum PostgresSchema {
             // Indexed: every blob fetch asks whether it is someone's picture.
             "CREATE INDEX users_by_avatar ON users (avatar) WHERE avatar IS NOT NULL",
         ]),
+        Migration(name: "v13: server secrets", statements: [
+            // Keys every node of a server shares (the image proxy's signing key).
+            "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -95,4 +95,16 @@ extension PostgresStore {
         return Set(try await query("SELECT hash FROM auth_tokens WHERE hash = ANY(\(hashes)) AND expires_at > \(Timestamp(now))")
             .map { try $0.decode(String.self) })
     }
+
+    public func secret(named name: String, candidate: [UInt8]) async throws -> [UInt8] {
+        let logger = self.logger
+        return try await transaction { connection in
+            try await connection.rows(
+                "INSERT INTO server_secrets (name, value) VALUES (\(name), \(ByteBuffer(bytes: candidate))) ON CONFLICT (name) DO NOTHING", logger: logger)
+            guard let row = try await connection.rows("SELECT value FROM server_secrets WHERE name = \(name)", logger: logger).first else {
+                throw StoreError(.unavailable, "The secret \(name) could not be stored.")
+            }
+            return Array(try row.decode(ByteBuffer.self).readableBytesView)
+        }
+    }
 }

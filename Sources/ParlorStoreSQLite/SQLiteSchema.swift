@@ -227,6 +227,10 @@ enum SQLiteSchema {
                 CREATE INDEX users_by_avatar ON users(avatar) WHERE avatar IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v13: server secrets") { db in
+            // Keys every node of a server shares (the image proxy's signing key).
+            try db.execute(sql: "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
+        }
         return migrator
     }
 }

@@ -112,4 +112,14 @@ extension SQLiteStore {
             return live
         }
     }
+
+    public func secret(named name: String, candidate: [UInt8]) async throws -> [UInt8] {
+        try await write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO server_secrets (name, value) VALUES (?, ?)", arguments: [name, Data(candidate)])
+            guard let stored = try Data.fetchOne(db, sql: "SELECT value FROM server_secrets WHERE name = ?", arguments: [name]) else {
+                throw StoreError(.unavailable, "The secret \(name) could not be stored.")
+            }
+            return [UInt8](stored)
+        }
+    }
 }

@@ -132,7 +132,11 @@ struct LinkPreviewTests {
                 let card = try await api.get(Self.preview(link), as: alice).decode(Wire.LinkPreview.self)
                 #expect(card.title == "A story worth reading")
                 #expect(card.description == "It has a beginning, a middle and an end.")
-                #expect(card.imageURL == "http://127.0.0.1:\(site)/cover.png")
+                // The page's image, made absolute, goes out as the image proxy's signed address.
+                let image = try #require(card.imageURL.flatMap { URLComponents(string: $0) })
+                #expect(image.path == "/images/proxy")
+                #expect(image.queryItems?.first { $0.name == "url" }?.value == "http://127.0.0.1:\(site)/cover.png")
+                #expect(image.queryItems?.first { $0.name == "sig" }?.value?.count == 32)
                 #expect(try await api.get(Self.preview("http://127.0.0.1:\(site)/moved"), as: alice).decode(Wire.LinkPreview.self).title
                     == "A story worth reading", "a redirect is followed")
                 #expect(try await api.get(Self.preview(link)).status == .unauthorized)

@@ -43,31 +43,29 @@ def test_markup_in_a_message_and_a_caption_is_shown_as_text(browsers):
 @pytest.mark.flow
 def test_images_load_from_parlors_image_paths_or_through_the_proxy_only(browsers):
     """An image an app, a page or a message names is loaded from Parlor's own image paths, inline,
-    or through the image proxy: never from another path of Parlor's address, which would be a
-    request made with the viewer's cookies (a link preview's picture always takes the proxy)."""
+    or through the image proxy's signed addresses the server hands out: never from another path of
+    Parlor's address, which would be a request made with the viewer's cookies, and never straight
+    from another site (a remote address the server did not sign is not loaded at all)."""
     alice = browsers("alice")
     origin = alice.base_url
     seen = alice.driver.execute_async_script("""
         const [origin, done] = arguments;
-        import('/js/dom.js').then(({ safeImageURL, proxiedImageURL }) => done({
+        import('/js/dom.js').then(({ safeImageURL }) => done({
             asset: safeImageURL('/assets/apps/org.parlor.rsvp/icon.png'),
             blob: safeImageURL(origin + '/blobs/' + 'a'.repeat(64)),
+            proxied: safeImageURL('/images/proxy?url=https%3A%2F%2Fcdn.example%2Fa.png&sig=' + '0'.repeat(32)),
             api: safeImageURL(origin + '/api/link-preview?url=https%3A%2F%2Fevil.example%2F'),
             relativeApi: safeImageURL('/api/conversations'),
             climbing: safeImageURL('/assets/../api/me'),
             remote: safeImageURL('https://cdn.example/a.png'),
             script: safeImageURL('javascript:alert(1)'),
             inline: safeImageURL('data:image/png;base64,AAAA'),
-            previewOwn: proxiedImageURL(origin + '/blobs/' + 'b'.repeat(64)),
-            previewRemote: proxiedImageURL('https://news.example/cover.png'),
         })).catch((error) => done({ error: String(error) }));
     """, origin)
     assert seen.get("error") is None, seen
     assert seen["asset"] == "/assets/apps/org.parlor.rsvp/icon.png"
     assert seen["blob"] == "/blobs/" + "a" * 64
-    for refused in ("api", "relativeApi", "climbing", "script"):
+    assert seen["proxied"] == "/images/proxy?url=https%3A%2F%2Fcdn.example%2Fa.png&sig=" + "0" * 32
+    for refused in ("api", "relativeApi", "climbing", "script", "remote"):
         assert seen[refused] is None, (refused, seen[refused])
-    assert seen["remote"] == "/images/proxy?url=https%3A%2F%2Fcdn.example%2Fa.png"
     assert seen["inline"] == "data:image/png;base64,AAAA"
-    assert seen["previewOwn"].startswith("/images/proxy?url="), seen["previewOwn"]
-    assert seen["previewRemote"] == "/images/proxy?url=https%3A%2F%2Fnews.example%2Fcover.png"

@@ -155,7 +155,7 @@ struct ConversationRoutes {
             let user = try context.requireUser()
             guard let url = request.uri.queryParameters.get("url") else { throw APIError.invalid("Say which page in 'url'.") }
             let preview = try await messaging.linkPreviews.preview(of: url, for: user.id)
-            return try JSONBody.response(Wire.LinkPreview(preview))
+            return try JSONBody.response(await services.renderer.linkPreview(preview))
         }
         router.get("/api/search") { request, context in
             let user = try context.requireUser()

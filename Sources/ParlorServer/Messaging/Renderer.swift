@@ -12,8 +12,11 @@ final class Renderer: Sendable {
     let caches: ViewerCaches
     let directory: AppDirectory
     let drawers: Drawers
+    /// Remote images go out as signed addresses of the image proxy.
+    let imageLinks: ImageLinkSigner
 
-    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory, drawers: Drawers) {
+    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory, drawers: Drawers, imageLinks: ImageLinkSigner) {
+        self.imageLinks = imageLinks
         self.store = store
         self.caches = caches
         self.directory = directory
@@ -36,7 +39,7 @@ final class Renderer: Sendable {
         switch message.content {
         case .text(let text, let preview, let quiet):
             wire.text = text
-            wire.linkPreview = preview.map(Wire.LinkPreview.init)
+            if let preview { wire.linkPreview = await linkPreview(preview) }
             wire.quietMentions = quiet.isEmpty ? nil : quiet
         case .sticker(let sticker, let placement):
             wire.sticker = Self.wire(sticker)
@@ -107,6 +110,32 @@ final class Renderer: Sendable {
         Wire.StickerRef(id: sticker.id, url: AppDirectory.stickerURL(sticker), description: sticker.localizedDescription)
     }
 
+    /// A link's card, its picture through the image proxy.
+    func linkPreview(_ preview: StoredLinkPreview) async -> Wire.LinkPreview {
+        var wire = Wire.LinkPreview(preview)
+        if let image = wire.imageURL { wire.imageURL = await imageLinks.current().proxied(image) }
+        return wire
+    }
+
+    /// An app's icon or image as the browser loads it: an asset, or a remote image through the
+    /// image proxy (signed).
+    func imageURL(_ source: ImageSource?, app: AppID) async -> String? {
+        guard let url = AppDirectory.imageURL(source, app: app) else { return nil }
+        return await imageLinks.current().proxied(url)
+    }
+
+    /// A template's media file as the browser loads it: a video or audio file directly (https
+    /// only, the page's policy says), an image through the image proxy.
+    private func mediaURL(_ url: URL?) async -> String? {
+        guard let url else { return nil }
+        let path = url.path.lowercased()
+        let playable = Self.playableExtensions.contains { path.hasSuffix(".\($0)") }
+        return playable ? url.absoluteString : await imageLinks.current().proxied(url.absoluteString)
+    }
+
+    /// The extensions of a template's media files that play (video, audio) rather than show.
+    static let playableExtensions = ["mp4", "webm", "mov", "m4v", "mp3", "m4a", "aac", "wav", "ogg", "oga"]
+
     /// An app message's bubble as `viewer` sees it.
     func renderApp(_ message: Message, id: MessageID, conversation: ConversationID, for viewer: UserID) async -> Wire.AppMessage? {
         guard let appID = message.appID else { return nil }
@@ -119,16 +148,17 @@ final class Renderer: Sendable {
             liveView = await self.liveView(of: message, id: id, app: app, viewer: viewer)
         }
         let scheme = message.url?.scheme?.lowercased()
+        let links = await imageLinks.current()
         return Wire.AppMessage(
             appID: appID, appName: app?.manifest.name ?? appID.rawValue,
-            appIconURL: app.flatMap { AppDirectory.imageURL($0.manifest.icon, app: appID) }, installed: installed,
+            appIconURL: await imageURL(app?.manifest.icon, app: appID), installed: installed,
             sessionID: message.session?.id, summaryText: message.summaryText, accessibilityLabel: message.accessibilityLabel,
             shouldExpire: message.shouldExpire,
             layout: Wire.Template(
-                imageURL: AppDirectory.imageURL(template.image, app: appID), mediaURL: template.mediaFileURL?.absoluteString,
+                imageURL: await imageURL(template.image, app: appID), mediaURL: await mediaURL(template.mediaFileURL),
                 imageTitle: template.imageTitle, imageSubtitle: template.imageSubtitle, caption: template.caption,
                 subcaption: template.subcaption, trailingCaption: template.trailingCaption, trailingSubcaption: template.trailingSubcaption),
-            liveView: liveView, webURL: scheme == "https" || scheme == "http" ? message.url?.absoluteString : nil, names: names)
+            liveView: liveView.map(links.proxied), webURL: scheme == "https" || scheme == "http" ? message.url?.absoluteString : nil, names: names)
     }
 
     /// What the user has in a compose field.
@@ -172,7 +202,8 @@ final class Renderer: Sendable {
         if case .conversation(let conversation) = scope { names = await self.names(in: conversation, app: update.appID) }
         let wire = Wire.AppUpdate(
             appID: update.appID, appName: directory.app(update.appID)?.manifest.name ?? update.appID.rawValue,
-            isActive: update.isActive, presentationStyle: update.presentationStyle, modal: update.modal, view: update.view,
+            isActive: update.isActive, presentationStyle: update.presentationStyle, modal: update.modal,
+            view: await imageLinks.current().proxied(update.view),
             error: update.error.map { Wire.ErrorBody(code: $0.error.code.name, message: $0.error.message) }, names: names)
         return switch scope {
         case .conversation(let conversation): .app(conversation: conversation, app: update.appID, update: wire)

@@ -1,7 +1,7 @@
 // One message as the transcript draws it: a text bubble, a sticker, or an app message (its
 // template layout, or its live layout drawn by the app).
 
-import { h, proxiedImageURL, safeImageURL, safeWebURL } from './dom.js';
+import { h, safeImageURL, safeWebURL } from './dom.js';
 import { mentionPieces, resolveMentions, sameId } from './mentions.js';
 import { renderView } from './viewtree.js';
 
@@ -52,7 +52,7 @@ export function linkPreviewCard(preview) {
   } catch {
     site ||= '';
   }
-  const src = preview.imageURL ? proxiedImageURL(preview.imageURL) : null;
+  const src = preview.imageURL ? safeImageURL(preview.imageURL) : null;
   const parts = [
     src ? h('img', { class: 'link-preview-image', src, alt: '', loading: 'lazy', decoding: 'async' }) : null,
     h('span', { class: 'link-preview-text' },

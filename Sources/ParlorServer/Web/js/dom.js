@@ -90,10 +90,10 @@ export function focus(el) {
 /** Where Parlor itself serves images: app and sticker assets, blobs, and the image proxy. */
 const OWN_IMAGE_PATHS = ['/assets/', '/blobs/', '/images/proxy'];
 
-/** The URL to load an image from, or null when unsafe: Parlor's own image paths, inline images,
- * and remote http(s) images through the server's proxy (`/images/proxy`). Any other path on
- * Parlor's own address is refused: an image an app or a page names there would be a request
- * made with the viewer's cookies. */
+/** The URL to load an image from, or null when unsafe: Parlor's own image paths (remote images
+ * come as the image proxy's signed addresses, which the server hands out: the page loads images
+ * from Parlor only) and inline images. Any other path on Parlor's own address is refused: an
+ * image an app or a page names there would be a request made with the viewer's cookies. */
 export function safeImageURL(url) {
   if (typeof url !== 'string' || url.length === 0) return null;
   try {
@@ -101,23 +101,7 @@ export function safeImageURL(url) {
     if (parsed.origin === location.origin) {
       return OWN_IMAGE_PATHS.some((path) => parsed.pathname.startsWith(path)) ? parsed.pathname + parsed.search : null;
     }
-    // Remote images come through the server's proxy: the page loads images from Parlor only.
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return proxiedImageURL(parsed.href);
     if (parsed.protocol === 'data:' && /^data:image\/(png|gif|jpeg|webp|svg\+xml|apng)[;,]/i.test(url)) return url;
-  } catch {
-    return null;
-  }
-  return null;
-}
-
-/** The URL to load an image another site named (a link preview's picture), or null: always
- * through the server's proxy, never straight from Parlor's own address, where a crafted path
- * would be a request made with the viewer's cookies. */
-export function proxiedImageURL(url) {
-  if (typeof url !== 'string') return null;
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return `/images/proxy?url=${encodeURIComponent(parsed.href)}`;
   } catch {
     return null;
   }

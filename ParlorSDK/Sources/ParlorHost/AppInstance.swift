@@ -29,6 +29,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     /// Why the snapshot could not be resumed; reported with the first call's update too.
     private var resumeFailure: InstanceFailure?
     /// A first-come first-served lock, so one call's awaits never let another call interleave.
+    /// The app could not be reached during this call (`appUnavailable`: an app outside the
+    /// process that is gone, late or unreadable): the call's other hooks and its render are not
+    /// tried, so a hung app costs its user one deadline, not one per hook.
+    private var unreachable = false
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -315,8 +319,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private typealias Hook = @Sendable (App, inout App.State, AppContext) async throws -> Void
 
-    /// Runs a lifecycle hook; a failure is recorded and leaves the state unchanged.
+    /// Runs a lifecycle hook; a failure is recorded and leaves the state unchanged. Not run once
+    /// the app proved unreachable in this call.
     private func run(_ name: String, _ hook: Hook) async -> [PresentationRequest] {
+        guard !unreachable else { return [] }
         do {
             return try await call(interaction: false, hook)
         } catch {
@@ -327,6 +333,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     /// Runs app code with a fresh context; commits the state only when the code returns normally.
     private func call(interaction: Bool, _ hook: Hook) async throws -> [PresentationRequest] {
+        if unreachable, let failure { throw failure.error }
         let gate = EffectGate(visible: isActive, transcript: style == .transcript, interaction: interaction)
         defer { gate.close() }
         let context = makeContext(gate: gate)
@@ -357,6 +364,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private func record(_ error: any Error, hook: String) {
         if let error = error as? MessagesError {
+            if error.code == .appUnavailable { unreachable = true }
             fail(error, detail: "\(hook): \(error)")
         } else {
             fail(MessagesError(.unknown, "\(manifest.name) ran into a problem and could not finish that."), detail: "\(hook): \(error)")
@@ -379,6 +387,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             lastView = .empty
             return
         }
+        // The last view stays, with the reason the app could not be reached.
+        guard !unreachable else { return }
         let environment = Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage)
         guard let drawer = app as? any RendersAsynchronously else {
             lastView = app.body(state: state, environment: environment)
@@ -413,6 +423,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
         await acquire()
         stateOlderThanItsMessage = false
+        unreachable = false
         if userInitiated || resumeFailure != nil {
             failure = resumeFailure
         }

@@ -46,7 +46,7 @@ struct Gateway: Sendable {
     func receive(_ message: SocketMessage, on session: GatewaySession) async {
         switch message {
         case .text(let text):
-            await handle(text, user: session.user, connection: session.connection)
+            await handle(text, on: session)
         case .tooLarge:
             refuse(tooLarge: services.configuration.maxClientMessageBytes, on: session.connection)
         case .binary:
@@ -63,14 +63,38 @@ struct Gateway: Sendable {
         }
     }
 
-    private func handle(_ text: String, user: User, connection: ClientConnection) async {
+    private func handle(_ text: String, on session: GatewaySession) async {
         let request: Wire.ClientRequest
         do {
             request = try Wire.ClientRequest.decode(text)
         } catch {
-            reply(.error(Wire.ErrorBody(code: error.code, message: error.message), requestId: error.requestId, head: nil), on: connection)
+            reply(.error(Wire.ErrorBody(code: error.code, message: error.message), requestId: error.requestId, head: nil), on: session.connection)
             return
         }
+        let (user, connection) = (session.user, session.connection)
+        guard Self.isForApps(request.frame) else {
+            await perform(request, user: user, connection: connection)
+            return
+        }
+        session.apps.submit {
+            guard !connection.isClosed else { return }
+            await perform(request, user: user, connection: connection)
+        }
+    }
+
+    /// Whether a frame goes to the person's apps (the app lane), which may wait for an app
+    /// outside the server; the others (messages, reads, reactions…) never wait behind them.
+    static func isForApps(_ frame: Wire.ClientFrame) -> Bool {
+        switch frame {
+        case .sendStaged, .removeStaged, .openApp, .tapMessage, .appEvent, .setStyle, .closeApp, .openHome, .homeEvent, .closeHome:
+            true
+        case .hello, .ping, .sendText, .sendSticker, .read, .keep, .react, .typing, .edit, .unsend:
+            false
+        }
+    }
+
+    /// Carries out one request and answers it: an `ack`, or an `error` frame.
+    private func perform(_ request: Wire.ClientRequest, user: User, connection: ClientConnection) async {
         do {
             try await dispatch(request, user: user.id, connection: connection)
         } catch let error as MessagesError where error.code == .sessionConflict {

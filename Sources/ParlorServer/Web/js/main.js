@@ -93,7 +93,17 @@ function startApp(user, { signedIn = false } = {}) {
         leave();
       }
     },
-    onSignedOut: signedOut,
+    onSignOutEverywhere: async () => {
+      // This tab's socket closes too: stopped first, so that its close is not taken for news.
+      client.stop();
+      try {
+        await api('/api/auth/signout-everywhere', { method: 'POST' });
+      } catch (error) {
+        client.start();
+        throw error;
+      }
+      leave();
+    },
     onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);

@@ -3,12 +3,22 @@
 
 import { api } from './api.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
+import { state } from './state.js';
+
+/** Focuses `el` and scrolls it into sight inside the settings panel, which scrolls on short
+ * windows (focus() itself is told not to scroll). */
+function reveal(el) {
+  focus(el);
+  el?.scrollIntoView?.({ block: 'nearest' });
+}
 
 export class SecuritySettings {
-  /** onSignedOutEverywhere(): this tab was signed out too and must go to the sign-in page. */
-  constructor({ onSignedOutEverywhere }) {
-    this.onSignedOutEverywhere = onSignedOutEverywhere;
-    this.status = h('p', { class: 'setting-hint security-status', attrs: { role: 'status' } });
+  /** onSignOutEverywhere() → Promise: ends every sign-in, this tab's too, and leaves for the
+   * sign-in page; rejects with the server's reason when it could not. */
+  constructor({ onSignOutEverywhere }) {
+    this.onSignOutEverywhere = onSignOutEverywhere;
+    // Said through the page's announcer: a live region of its own would say it twice.
+    this.status = h('p', { class: 'setting-hint security-status' });
     this.changeButton = h('button', {
       type: 'button', class: 'link-button', text: 'Change password…',
       attrs: { 'aria-expanded': 'false', 'aria-controls': 'password-form' },
@@ -51,7 +61,10 @@ export class SecuritySettings {
     }
     this.confirmEverywhere(false, { keepFocus: true });
     this.error.textContent = '';
+    this.status.textContent = '';
     replaceChildren(this.form,
+      // Whose password this is, for password managers (they offer to update the saved one).
+      h('input', { type: 'text', name: 'username', autocomplete: 'username', value: state.me?.username ?? '', hidden: true, tabIndex: -1 }),
       this.field('Current password', 'current', 'current-password'),
       this.field('New password', 'new', 'new-password'),
       h('p', { class: 'form-hint', text: 'At least 8 characters. Your other devices will be signed out.' }),
@@ -59,7 +72,7 @@ export class SecuritySettings {
       h('span', { class: 'security-actions' },
         h('button', { type: 'submit', class: 'button button-primary', text: 'Change password' }),
         h('button', { type: 'button', class: 'link-button', text: 'Cancel', on: { click: () => this.showForm(false) } })));
-    focus(this.form.querySelector('input'));
+    reveal(this.form.querySelector('input[name=current]'));
   }
 
   async changePassword() {
@@ -78,7 +91,7 @@ export class SecuritySettings {
       this.error.textContent = failure.message;
       submit.disabled = false;
       const wrongCurrent = failure.code === 'wrongPassword' || failure.code === 'tooManyAttempts';
-      focus(this.form.querySelector(wrongCurrent ? 'input[name=current]' : 'input[name=new]'));
+      reveal(this.form.querySelector(wrongCurrent ? 'input[name=current]' : 'input[name=new]'));
     }
   }
 
@@ -86,7 +99,8 @@ export class SecuritySettings {
     this.confirm.hidden = !open;
     if (open) {
       this.showForm(false);
-      focus(this.confirm.querySelector('button'));
+      this.status.textContent = '';
+      reveal(this.confirm.querySelector('button'));
     } else if (!keepFocus) {
       focus(this.everywhereButton);
     }
@@ -94,11 +108,10 @@ export class SecuritySettings {
 
   async signOutEverywhere() {
     try {
-      await api('/api/auth/signout-everywhere', { method: 'POST' });
+      await this.onSignOutEverywhere();
     } catch (failure) {
       this.status.textContent = failure.message;
-      return;
+      announce(failure.message);
     }
-    this.onSignedOutEverywhere();
   }
 }

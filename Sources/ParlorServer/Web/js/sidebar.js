@@ -31,7 +31,7 @@ const NOTIFICATIONS_BLOCKED = 'Your browser does not let Parlor show notificatio
 export class Sidebar {
   /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{user, sharesReadReceipts}>, onReadReceipts(shares) → Promise,
    * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}>,
-   * onSignedOut(): the sign-in ended (signed out everywhere), go to the sign-in page */
+   * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page */
   constructor(handlers) {
     this.handlers = handlers;
     this.search = new SearchPanel({
@@ -48,13 +48,13 @@ export class Sidebar {
     });
     this.notificationsHint = h('span', { class: 'setting-hint', id: 'setting-notifications-hint', text: NOTIFICATIONS_HINT });
     this.pictureInput = h('input', {
-      type: 'file', class: 'visually-hidden', accept: 'image/png,image/jpeg,image/gif', tabIndex: -1, attrs: { 'aria-hidden': 'true' },
+      type: 'file', class: 'visually-hidden', accept: 'image/png,image/jpeg,image/gif,image/webp', tabIndex: -1, attrs: { 'aria-hidden': 'true' },
       on: { change: () => this.changePicture(this.pictureInput.files?.[0] ?? null) },
     });
     this.pictureView = h('span', { class: 'setting-picture-view' });
     this.removePicture = h('button', { type: 'button', class: 'link-button', text: 'Remove', on: { click: () => this.changePicture(null) } });
     this.choosePicture = h('button', { type: 'button', class: 'link-button', text: 'Choose a picture…', on: { click: () => this.pictureInput.click() } });
-    this.security = new SecuritySettings({ onSignedOutEverywhere: () => handlers.onSignedOut() });
+    this.security = new SecuritySettings({ onSignOutEverywhere: () => handlers.onSignOutEverywhere() });
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Profile picture' }),

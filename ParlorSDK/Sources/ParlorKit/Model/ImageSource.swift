@@ -28,7 +28,7 @@ public enum ImageSource: Sendable, Hashable, Codable {
         if let name = try container.decodeIfPresent(String.self, forKey: .asset) {
             self = .asset(name)
         } else {
-            self = .url(try container.decode(URL.self, forKey: .url))
+            self = .url(try container.decodeExactURL(forKey: .url))
         }
     }
 

@@ -69,12 +69,13 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
 
     /// Decodes a message, leniently where an app outside the host writes one: a missing `id` is a
     /// new id, missing flags are false (`isPending` true), and the fields the host sets anyway
-    /// (`senderParticipantIdentifier`, `appID`) may be left out.
+    /// (`senderParticipantIdentifier`, `appID`) may be left out. Its URL is read exactly as
+    /// written (`URL(exactly:)`): never rewritten, refused when it is not one.
     /// - Parameter decoder: the decoder to read from.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(MessageID.self, forKey: .id) ?? MessageID()
-        url = try container.decodeIfPresent(URL.self, forKey: .url)
+        url = try container.decodeExactURLIfPresent(forKey: .url)
         layout = try container.decodeIfPresent(MessageLayout.self, forKey: .layout)
         session = try container.decodeIfPresent(Session.self, forKey: .session)
         summaryText = try container.decodeIfPresent(String.self, forKey: .summaryText)
@@ -115,7 +116,7 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
             throw MessagesError(
                 .improperFileURL,
                 scheme.isEmpty
-                    ? "A message URL needs a scheme: http, https or data."
+                    ? "A message URL is written whole, with its scheme: not '\(url.absoluteString.prefix(40))' but https://your-app.example/\(url.absoluteString.prefix(40)) (Messages resolves a bare query against the app; Parlor keeps the URL as sent, so it names its own address)."
                     : "A message URL must use http, https or data, not '\(scheme)'.")
         }
         let length = url.absoluteString.count

@@ -77,6 +77,23 @@ public struct TemplateLayout: Sendable, Hashable, Codable {
     }
 }
 
+extension TemplateLayout {
+    /// Decodes a template; its media file's URL is read exactly as written (`URL(exactly:)`).
+    /// - Parameter decoder: the decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            image: try container.decodeIfPresent(ImageSource.self, forKey: .image),
+            mediaFileURL: try container.decodeExactURLIfPresent(forKey: .mediaFileURL),
+            imageTitle: try container.decodeIfPresent(String.self, forKey: .imageTitle),
+            imageSubtitle: try container.decodeIfPresent(String.self, forKey: .imageSubtitle),
+            caption: try container.decodeIfPresent(String.self, forKey: .caption),
+            subcaption: try container.decodeIfPresent(String.self, forKey: .subcaption),
+            trailingCaption: try container.decodeIfPresent(String.self, forKey: .trailingCaption),
+            trailingSubcaption: try container.decodeIfPresent(String.self, forKey: .trailingSubcaption))
+    }
+}
+
 /// A layout in which the app draws the bubble itself (transcript style), like `MSMessageLiveLayout`.
 /// Viewers who cannot run the app see `alternateLayout`.
 public struct LiveLayout: Sendable, Hashable, Codable {

@@ -286,12 +286,32 @@ public struct LinkNode: Sendable, Hashable, Codable {
     public var label: String
 }
 
+extension LinkNode {
+    /// Decodes a link; its URL is read exactly as written (`URL(exactly:)`).
+    /// - Parameter decoder: the decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try container.decode(String.self, forKey: .title), url: try container.decodeExactURL(forKey: .url),
+            label: try container.decode(String.self, forKey: .label))
+    }
+}
+
 /// An in-app web page showing `url`.
 public struct WebPageNode: Sendable, Hashable, Codable {
     /// The page's address.
     public var url: URL
     /// The page's title.
     public var title: String
+}
+
+extension WebPageNode {
+    /// Decodes a web page; its URL is read exactly as written (`URL(exactly:)`).
+    /// - Parameter decoder: the decoder to read from.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(url: try container.decodeExactURL(forKey: .url), title: try container.decode(String.self, forKey: .title))
+    }
 }
 
 /// A grid of stickers; tapping one inserts it into the compose field.

@@ -41,16 +41,17 @@ def database():
 class Node:
     """One `parlor serve --postgres` process on a free port."""
 
-    def __init__(self, database_url, port=0):
+    def __init__(self, database_url, port=0, extra=()):
         self.database_url = database_url
         self.data_dir = tempfile.mkdtemp(prefix="parlor-node-")
         self.port = port
+        self.extra = list(extra)
         self.process = None
 
     def start(self):
         self.process = subprocess.Popen(
             [BINARY, "serve", "--postgres", self.database_url, "--port", str(self.port), "--data-dir", self.data_dir,
-             "--password-cost", "4", "--log-level", "warning", "--messages-per-minute", "0"],
+             "--password-cost", "4", "--log-level", "warning", "--messages-per-minute", "0", *self.extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in self.process.stdout:
             match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -370,6 +371,150 @@ def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_e
     finally:
         for node in nodes:
             node.stop()
+
+
+async def open_socket(node, token):
+    """A `/ws` connection that said hello and got `ready`."""
+    socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
+    await socket.send(json.dumps({"type": "hello", "since": {}}))
+    while json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] != "ready":
+        pass
+    return socket
+
+
+async def close_code(socket, timeout):
+    """The code the server closes `socket` with within `timeout` seconds, or "still open"."""
+    async def drain():
+        while True:
+            await socket.recv()
+    try:
+        await asyncio.wait_for(drain(), timeout)
+    except websockets.ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else "dropped without a close frame"
+    except asyncio.TimeoutError:
+        return "still open"
+
+
+async def answers_ping(socket):
+    request = uuid.uuid4().hex
+    await socket.send(json.dumps({"type": "ping", "requestId": request}))
+    while json.loads(await asyncio.wait_for(socket.recv(), 5)) != {"type": "pong", "requestId": request}:
+        pass
+    return True
+
+
+def status_of(node, path, token):
+    try:
+        node.http("GET", path, token=token)
+        return 200
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+# Well under the 15-second session sweep, the backstop that would close them anyway: only the
+# node's own close and the other nodes' LISTEN/NOTIFY event are fast enough.
+SIGNED_OUT_WITHIN = 4
+
+
+def test_signing_out_closes_that_sign_ins_sockets_on_both_nodes_and_a_password_change_the_others(database):
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        credentials = {"username": "alice", "password": "purple-otter-47"}
+        node_a.http("POST", "/api/auth/signup", {**credentials, "displayName": "Alice"})
+        token_1, token_2, token_3 = (node.http("POST", "/api/auth/signin", credentials)["token"] for node in (node_a, node_b, node_a))
+
+        async def scenario():
+            a, b, c = await open_socket(node_a, token_1), await open_socket(node_b, token_1), await open_socket(node_b, token_2)
+            d = await open_socket(node_a, token_3)
+            node_a.http("POST", "/api/auth/signout", token=token_1)
+            assert await asyncio.gather(close_code(a, SIGNED_OUT_WITHIN), close_code(b, SIGNED_OUT_WITHIN)) == [4401, 4401], \
+                "token 1's sockets on node A (its own) and node B (through PostgreSQL) close as signed out"
+            assert await answers_ping(c), "another sign-in's socket stays"
+            assert status_of(node_b, "/api/me", token_1) == 401
+
+            # A password change through node B ends every other sign-in (the sign-up's, token 3's): its
+            # socket on node A closes; the socket of the token the change was made with stays.
+            ended = node_b.http("POST", "/api/me/password", {"currentPassword": "purple-otter-47", "newPassword": "violet-heron-82"}, token=token_2)
+            assert ended == {"ended": 2}
+            assert await close_code(d, SIGNED_OUT_WITHIN) == 4401
+            assert await answers_ping(c)
+            assert (status_of(node_a, "/api/me", token_3), status_of(node_a, "/api/me", token_2)) == (401, 200)
+
+            # Signing out everywhere through node A ends the last one, on node B.
+            assert node_a.http("POST", "/api/auth/signout-everywhere", token=token_2) == {"ended": 1}
+            assert await close_code(c, SIGNED_OUT_WITHIN) == 4401
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+    finally:
+        node_a.stop()
+        node_b.stop()
+
+
+def tiny_png():
+    """An 8×8 PNG of a gradient."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + bytes(v for x in range(8) for v in (x * 32, y * 32, 128)) for y in range(8))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 8, 8, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def test_an_image_address_signed_by_one_node_loads_through_the_other(database):
+    """The image proxy's key is the cluster's (kept in PostgreSQL): an address node A signed for a
+    link card loads through node B; the same address with its signature altered does not."""
+    import threading
+    import urllib.parse
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    picture = tiny_png()
+
+    class Site(BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/picture.png":
+                body, kind = picture, "image/png"
+            else:
+                body = (f"<!doctype html><html><head><title>A local page</title><meta property='og:image' "
+                        f"content='http://127.0.0.1:{self.server.server_port}/picture.png'></head><body>Hi</body></html>").encode()
+                kind = "text/html; charset=utf-8"
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Site)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    node_a, node_b = (Node(database, extra=["--image-proxy-private-hosts"]).start() for _ in range(2))
+    try:
+        token = node_a.http("POST", "/api/auth/signup", {"username": "alice", "displayName": "Alice", "password": "purple-otter-47"})["token"]
+        page = f"http://127.0.0.1:{site.server_port}/page.html"
+        card = node_a.http("GET", "/api/link-preview?url=" + urllib.parse.quote(page, safe=""), token=token)
+        address = card["imageURL"]
+        assert re.fullmatch(r"/images/proxy\?url=[^&]+&sig=[0-9a-f]{32}", address), card
+
+        def get(path):
+            request = urllib.request.Request(f"http://127.0.0.1:{node_b.port}{path}", headers={"Authorization": f"Bearer {token}"})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return response.status, response.headers["Content-Type"], response.read()
+            except urllib.error.HTTPError as error:
+                return error.code, error.headers["Content-Type"], error.read()
+
+        assert get(address) == (200, "image/png", picture), "node B accepts node A's signature"
+        altered = address[:-1] + ("0" if address[-1] != "0" else "1")
+        status, _, body = get(altered)
+        assert (status, json.loads(body)["error"]["code"]) == (403, "unsignedImage")
+    finally:
+        node_a.stop()
+        node_b.stop()
+        site.shutdown()
+        site.server_close()
 
 
 class TCPRelay:

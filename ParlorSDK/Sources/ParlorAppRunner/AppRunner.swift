@@ -121,6 +121,9 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                         }
                         switch frame {
                         case .welcome(let id, _):
+                            // A credential of another app: serving it would show this app's screens
+                            // under the other app's name. Refused for good, before any call.
+                            guard id == app.manifest.id else { throw Self.wrongApp(welcomedAs: id, serving: app.manifest) }
                             welcomed.set()
                             logger.info("Connected to Parlor", metadata: ["app": "\(id)"])
                             await onConnected()
@@ -154,6 +157,13 @@ public struct AppRunner<App: MessagesApp>: Sendable {
             logger.info("Could not stay connected to Parlor", metadata: ["error": "\(error)"])
         }
         return welcomed.isSet
+    }
+
+    /// The refusal of a server that welcomed the runner as another app than it serves.
+    static func wrongApp(welcomedAs id: AppID, serving manifest: AppManifest) -> ConnectionRefused {
+        ConnectionRefused(
+            code: "wrongApp",
+            description: "This runner serves \(manifest.name) (\(manifest.id)), but its credential is \(id)'s: start it with the credential `parlor apps add` printed for \(manifest.id) (`parlor apps rotate-secret \(manifest.id)` makes a new one).")
     }
 
     /// Why the server refused the upgrade, when it did so for good (docs/APPS-PROTOCOL.md: a

@@ -15,6 +15,9 @@ enum FuzzTarget: String, CaseIterable {
     case urlState
     /// A client's WebSocket frame (`Wire.ClientRequest.decode`).
     case clientFrame
+    /// A text message's bytes checked as UTF-8 in fragments (`UTF8Validator`), split where the
+    /// first byte says: it must agree with the standard library's validation of the whole.
+    case utf8Text
     /// A sticker file's headers (`ImageInfo.inspect`: PNG/APNG, GIF, JPEG, WebP).
     case stickerImage
     /// An uploaded image checked and cleaned (`UploadedImage.prepare`: the pixel budget, metadata
@@ -50,6 +53,13 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .clientFrame:
             _ = try? Wire.ClientRequest.decode(String(decoding: data, as: UTF8.self))
+        case .utf8Text:
+            let bytes = Array(data.dropFirst())
+            let cut = data.first.map { bytes.isEmpty ? 0 : Int($0) % (bytes.count + 1) } ?? 0
+            var validator = UTF8Validator()
+            validator.consume(bytes[..<cut])
+            validator.consume(bytes[cut...])
+            precondition(validator.isComplete == (String(validating: bytes, as: UTF8.self) != nil), "UTF8Validator disagrees with the standard library")
         case .stickerImage:
             _ = try? ImageInfo.inspect(Array(data))
         case .uploadedImage:

@@ -71,7 +71,7 @@ public enum ParlorServer {
                 throw APIError(.badRequest, code: "unsupportedProtocol", "This server speaks app protocol \(AppWire.version) only.")
             }
             let logger = context.logger
-            return SocketEndpoint(maxMessageBytes: AppWire.maxFrameBytes * 4, run: .task { channel in
+            return SocketEndpoint(maxMessageBytes: AppWire.maxFrameBytes, run: .task { channel in
                 await services.remoteApps.run(app, channel: channel, logger: logger)
             })
         }

@@ -123,34 +123,35 @@ struct GatewayTests {
         }
     }
 
-    @Test("A message over 64 KiB, whole or in fragments, gets frameTooLarge and the connection stays up; fragments under the limit are joined")
+    @Test("A message over 64 KiB closes the connection with 1009 and the limit, whole or as soon as its fragments pass it; fragments under the limit are joined")
     func oversizedFrames() async throws {
         try await TestServer().run(.live) { api in
             let port = try #require(api.port)
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
             let direct = try await api.conversation(of: alice, with: [bob])
-            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             let padding = String(repeating: "x", count: 70 * 1024)
-            try await socket.sendRaw(#"{"type":"ping","requestId":"big","pad":"\#(padding)"}"#)
-            let tooLarge = try await socket.next()
-            #expect(tooLarge.type == "error")
-            #expect(tooLarge.error?.code == "frameTooLarge")
 
-            let fragments = Array(#"{"type":"ping","requestId":"big2","pad":"\#(padding)"}"#.utf8)
-            try await sendInFragments(fragments, of: 20_000, on: socket)
-            #expect(try await socket.next().error?.code == "frameTooLarge")
-
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
             let text = String(repeating: "y", count: 9_000)
             let frame = JSON.object(["type": "sendText", "requestId": "joined", "conversation": .string(direct.id), "id": .string(UUID().uuidString), "text": .string(text)])
             try await sendInFragments(Array(frame.text.utf8), of: 4_000, on: socket)
             let ack = try await socket.next("ack")
             #expect(ack.requestId == "joined")
             #expect(ack.message?.text == text)
+            try await socket.sendRaw(#"{"type":"ping","requestId":"big","pad":"\#(padding)"}"#)
+            #expect(try await socket.closed() == .messageTooLarge, "one message over the limit")
 
-            try await socket.sendRaw(String(repeating: " ", count: 2 * 1024 * 1024))
-            let code = try await socket.closed()
-            #expect(code == .messageTooLarge, "a single frame over 1 MiB ends the connection")
+            // In fragments: closed once they pass the limit, before the message ends.
+            let fragmented = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let bytes = Array(#"{"type":"ping","requestId":"big2","pad":"\#(padding)"}"#.utf8)
+            try await fragmented.sendFrame(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(bytes: bytes.prefix(40_000))))
+            try await fragmented.sendFrame(WebSocketFrame(fin: false, opcode: .continuation, data: ByteBuffer(bytes: bytes.dropFirst(40_000).prefix(40_000))))
+            #expect(try await fragmented.closed() == .messageTooLarge, "fragments passing the limit")
+
+            let single = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            try await single.sendRaw(String(repeating: " ", count: 2 * 1024 * 1024))
+            #expect(try await single.closed() == .messageTooLarge, "a single frame over 1 MiB ends the connection")
         }
     }
 

@@ -238,8 +238,6 @@ extension RemoteApps {
                             connection.receive(text, logger: logger)
                         case .binary:
                             connection.send(.error(code: "malformedFrame", message: "Send JSON text frames.", id: nil))
-                        case .tooLarge:
-                            try? await outbound.write(.close(.messageTooLarge, reason: "A frame is limited to \(AppWire.maxFrameBytes) bytes."))
                         }
                     }
                 } catch {

@@ -9,8 +9,9 @@ import ParlorStore
 ///
 /// On `hello` the server replays what the client missed (its last sequence number per
 /// conversation), then streams. The writer never sends a message twice and fills any gap from the
-/// store, so fan-out order does not matter. Client messages over the size limit, or that are not
-/// valid frames, get an `error` frame and the connection stays open.
+/// store, so fan-out order does not matter. Client messages that are not valid frames get an
+/// `error` frame and the connection stays open; one over the size limit closes it with 1009
+/// (`WebSocketMessageHandler`).
 struct Gateway: Sendable {
     let services: ParlorServices
 
@@ -47,19 +48,8 @@ struct Gateway: Sendable {
         switch message {
         case .text(let text):
             await handle(text, on: session)
-        case .tooLarge:
-            refuse(tooLarge: services.configuration.maxClientMessageBytes, on: session.connection)
         case .binary:
-            refuse(tooLarge: nil, on: session.connection)
-        }
-    }
-
-    /// The error frame for an oversized (`tooLarge` bytes) or non-text message.
-    private func refuse(tooLarge limit: Int?, on connection: ClientConnection) {
-        if let limit {
-            reply(.error(APIError(.contentTooLarge, code: "frameTooLarge", "A message to the server is limited to \(limit) bytes.")), on: connection)
-        } else {
-            reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: connection)
+            reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: session.connection)
         }
     }
 

@@ -21,7 +21,7 @@ struct SocketEndpoint: Sendable {
         case task(@Sendable (NIOAsyncChannel<SocketMessage, SocketOutbound>) async -> Void)
     }
 
-    /// The largest whole message the endpoint takes; a longer one reaches it as `.tooLarge`.
+    /// The largest whole message the endpoint takes; a longer one closes the connection with 1009.
     let maxMessageBytes: Int
     let run: Run
 }

@@ -1,13 +1,13 @@
 import NIOCore
 import NIOWebSocket
+import ParlorInput
 
 /// A whole WebSocket message, as an endpoint sees it.
 enum SocketMessage: Sendable {
+    /// A text message, valid UTF-8.
     case text(String)
     /// A binary message: Parlor's endpoints speak text.
     case binary
-    /// A message over the endpoint's limit, whole or in fragments: skipped, the connection stays open.
-    case tooLarge
 }
 
 /// What an endpoint writes to its WebSocket.
@@ -20,6 +20,13 @@ enum SocketOutbound: Sendable {
 /// The WebSocket protocol on a channel, below an endpoint: joins fragments into messages (up to a
 /// limit), answers pings, sends its own and drops a client that stops answering them, and runs the
 /// closing handshake. It keeps no task: an idle connection costs its objects, not a stack.
+///
+/// RFC 6455 to the letter (NIO's decoder has already refused malformed frame headers, control
+/// frames over 125 bytes or fragmented, and frames over the channel's limit, with 1002 or 1009):
+/// a reserved bit set (no extension is ever agreed) fails the connection with 1002 (§5.2); a text
+/// message that is not UTF-8 fails it with 1007 at its first bad byte, in whichever fragment
+/// (§8.1), as does a close frame whose reason is not; a message over `maxMessageBytes`, whole or
+/// in fragments, fails it with 1009 (§7.4.1) as soon as it passes the limit.
 final class WebSocketMessageHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = SocketMessage
@@ -27,7 +34,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     typealias OutboundOut = WebSocketFrame
 
     struct Configuration: Sendable {
-        /// The largest message the endpoint takes; a longer one arrives as `.tooLarge`.
+        /// The largest message the endpoint takes; a longer one fails the connection with 1009.
         var maxMessageBytes: Int
         /// How often the server pings; a client that has not answered the last ping by the next
         /// one is dropped. Nil: no pings.
@@ -41,7 +48,8 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     private struct Partial {
         var isText: Bool
         var data: ByteBuffer
-        var oversized = false
+        /// A text message's bytes checked so far.
+        var utf8 = UTF8Validator()
     }
 
     private let configuration: Configuration
@@ -85,6 +93,9 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         let frame = unwrapInboundIn(data)
         // A client masks every frame (RFC 6455, 5.1).
         guard frame.maskKey != nil else { return fail(context: context, .protocolError, reason: "Client frames must be masked.") }
+        guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+            return fail(context: context, .protocolError, reason: "A reserved bit is set, and no extension was agreed.")
+        }
         switch frame.opcode {
         case .ping:
             // Only while the socket takes writes: a client that pings and never reads would
@@ -99,19 +110,25 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
                 return
             }
             // Answer with the client's own code (one a close frame may carry), then close; a
-            // client that does not read the answer is dropped after `closeTimeout`.
+            // client that does not read the answer is dropped after `closeTimeout`. A reason that
+            // is not UTF-8 is answered 1007 (§8.1).
             var data = frame.unmaskedData
             let code = data.readableBytes == 1 ? .protocolError : Self.answerable(data.readWebSocketErrorCode() ?? .normalClosure)
+            let reasonIsText = UTF8Validator.isValid(data.readableBytesView)
             let answered = context.eventLoop.makePromise(of: Void.self)
             let channel = context.channel
             answered.futureResult.whenComplete { _ in channel.close(promise: nil) }
-            close(context: context, code, reason: "", promise: answered)
+            close(context: context, reasonIsText ? code : .dataInconsistentWithMessage, reason: "", promise: answered)
         case .text, .binary:
             guard partial == nil else { return fail(context: context, .protocolError, reason: "A message began before the last one ended.") }
             if frame.fin {
                 // The usual case, a message in one frame: no copy.
-                let data = frame.unmaskedData
-                deliver(Partial(isText: frame.opcode == .text, data: data, oversized: data.readableBytes > configuration.maxMessageBytes), context: context)
+                guard frame.length <= configuration.maxMessageBytes else { return tooLarge(context: context) }
+                var message = Partial(isText: frame.opcode == .text, data: frame.unmaskedData)
+                if message.isText {
+                    guard message.utf8.consume(message.data.readableBytesView), message.utf8.isComplete else { return notText(context: context) }
+                }
+                deliver(message, context: context)
             } else {
                 partial = Partial(isText: frame.opcode == .text, data: context.channel.allocator.buffer(capacity: 0))
                 append(frame, context: context)
@@ -127,33 +144,34 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
     private func append(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
         guard var message = partial else { return }
         partial = nil
-        if !message.oversized {
-            if message.data.readableBytes + frame.length > configuration.maxMessageBytes {
-                message.oversized = true
-                message.data = context.channel.allocator.buffer(capacity: 0)
-            } else {
-                var data = frame.unmaskedData
-                message.data.writeBuffer(&data)
-            }
-        }
+        guard message.data.readableBytes + frame.length <= configuration.maxMessageBytes else { return tooLarge(context: context) }
+        var data = frame.unmaskedData
+        // Checked fragment by fragment: a bad byte fails the message now, not at its end.
+        if message.isText, !message.utf8.consume(data.readableBytesView) { return notText(context: context) }
+        message.data.writeBuffer(&data)
         if frame.fin {
+            if message.isText, !message.utf8.isComplete { return notText(context: context) }
             deliver(message, context: context)
         } else {
             partial = message
         }
     }
 
+    /// Hands a whole message to the endpoint; a text message's bytes were checked as UTF-8.
     private func deliver(_ message: Partial, context: ChannelHandlerContext) {
         guard !closing else { return }
-        let event: SocketMessage
-        if message.oversized {
-            event = .tooLarge
-        } else if message.isText {
-            event = .text(String(buffer: message.data))
-        } else {
-            event = .binary
-        }
+        let event: SocketMessage = message.isText ? .text(String(decoding: message.data.readableBytesView, as: UTF8.self)) : .binary
         context.fireChannelRead(wrapInboundOut(event))
+    }
+
+    /// A message over the limit, whole or once its fragments pass it (§7.4.1).
+    private func tooLarge(context: ChannelHandlerContext) {
+        fail(context: context, .messageTooLarge, reason: "A message is limited to \(configuration.maxMessageBytes) bytes.")
+    }
+
+    /// A text message that is not UTF-8 (§8.1).
+    private func notText(context: ChannelHandlerContext) {
+        fail(context: context, .dataInconsistentWithMessage, reason: "A text message must be UTF-8.")
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {

@@ -92,7 +92,7 @@ let package = Package(
         /// The seed apps as one catalog: what `parlor serve` hosts. The server links no app.
         .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
-            parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps",
+            parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps", "ParlorImages",
             parlorAppRunner, parlorTesting,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),

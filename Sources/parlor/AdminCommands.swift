@@ -146,7 +146,7 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [New.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
+        subcommands: [New.self, Icon.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParlorKit
 
 extension AppsCommand {
     /// `parlor apps new NAME`: a package with a working app, its simulator test and a README, as
@@ -30,8 +31,10 @@ extension AppsCommand {
             print("""
                 Wrote \(name) in \(folder.path).
                   cd \(folder.path)
-                  swift test          # the app with three people in the simulator
-                Then docs/APPS.md: run it against `parlor serve --demo` and see it in the browser.
+                  swift test                                  # the app with three people in the simulator
+                  parlor apps add manifest.json               # on a running server: prints its credential
+                  PARLOR_APP_SECRET=… swift run --package-path Runner   # the app, dialled in to it
+                README.md says more; docs/APPS.md is the tutorial.
                 """)
         }
 
@@ -70,18 +73,42 @@ enum NewAppTemplate {
             ("Package.swift", fill(packageManifest)),
             ("Sources/\(name)/\(name).swift", fill(app)),
             ("Tests/\(name)Tests/\(name)Tests.swift", fill(test)),
+            ("Tests/\(name)Tests/ManifestTests.swift", fill(manifestTest)),
+            ("manifest.json", try manifestJSON(name: name)),
+            ("Runner/Package.swift", fill(runnerManifest)),
+            ("Runner/Sources/\(name)App/main.swift", fill(runnerMain)),
             ("README.md", fill(readme)),
-            (".gitignore", ".build/\nPackage.resolved\n"),
+            (".gitignore", ".build/\nPackage.resolved\nRunner/.build/\n"),
         ]
     }
 
+    /// The icon the app's manifest draws (in Swift and in manifest.json alike).
+    static let iconSVG = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#2b7de9"/></svg>"##
+    static let summary = "Send a greeting that carries who sent it."
+
+    /// `manifest.json`: the manifest the app declares in Swift, as `parlor apps add` reads it
+    /// (the package's ManifestTests checks that the two stay the same).
+    static func manifestJSON(name: String) throws -> String {
+        let manifest = AppManifest(id: AppID("org.example.\(name.lowercased())"), name: name, icon: .svg(iconSVG), summary: summary)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let text = String(data: try encoder.encode(manifest), encoding: .utf8) else {
+            throw CommandFailure("The manifest of \(name) could not be written as JSON.")
+        }
+        return text + "\n"
+    }
+
     static let packageManifest = #"""
-        // swift-tools-version: 6.0
+        // swift-tools-version: 6.1
         import PackageDescription
 
+        // The app and its tests: ParlorKit and ParlorTesting only, so `swift test` builds in
+        // seconds. The runner that dials in to a server is the package in Runner/, which brings
+        // SwiftNIO and builds only when you run the app.
         let package = Package(
             name: "__NAME__",
             platforms: [.macOS(.v15)],
+            products: [.library(name: "__NAME__", targets: ["__NAME__"])],
             // Once ParlorSDK is published: .package(url: "https://…/parlor-sdk.git", from: "1.0.0")
             dependencies: [.package(path: "__SDK__")],
             targets: [
@@ -94,6 +121,64 @@ enum NewAppTemplate {
             ],
             swiftLanguageModes: [.v6]
         )
+
+        """#
+
+    static let runnerManifest = #"""
+        // swift-tools-version: 6.1
+        import PackageDescription
+
+        // __NAME__ in its own process, dialled in to a Parlor server (docs/APPS.md). The SDK's
+        // AppRunner trait brings the WebSocket client (SwiftNIO).
+        let package = Package(
+            name: "__NAME__Runner",
+            platforms: [.macOS(.v15)],
+            dependencies: [
+                .package(path: ".."),
+                .package(path: "__SDK__", traits: ["AppRunner"]),
+            ],
+            targets: [
+                .executableTarget(name: "__NAME__App", dependencies: [
+                    .product(name: "__NAME__", package: "__NAME__"),
+                    .product(name: "ParlorAppRunner", package: "ParlorSDK"),
+                ]),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """#
+
+    static let runnerMain = #"""
+        import ParlorAppRunner
+        import __NAME__
+
+        // PARLOR_URL (default http://127.0.0.1:8080) and PARLOR_APP_SECRET, from `parlor apps add manifest.json`.
+        try await AppRunner(app: __NAME__()).run()
+
+        """#
+
+    static let manifestTest = #"""
+        import Foundation
+        import ParlorKit
+        import Testing
+        import __NAME__
+
+        @Suite("manifest.json")
+        struct ManifestTests {
+            /// The manifest is written once, in Swift; manifest.json (what `parlor apps add` reads)
+            /// must say the same, or the server would list another app than the one that answers.
+            @Test("manifest.json says what the app's manifest in Swift says")
+            func manifestFileMatches() throws {
+                let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("manifest.json")
+                let written = try JSONDecoder().decode(AppManifest.self, from: Data(contentsOf: file))
+                let declared = __NAME__().manifest
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let expected = String(decoding: try encoder.encode(declared), as: UTF8.self)
+                #expect(written == declared, "manifest.json is out of date; write this in it:\n\(expected)")
+            }
+        }
 
         """#
 
@@ -183,17 +268,22 @@ enum NewAppTemplate {
         A message app for [Parlor](https://github.com/parlor), written with ParlorKit.
 
         - `Sources/__NAME__/__NAME__.swift`: the app: its manifest, state, view and hooks.
-        - `Tests/__NAME__Tests/`: the app with three people in ParlorTesting's simulator, no server.
+        - `Tests/__NAME__Tests/`: the app with three people in ParlorTesting's simulator, no server,
+          and a check that `manifest.json` says what the app's manifest in Swift says.
+        - `manifest.json`: the manifest `parlor apps add` reads. Change the manifest in Swift; the
+          test prints the JSON to put here. `parlor apps icon FILE` turns an SVG or PNG into the
+          `icon` value.
+        - `Runner/`: the app in its own process, dialled in to a server (`AppRunner`). A package of its
+          own, because it brings SwiftNIO: `swift test` here stays quick.
 
         ```
-        swift test
+        swift test                                        # the app, tested
+        parlor apps add manifest.json                     # on a running Parlor: prints the credential
+        PARLOR_APP_SECRET=… swift run --package-path Runner
         ```
 
-        To run it against a Parlor server and use it in the browser, see Parlor's `docs/APPS.md`
-        (section 3: `AppRunner` runs this same code in its own process, dialled in to the server).
-        It is the SDK's `ParlorAppRunner`, behind the `AppRunner` trait because it brings SwiftNIO:
-        `.package(path: "…", traits: ["AppRunner"])` and an executable target that calls
-        `try await AppRunner(app: __NAME__()).run()` (Parlor's `examples/poll` does exactly this).
+        Then open Parlor in a browser, open a conversation, and pick __NAME__ in the drawer (add it
+        from the Store first). Parlor's `docs/APPS.md` says more.
 
         """#
 }

@@ -178,6 +178,14 @@ class Person:
     def participant_id(self, app: str) -> str:
         return self._do("participantID", app=app)["participantID"]
 
+    def hold_deliveries(self) -> dict:
+        """What others send waits for this person until `release_deliveries`, as a slow network
+        would: their app keeps acting on what it last saw, to stage a race."""
+        return self._do("holdDeliveries")
+
+    def release_deliveries(self) -> dict:
+        return self._do("releaseDeliveries")
+
     def send_raw_message(self, message: dict, replacing: str | None = None, app: str | None = None) -> dict:
         """Commits `message` as a modified client could, past the app's own code but not Parlor's
         checks nor the app's validate: for testing that forged messages are refused."""

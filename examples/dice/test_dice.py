@@ -433,6 +433,32 @@ def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_s
             alice.tap("Cheat")
 
 
+def test_two_rolls_at_once_both_count_in_the_simulator():
+    """Bob rolls on the scoreboard he sees while Alice's newer roll is still on its way to him:
+    Parlor re-runs his roll on the newest scoreboard, so neither roll is lost."""
+    from parlor_simulator import Simulator
+
+    command = [sys.executable, str(HERE / "dice.py")]
+    with Simulator(HERE / "manifest.json", command, people=["Alice", "Bob"]) as simulator:
+        alice, bob = simulator.person("Alice"), simulator.person("Bob")
+        alice.open_app("Dice")
+        alice.tap("Roll a die")
+        for person in (alice, bob):
+            person.tap_message("rolled")
+        bob.hold_deliveries()
+        alice.tap("Roll a die")
+        alices = dict(parse_qsl(urlsplit(dice_bubbles(alice)[0]["message"]["url"]).query))
+        alice_id = alice.participant_id("Dice")
+        screen = bob.tap("Roll a die")
+        assert "error" not in screen, screen.get("error")
+        bob.release_deliveries()
+        bubbles = dice_bubbles(alice)
+        assert len(bubbles) == 1 and bubbles[0]["sender"] == "Bob"
+        totals = dict(parse_qsl(urlsplit(bubbles[0]["message"]["url"]).query))
+        assert totals[alice_id] == alices[alice_id], "Alice's second roll is kept under Bob's"
+        assert bob.participant_id("Dice") in totals
+
+
 def test_dice_dialled_in_to_the_simulator_as_to_a_server(tmp_path):
     from parlor_simulator import Simulator
 

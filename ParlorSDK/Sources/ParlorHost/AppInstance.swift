@@ -125,13 +125,13 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func perform(_ event: ViewEvent) async -> InstanceUpdate {
         await serialized {
             guard isActive else {
-                fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive")
+                fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive", cause: .client)
                 return
             }
             guard style != .transcript else {
                 fail(
                     MessagesError(.apiUnavailableInPresentationContext, "Open \(manifest.name) by tapping its message to use it."),
-                    detail: "event in transcript style")
+                    detail: "event in transcript style", cause: .client)
                 return
             }
             switch event.kind {
@@ -250,7 +250,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private func handleAction(_ event: ViewEvent) async {
         guard let template = event.action, lastView.actionPayloads.contains(template) else {
-            fail(MessagesError(.actionRefused, "That control is no longer on the screen."), detail: "unknown action payload")
+            fail(MessagesError(.actionRefused, "That control is no longer on the screen."), detail: "unknown action payload", cause: .client)
             return
         }
         var payload = template
@@ -258,7 +258,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             let value = event.value ?? ""
             let limit = maxLength(ofFieldWith: template)
             guard Limits.length(of: value) <= limit else {
-                fail(MessagesError(.textExceedsMaxSize, "The text is \(Limits.length(of: value)) characters; the limit is \(limit)."), detail: "input too long")
+                fail(MessagesError(.textExceedsMaxSize, "The text is \(Limits.length(of: value)) characters; the limit is \(limit)."), detail: "input too long", cause: .client)
                 return
             }
             payload = template.filling(value)
@@ -294,7 +294,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             return []
         }
         guard let sticker = stickers.first(where: { $0.id == id }) else {
-            fail(MessagesError(.fileNotFound, "That sticker is not in this app's browser."), detail: "unknown sticker \(id ?? "nil")")
+            fail(MessagesError(.fileNotFound, "That sticker is not in this app's browser."), detail: "unknown sticker \(id ?? "nil")", cause: .client)
             return
         }
         do {
@@ -371,8 +371,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         }
     }
 
-    private func fail(_ error: MessagesError, detail: String) {
-        failure = InstanceFailure(error: error, detail: detail)
+    private func fail(_ error: MessagesError, detail: String, cause: InstanceFailure.Cause = .app) {
+        failure = InstanceFailure(error: error, detail: detail, cause: cause)
     }
 
     // MARK: Rendering
@@ -414,7 +414,9 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     ) -> ViewEnvironment {
         ViewEnvironment(
             presentationStyle: style, surface: configuration.surface, modal: modal,
-            localParticipantIdentifier: configuration.localParticipant, selectedMessage: selectedMessage)
+            localParticipantIdentifier: configuration.localParticipant,
+            remoteParticipantIdentifiers: configuration.surface == .home ? [] : configuration.remoteParticipants,
+            selectedMessage: selectedMessage)
     }
 
     /// Runs `body` alone (one call at a time), then renders, shows (`InstanceConfiguration.show`),

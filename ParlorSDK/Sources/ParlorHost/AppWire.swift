@@ -53,8 +53,8 @@ public enum AppWire {
         public var surface: AppSurface
         public var modal: String?
         public var localParticipant: ParticipantID
-        /// The conversation's other participants (absent for `render`, which draws from the
-        /// state and the viewer's environment only).
+        /// The conversation's other participants (`ViewEnvironment.remoteParticipantIdentifiers`
+        /// too, so `render` draws with them).
         public var remoteParticipants: [ParticipantID]?
         public var selectedMessage: Message?
 
@@ -74,7 +74,7 @@ public enum AppWire {
         public var environment: ViewEnvironment {
             ViewEnvironment(
                 presentationStyle: style, surface: surface, modal: modal, localParticipantIdentifier: localParticipant,
-                selectedMessage: selectedMessage)
+                remoteParticipantIdentifiers: remoteParticipants ?? [], selectedMessage: selectedMessage)
         }
     }
 

@@ -30,10 +30,22 @@ public struct InstanceFailure: Error, Sendable, Hashable {
     public var error: MessagesError
     /// For logs only: the hook that failed and the error as the app raised it.
     public var detail: String
+    /// Who caused it: the app's code, or the person's client (an event the app's view did not
+    /// offer, a forged or stale one), so that a log blames the right party.
+    public var cause: Cause
 
-    public init(error: MessagesError, detail: String) {
+    /// Who caused a failure.
+    public enum Cause: String, Sendable, Hashable, Codable {
+        /// The app's code threw, or could not be reached.
+        case app
+        /// The client sent what the app's view did not offer: the app never saw it.
+        case client
+    }
+
+    public init(error: MessagesError, detail: String, cause: Cause = .app) {
         self.error = error
         self.detail = detail
+        self.cause = cause
     }
 }
 

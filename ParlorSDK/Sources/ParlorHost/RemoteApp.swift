@@ -40,7 +40,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
         if let view = views.view(for: state, environment) { return view }
         let context = AppWire.Context(
             style: environment.presentationStyle, surface: environment.surface, modal: environment.modal,
-            localParticipant: environment.localParticipantIdentifier, remoteParticipants: nil,
+            localParticipant: environment.localParticipantIdentifier, remoteParticipants: environment.remoteParticipantIdentifiers,
             selectedMessage: environment.selectedMessage)
         let result = try await link.call(AppWire.Call(id: Self.callID(), hook: .render, state: state, context: context), container: nil)
         guard let view = result.view else {

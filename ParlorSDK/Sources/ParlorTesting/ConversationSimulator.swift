@@ -386,7 +386,7 @@ public actor ConversationSimulator {
         let text: String
         switch (entry, posted.content) {
         case (.summary, .app(let message)):
-            text = message.summaryText ?? message.template?.caption ?? "\(app?.manifest.name ?? "App") message"
+            text = message.summaryLine(appName: app?.manifest.name ?? "an app")
         case (_, .text(let string)): text = string
         case (_, .sticker(let sticker)): text = sticker.localizedDescription
         case (_, .app(let message)): text = message.plainText

@@ -29,6 +29,9 @@ public struct SimulatorDriver: Sendable {
     enum Action: String, Decodable, CaseIterable {
         case openApp, tap, type, submit, setToggle, choose, closeModal, expand, collapse, dismissApp
         case sendStaged, removeStaged, send, tapMessage, transcript, view, participantID, sendRawMessage
+        /// The simulator's `holdDeliveries(to:)` and `releaseDeliveries(to:)`, for the person who
+        /// "acts": what others send waits for them until released, to stage a race.
+        case holdDeliveries, releaseDeliveries
     }
 
     /// One request, as sent: a JSON object.
@@ -103,6 +106,8 @@ public struct SimulatorDriver: Sendable {
         case .sendRawMessage:
             let posted = try await person.sendRawMessage(required(request.message, "message"), app: request.app, replacing: request.replacing)
             answer.posted = Line(posted: posted)
+        case .holdDeliveries: try await simulator.holdDeliveries(to: request.as)
+        case .releaseDeliveries: try await simulator.releaseDeliveries(to: request.as)
         }
         return answer
     }

@@ -36,6 +36,8 @@ struct EffectTests {
         let missing = await instance.perform(ViewEvent(kind: .action))
         #expect(missing.errorCode == .actionRefused)
         #expect(missing.count == "count 1")
+        // The app never saw these: the failure is the client's, so a log does not blame the app.
+        #expect(replayed.error?.cause == .client && missing.error?.cause == .client)
     }
 
     @Test("A disabled button's action is refused")

@@ -20,6 +20,7 @@ struct FailureAndRebaseTests {
         #expect(update.errorCode == .unknown)
         #expect(update.count == "count 0")
         #expect(update.error?.detail.contains("didSelect") == true)
+        #expect(update.error?.cause == .app, "the app's own code threw")
         #expect(harness.log.names.suffix(2) == ["willTransition", "didTransition"])
 
         let next = await instance.perform(.action(try update.action("Increment")))

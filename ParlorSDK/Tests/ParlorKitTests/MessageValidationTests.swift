@@ -176,3 +176,33 @@ struct MessageValidationTests {
         #expect(TemplateLayout(trailingSubcaption: "x").hasCaptionBar)
     }
 }
+
+@Suite("The line a replaced message leaves")
+struct SummaryLineTests {
+    @Test("A replaced message leaves its summaryText, else '<sender> sent <app>' with the sender as a token hosts name")
+    func summaryLine() {
+        var message = Message(layout: .template(TemplateLayout(caption: "Vanilla, two scoops")))
+        let alice = ParticipantID()
+        message.senderParticipantIdentifier = alice
+        #expect(message.summaryLine(appName: "Ice Cream Builder") == "\(alice.mention) sent Ice Cream Builder", "not the caption")
+        message.summaryText = ""
+        #expect(message.summaryLine(appName: "Ice Cream Builder") == "\(alice.mention) sent Ice Cream Builder", "an empty summary is none")
+        message.summaryText = "\(alice.mention) chose vanilla"
+        #expect(message.summaryLine(appName: "Ice Cream Builder") == "\(alice.mention) chose vanilla")
+    }
+}
+
+@Suite("How an app's text is counted")
+struct ReadLengthTests {
+    @Test("A participant's token counts as one character toward a caption's 500, for it shows as a name")
+    func tokensCountAsOne() throws {
+        let people = (0..<20).map { _ in ParticipantID() }
+        let caption = people.map(\.mention).joined(separator: " and ") + " are coming"
+        #expect(caption.count > 500, "written out, the tokens alone pass the limit")
+        #expect(Limits.readLength(of: caption) == 20 + 19 * 5 + 11)
+        try TemplateLayout(caption: caption).validate()
+        // Something that only looks like a token counts in full.
+        #expect(Limits.readLength(of: "$100 and $" + String(repeating: "x", count: 36)) == 46)
+        #expect(throws: MessagesError.self) { try TemplateLayout(caption: String(repeating: "a", count: 501)).validate() }
+    }
+}

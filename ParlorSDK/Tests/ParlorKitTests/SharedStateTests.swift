@@ -49,6 +49,17 @@ struct SharedStateTests {
 
         struct Rule: Error {}
         #expect(throws: Rule.self) { try Ballot.validate(try message(own, from: bob), replacing: headMessage) { _, _ in throw Rule() } }
+
+        // A rule that needs the sender: only Alice, who asked, may close the poll (a vote of -1 here).
+        var closing = own
+        closing[bob] = -1
+        let onlyTheOrganizer = { (new: Ballot, _: Ballot?, sender: ParticipantID) throws in
+            if new[sender] == -1, sender != alice { throw Rule() }
+        }
+        #expect(throws: Rule.self) { try Ballot.validate(try message(closing, from: bob), replacing: headMessage, rule: onlyTheOrganizer) }
+        var alicesClose = head
+        alicesClose[alice] = -1
+        try Ballot.validate(try message(alicesClose, from: alice), replacing: headMessage, rule: onlyTheOrganizer)
     }
 
     @Test("Rebase puts the sender's entry on the newer head's state, keeping everyone else's")

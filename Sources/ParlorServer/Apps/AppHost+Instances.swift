@@ -70,7 +70,14 @@ extension AppHost {
     /// has an answer (`InstanceConfiguration.show`): the instance saves itself right after.
     func show(_ update: InstanceUpdate, user: UserID, scope: InstanceScope) async {
         if let failure = update.error {
-            logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
+            switch failure.cause {
+            case .app:
+                logger.warning("An app reported a failure", metadata: ["app": "\(update.appID)", "detail": "\(failure.detail)"])
+            case .client:
+                // Not the app's doing (it never saw the event): a stale tab, or a forged frame.
+                logger.notice(
+                    "A client sent an event the app's view did not offer", metadata: ["app": "\(update.appID)", "user": "\(user)", "detail": "\(failure.detail)"])
+            }
         }
         await sendUpdate(update, user: user, scope: scope)
     }

@@ -152,7 +152,8 @@ final class Renderer: Sendable {
         return Wire.AppMessage(
             appID: appID, appName: app?.manifest.name ?? appID.rawValue,
             appIconURL: await imageURL(app?.manifest.icon, app: appID), installed: installed,
-            sessionID: message.session?.id, summaryText: message.summaryText, accessibilityLabel: message.accessibilityLabel,
+            sessionID: message.session?.id, summaryText: message.summaryText,
+            summaryLine: message.summaryLine(appName: app?.manifest.name ?? appID.rawValue), accessibilityLabel: message.accessibilityLabel,
             shouldExpire: message.shouldExpire,
             layout: Wire.Template(
                 imageURL: await imageURL(template.image, app: appID), mediaURL: await mediaURL(template.mediaFileURL),

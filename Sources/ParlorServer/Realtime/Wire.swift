@@ -71,6 +71,9 @@ extension Wire {
         public var installed: Bool
         public var sessionID: SessionID?
         public var summaryText: String?
+        /// The line the message leaves once a newer message of its session replaces it
+        /// (`Message.summaryLine`: its `summaryText`, else "$<sender> sent <app>").
+        public var summaryLine: String
         public var accessibilityLabel: String?
         public var shouldExpire: Bool
         public var layout: Template

@@ -83,7 +83,10 @@ public final class Conversation: Sendable {
     /// - Throws: `.textExceedsMaxSize` over `Limits.maxTextLength`.
     public func insertText(_ text: String) async throws {
         try gate.check(.stage)
-        try checkLength(text, name: "text", limit: Limits.maxTextLength)
+        // The person's own text: no token in it is shown as a name, so every character counts.
+        guard Limits.length(of: text) <= Limits.maxTextLength else {
+            throw MessagesError(.textExceedsMaxSize, "The text is \(Limits.length(of: text)) characters; the limit is \(Limits.maxTextLength).")
+        }
         try await host.insertText(text)
     }
 

@@ -264,6 +264,10 @@ public struct ViewEnvironment: Sendable, Hashable {
     public var modal: String?
     /// The person viewing, in the app's participant ids.
     public var localParticipantIdentifier: ParticipantID
+    /// The conversation's other participants, in the app's participant ids (none on the home
+    /// surface): a view can offer a control per person without keeping them in its state. Their
+    /// `mention` tokens show as names.
+    public var remoteParticipantIdentifiers: [ParticipantID]
     /// The message the app was opened from or last tapped, if any.
     public var selectedMessage: Message?
 
@@ -273,15 +277,17 @@ public struct ViewEnvironment: Sendable, Hashable {
     ///   - surface: which surface is drawing; the message extension by default.
     ///   - modal: the presented modal screen's name, if any.
     ///   - localParticipantIdentifier: the person viewing.
+    ///   - remoteParticipantIdentifiers: the conversation's other participants.
     ///   - selectedMessage: the selected message, if any.
     public init(
         presentationStyle: PresentationStyle, surface: AppSurface = .messages, modal: String? = nil,
-        localParticipantIdentifier: ParticipantID, selectedMessage: Message? = nil
+        localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID] = [], selectedMessage: Message? = nil
     ) {
         self.presentationStyle = presentationStyle
         self.surface = surface
         self.modal = modal
         self.localParticipantIdentifier = localParticipantIdentifier
+        self.remoteParticipantIdentifiers = remoteParticipantIdentifiers
         self.selectedMessage = selectedMessage
     }
 }

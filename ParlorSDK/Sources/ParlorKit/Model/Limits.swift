@@ -32,6 +32,30 @@ public enum Limits {
         max(text.count, (text.unicodeScalars.count + scalarsPerCharacter - 1) / scalarsPerCharacter)
     }
 
+    /// An app text's length toward its limit (captions, summary text, accessibility labels):
+    /// as `length(of:)`, with each participant's `$…` token (`ParticipantID.mention`, 37
+    /// characters) counted as one character, for it is shown as that person's name (at most 64
+    /// characters) and an app cannot know how long that is.
+    public static func readLength(of text: String) -> Int {
+        guard text.contains("$") else { return length(of: text) }
+        var collapsed = ""
+        collapsed.reserveCapacity(text.utf8.count)
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            collapsed += rest[..<dollar]
+            let candidate = rest[rest.index(after: dollar)...].prefix(36)
+            if candidate.count == 36, candidate.uppercased() == candidate, UUID(uuidString: String(candidate)) != nil {
+                collapsed += "@"
+                rest = rest[candidate.endIndex...]
+            } else {
+                collapsed += "$"
+                rest = rest[rest.index(after: dollar)...]
+            }
+        }
+        collapsed += rest
+        return length(of: collapsed)
+    }
+
     /// The most Unicode scalars one counted character may average.
     @_spi(Hosting) public static let scalarsPerCharacter = 8
 }

@@ -86,6 +86,16 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         appID = try container.decodeIfPresent(AppID.self, forKey: .appID)
     }
 
+    /// The line an older message of a session leaves in the transcript: its `summaryText`, else
+    /// "<sender> sent <app>" (Messages' default description of a message), its sender as their
+    /// `$…` token (`ParticipantID.mention`), which hosts show as the person's name. Written once:
+    /// the server sends it with every app message, and the simulator's transcript reads it.
+    /// - Parameter appName: the app's name.
+    public func summaryLine(appName: String) -> String {
+        if let summaryText, !summaryText.isEmpty { return summaryText }
+        return "\(senderParticipantIdentifier?.mention ?? "Someone") sent \(appName)"
+    }
+
     /// The template layout, whether the layout is a template or live.
     public var template: TemplateLayout? { layout?.template }
 

@@ -146,7 +146,11 @@ public enum MessageLayout: Sendable, Hashable, Codable {
     }
 }
 
+/// Checks an app's text against `limit`, counted as people read it (`Limits.readLength(of:)`:
+/// each participant's `$…` token is one character, since it shows as a name).
 func checkLength(_ value: String?, name: String, limit: Int) throws(MessagesError) {
-    guard let value, Limits.length(of: value) > limit else { return }
-    throw MessagesError(.textExceedsMaxSize, "The \(name) is \(Limits.length(of: value)) characters; the limit is \(limit).")
+    guard let value else { return }
+    let length = Limits.readLength(of: value)
+    guard length > limit else { return }
+    throw MessagesError(.textExceedsMaxSize, "The \(name) is \(length) characters (a participant's token counting as one); the limit is \(limit).")
 }

@@ -45,6 +45,20 @@ extension SessionState {
     public static func validate(
         _ message: Message, replacing head: Message?, rule: (_ new: Self, _ old: Self?) throws -> Void = { _, _ in }
     ) throws {
+        try validate(message, replacing: head) { new, old, _ in try rule(new, old) }
+    }
+
+    /// `validate(_:replacing:rule:)` with a rule that also gets who sent the message (a rule
+    /// such as "only the organizer may close the poll", or "a player moves only on their turn").
+    /// - Parameters:
+    ///   - message: the message to check; the host has set its sender.
+    ///   - head: the session head it replaces, or nil when it starts the session.
+    ///   - rule: the app's own check of the new state, the head's (nil for a new session), and
+    ///     the sender.
+    /// - Throws: as `validate(_:replacing:rule:)`.
+    public static func validate(
+        _ message: Message, replacing head: Message?, rule: (_ new: Self, _ old: Self?, _ sender: ParticipantID) throws -> Void
+    ) throws {
         guard let sender = message.senderParticipantIdentifier else {
             throw MessagesError(.actionRefused, "The host did not say who sent this message.")
         }
@@ -57,7 +71,7 @@ extension SessionState {
         if others.contains(where: { new[$0] != old?[$0] }) {
             throw MessagesError(.actionRefused, "A message may change only its sender's own entry, not someone else's.")
         }
-        try rule(new, old)
+        try rule(new, old, sender)
     }
 
     /// `validate(_:replacing:rule:)` with a rule that reads only the new state (the form earlier

@@ -193,7 +193,8 @@ function mediaElement(url, isImage, original) {
 /** The line an older message of a session leaves where it was. */
 export function summaryLine(message) {
   const app = message.app;
-  const text = resolveMentions(app.summaryText || '', app.names) || `${message.senderName} sent ${app.appName}`;
+  // The server writes the line (Message.summaryLine in ParlorKit), as the simulator reads it.
+  const text = resolveMentions(app.summaryLine || app.summaryText || '', app.names) || `${message.senderName} sent ${app.appName}`;
   const icon = safeImageURL(app.appIconURL);
   return h(
     'div',

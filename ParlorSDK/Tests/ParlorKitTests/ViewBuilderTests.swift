@@ -1,3 +1,4 @@
+import Foundation
 import ParlorKit
 import Testing
 
@@ -115,5 +116,20 @@ struct ViewBuilderTests {
         #expect(node.interactiveNodes(matching: "go-button").count == 1)
         #expect(node.interactiveNodes(matching: "t").isEmpty)
         #expect(node.actionPayloads == [ActionPayload(Action.pick(1))])
+    }
+}
+
+@Suite("A grid of fixed columns")
+struct FixedGridTests {
+    @Test("Grid(columns:) keeps its number of columns through the wire, clamped to 1…12; the flexible grid has none")
+    func fixedColumns() throws {
+        let board = Grid(label: "Board", columns: 3) { for square in 0..<9 { Text("\(square)") } }.node
+        let decoded = try JSONDecoder().decode(ViewNode.self, from: JSONEncoder().encode(board))
+        guard case .grid(let grid) = decoded else { Issue.record("not a grid"); return }
+        #expect(grid.columns == 3 && grid.children.count == 9)
+        guard case .grid(let wide) = Grid(label: "Too wide", columns: 40) { Text("x") }.node else { return }
+        #expect(wide.columns == 12)
+        guard case .grid(let flexible) = Grid(label: "Cards") { Text("x") }.node else { return }
+        #expect(flexible.columns == nil && flexible.minItemWidth == 120)
     }
 }

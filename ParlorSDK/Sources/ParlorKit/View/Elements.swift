@@ -129,7 +129,8 @@ public struct ListRow: ViewComponent {
     }
 }
 
-/// Cells in a grid that fills the width with columns at least `minItemWidth` points wide.
+/// Cells in a grid: columns at least `minItemWidth` points wide that fill the width, or a fixed
+/// number of `columns`.
 public struct Grid: ViewComponent {
     public let node: ViewNode
     /// A grid.
@@ -139,7 +140,17 @@ public struct Grid: ViewComponent {
     ///   - id: an id for the element (`ViewNode.elementID`).
     ///   - content: the cells, in order.
     public init(label: String, minItemWidth: Int = 120, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
-        node = .grid(GridNode(label: label, minItemWidth: minItemWidth, children: ViewNode.flatten(content()), id: id))
+        node = .grid(GridNode(label: label, minItemWidth: minItemWidth, columns: nil, children: ViewNode.flatten(content()), id: id))
+    }
+
+    /// A grid of exactly `columns` columns, whatever the width: a board (3 × 3 squares), a keypad.
+    /// - Parameters:
+    ///   - label: the grid's accessibility label.
+    ///   - columns: how many columns, from 1 to 12.
+    ///   - id: an id for the element (`ViewNode.elementID`).
+    ///   - content: the cells, row by row.
+    public init(label: String, columns: Int, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
+        node = .grid(GridNode(label: label, minItemWidth: 0, columns: min(max(columns, 1), 12), children: ViewNode.flatten(content()), id: id))
     }
 }
 

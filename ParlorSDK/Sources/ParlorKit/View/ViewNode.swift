@@ -214,6 +214,9 @@ public struct GridNode: Sendable, Hashable, Codable {
     public var label: String
     /// The narrowest a column may be, in points.
     public var minItemWidth: Int
+    /// A fixed number of columns (a board of 3 × 3 buttons), whatever the width; nil fills the
+    /// width with columns at least `minItemWidth` wide.
+    public var columns: Int?
     /// The cells, in order.
     public var children: [ViewNode]
     /// The element's id, if the app gave one (`ViewNode.elementID`).

@@ -167,6 +167,11 @@ const DRAWERS = {
     const grid = h('div', { class: 'vt-grid', attrs: { role: 'list', 'aria-label': text(ctx, node.label) }, dataset: { nodeId: node.id } });
     const min = Number.isFinite(node.minItemWidth) ? Math.max(40, Math.min(node.minItemWidth, 600)) : 120;
     grid.style.setProperty('--vt-min', `${min}px`);
+    // A fixed number of columns (a board), whatever the width.
+    if (Number.isInteger(node.columns) && node.columns >= 1 && node.columns <= 12) {
+      grid.classList.add('vt-grid-fixed');
+      grid.style.setProperty('--vt-columns', String(node.columns));
+    }
     (node.children || []).forEach((child, index) => {
       const cell = h('div', { class: 'vt-grid-cell', attrs: { role: 'listitem' } });
       draw(child, ctx, cell, `${path}.${index}`);

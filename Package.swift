@@ -121,6 +121,7 @@ let package = Package(
         .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, "ParlorStickers", "Hello"]),
         .testTarget(name: "ParlorStickersTests", dependencies: [parlorKit, "ParlorStickers", "ParlorImages"]),
         .testTarget(name: "ParlorImagesTests", dependencies: ["ParlorImages"]),
+        .testTarget(name: "ParlorInputTests", dependencies: ["ParlorInput", "ParlorStore"], exclude: ["Fixtures"]),
     ]
     + apps.map { name in
         .target(

@@ -28,6 +28,9 @@ enum FuzzTarget: String, CaseIterable {
     case feed
     /// A web page's head as link previews read it (`LinkPreviewPage.preview`).
     case linkPreview
+    /// HTML character references (`HTMLEntities.decode`, text and attribute values): text with
+    /// every `&` escaped must come back as written.
+    case htmlEntities
 
     /// A state of the shapes apps keep in their URLs.
     struct SampleState: Codable {
@@ -68,6 +71,15 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? FeedDocument.read(data, feedURL: Self.feedURL)
         case .linkPreview:
             _ = LinkPreviewPage.preview(of: String(decoding: data, as: UTF8.self), at: Self.feedURL)
+        case .htmlEntities:
+            let text = String(decoding: data, as: UTF8.self)
+            _ = HTMLEntities.decode(text)
+            _ = HTMLEntities.decode(attributeValue: text)
+            let escaped = text.replacingOccurrences(of: "&", with: "&amp;")
+            precondition(
+                Array(HTMLEntities.decode(escaped).unicodeScalars) == Array(text.unicodeScalars)
+                    && Array(HTMLEntities.decode(attributeValue: escaped).unicodeScalars) == Array(text.unicodeScalars),
+                "&amp; did not round-trip")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorKit
 
 /// Reads Reddit's listing format (`{"kind": "Listing", "data": {"children": [{"kind": "t3",
 /// "data": {…}}]}}`) into posts. Pure: no I/O.

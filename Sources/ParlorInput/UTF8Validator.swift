@@ -27,6 +27,14 @@ public struct UTF8Validator: Sendable {
     /// - Returns: whether every byte so far can still be UTF-8.
     @discardableResult
     public mutating func consume(_ bytes: some Sequence<UInt8>) -> Bool {
+        Array(bytes).withUnsafeBytes { consume($0) }
+    }
+
+    /// Consumes the next bytes, in place (a frame's buffer): one loop, with no generic code to
+    /// specialise across modules.
+    /// - Returns: whether every byte so far can still be UTF-8.
+    @discardableResult
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard isValid else { return false }
         for byte in bytes {
             guard needed == 0 else {

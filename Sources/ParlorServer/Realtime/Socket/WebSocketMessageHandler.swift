@@ -114,7 +114,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
             // is not UTF-8 is answered 1007 (§8.1).
             var data = frame.unmaskedData
             let code = data.readableBytes == 1 ? .protocolError : Self.answerable(data.readWebSocketErrorCode() ?? .normalClosure)
-            let reasonIsText = UTF8Validator.isValid(data.readableBytesView)
+            let reasonIsText = UTF8Validator.isValid(Array(data.readableBytesView))
             let answered = context.eventLoop.makePromise(of: Void.self)
             let channel = context.channel
             answered.futureResult.whenComplete { _ in channel.close(promise: nil) }
@@ -126,7 +126,8 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
                 guard frame.length <= configuration.maxMessageBytes else { return tooLarge(context: context) }
                 var message = Partial(isText: frame.opcode == .text, data: frame.unmaskedData)
                 if message.isText {
-                    guard message.utf8.consume(message.data.readableBytesView), message.utf8.isComplete else { return notText(context: context) }
+                    let valid = message.data.withUnsafeReadableBytes { message.utf8.consume($0) }
+                    guard valid, message.utf8.isComplete else { return notText(context: context) }
                 }
                 deliver(message, context: context)
             } else {
@@ -147,7 +148,7 @@ final class WebSocketMessageHandler: ChannelDuplexHandler {
         guard message.data.readableBytes + frame.length <= configuration.maxMessageBytes else { return tooLarge(context: context) }
         var data = frame.unmaskedData
         // Checked fragment by fragment: a bad byte fails the message now, not at its end.
-        if message.isText, !message.utf8.consume(data.readableBytesView) { return notText(context: context) }
+        if message.isText, !data.withUnsafeReadableBytes({ message.utf8.consume($0) }) { return notText(context: context) }
         message.data.writeBuffer(&data)
         if frame.fin {
             if message.isText, !message.utf8.isComplete { return notText(context: context) }

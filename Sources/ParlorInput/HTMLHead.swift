@@ -9,6 +9,8 @@ struct HTMLHead: Sendable {
     var metas: [[String: String]] = []
     /// The first `<title>`'s text, references decoded, white space as written; nil without one.
     var title: String?
+    /// Whether the head ended (its `</head>` or the `<body>` tag, as markup): nothing after it is read.
+    var isComplete = false
 
     init(parsing html: String) {
         var tokenizer = HTMLTokenizer(html)
@@ -23,6 +25,7 @@ struct HTMLHead: Sendable {
             case _ where templateDepth > 0:
                 continue
             case .startTag(name: "body", _), .endTag(name: "head"):
+                isComplete = true
                 return
             case .startTag(name: "meta", let attributes):
                 metas.append(attributes)

@@ -14,6 +14,12 @@ public enum LinkPreviewPage {
     static let maxSiteNameLength = 100
     static let maxImageURLLength = 2048
 
+    /// Whether `html` holds the whole head, as a browser reads it: a `</head>` or `<body>` that
+    /// is markup (not inside a comment or a script), so nothing after it is needed for the card.
+    public static func headIsComplete(in html: String) -> Bool {
+        HTMLHead(parsing: html).isComplete
+    }
+
     /// The card for the page at `page` whose HTML is `html`; nil when it has no title.
     /// - Parameter base: the address the page was read from after redirects (relative image
     ///   addresses are resolved against it); `page` when nil.

@@ -27,6 +27,15 @@ struct LinkPreviewTests {
                 Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
             }
             router.get("/loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+            // A `</head>` inside a comment in the first packet; the real tags come in the next.
+            router.get("/commented") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/html"], body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "<html><head><!-- an old draft: </head> <body> -->"))
+                    try await Task.sleep(for: .milliseconds(200))
+                    try await writer.write(ByteBuffer(string: #"<meta property="og:title" content="The real title"></head><body></body></html>"#))
+                    try await writer.finish(nil)
+                })
+            }
             // A page whose head arrives a few bytes at a time, for a minute: each read is quick,
             // the whole is not.
             router.get("/trickle") { _, _ in
@@ -49,6 +58,18 @@ struct LinkPreviewTests {
 
     static func preview(_ url: String) -> String {
         "/api/link-preview?url=" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
+    }
+
+    @Test("A </head> inside a comment does not end the reading: the tags after it make the card")
+    func commentedHeadEnd() async throws {
+        try await Self.withSite { site in
+            try await TestServer { $0.allowsPrivateHosts = true }.run(.live) { api in
+                let alice = try await api.signUp("alice")
+                let card = try await api.get(Self.preview("http://127.0.0.1:\(site)/commented"), as: alice)
+                #expect(card.status == .ok, "\(card.text)")
+                #expect(try card.decode(Wire.LinkPreview.self).title == "The real title")
+            }
+        }
     }
 
     @Test("A card is shown while writing, kept with the sent message for everyone and after a reload; redirects are followed")

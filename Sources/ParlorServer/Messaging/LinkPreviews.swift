@@ -142,12 +142,17 @@ final class LinkPreviews: Sendable {
         throw Self.unavailable("The page redirects more than \(Self.maxRedirects) times.")
     }
 
-    /// The page's bytes up to the end of its head, at most `limit` of them, as text.
+    /// The page's bytes up to the end of its head, at most `limit` of them, as text. A `</head`
+    /// or `<body` ends the reading only when it is markup (`LinkPreviewPage.headIsComplete`): one
+    /// in a comment or a script, before the real tags, does not cut the card short.
     private static func head(of body: HTTPClientResponse.Body, within limit: Int) async throws -> String {
         var bytes: [UInt8] = []
         for try await chunk in body {
             bytes.append(contentsOf: chunk.readableBytesView.prefix(limit - bytes.count))
-            if bytes.count >= limit || String(decoding: bytes.suffix(chunk.readableBytes + 6), as: UTF8.self).lowercased().contains("</head") { break }
+            if bytes.count >= limit { break }
+            let recent = String(decoding: bytes.suffix(chunk.readableBytes + 6), as: UTF8.self).lowercased()
+            if recent.contains("</head") || recent.contains("<body"),
+               LinkPreviewPage.headIsComplete(in: String(decoding: bytes, as: UTF8.self)) { break }
         }
         return String(decoding: bytes, as: UTF8.self)
     }

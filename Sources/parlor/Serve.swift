@@ -76,6 +76,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many of one person's mentions of another alert them per minute (through a mute too); 0 for no limit.")
     var mentionAlertsPerMinute: Int = ServerConfiguration().mentionAlertsPerMinute
 
+    @Option(help: "How long after sending a text its sender may edit it, in seconds (the browser follows).")
+    var editWindowSeconds: Int = Int(ServerConfiguration().editWindow.components.seconds)
+
+    @Option(help: "How long after sending a message its sender may unsend it, in seconds (the browser follows).")
+    var unsendWindowSeconds: Int = Int(ServerConfiguration().unsendWindow.components.seconds)
+
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
@@ -109,6 +115,9 @@ struct Serve: AsyncParsableCommand {
         guard signUpsPerHour >= 0 else { throw ValidationError("--sign-ups-per-hour is 0 (no limit) or more.") }
         guard passwordAttemptsPerMinute >= 0 else { throw ValidationError("--password-attempts-per-minute is 0 (no limit) or more.") }
         guard additionsPerMinute >= 0 else { throw ValidationError("--additions-per-minute is 0 (no limit) or more.") }
+        guard editWindowSeconds >= 0, unsendWindowSeconds >= 0 else {
+            throw ValidationError("--edit-window-seconds and --unsend-window-seconds are 0 (never) or more.")
+        }
         guard messagesPerMinute >= 0 else { throw ValidationError("--messages-per-minute is 0 (no limit) or more.") }
         guard messageBurst >= 1 else { throw ValidationError("--message-burst is 1 or more.") }
         guard mentionAlertsPerMinute >= 0 else { throw ValidationError("--mention-alerts-per-minute is 0 (no limit) or more.") }
@@ -139,6 +148,8 @@ struct Serve: AsyncParsableCommand {
         settings.publicURL = publicAddress.flatMap(URL.init(string:))
         settings.signInNotice = signInNotice ?? (demo ? DemoData.signInNotice : nil)
         settings.metricsPort = metricsPort
+        settings.editWindow = .seconds(editWindowSeconds)
+        settings.unsendWindow = .seconds(unsendWindowSeconds)
         settings.messagesPerMinute = messagesPerMinute
         settings.messageBurst = messageBurst
         settings.mentionAlertsPerMinute = mentionAlertsPerMinute

@@ -285,6 +285,9 @@ def artifacts(request) -> Path:
 @pytest.fixture
 def server(feed, artifacts, request):
     extra = ["--image-proxy-private-hosts"] if request.node.get_closest_marker("private_hosts") else []
+    # @pytest.mark.serve_args("--unsend-window-seconds", "4"): a server configured otherwise.
+    if marker := request.node.get_closest_marker("serve_args"):
+        extra += list(marker.args)
     parlor = ParlorServer(feed.feed_url, artifacts / "server.log", extra)
     yield parlor
     parlor.stop()

@@ -1,5 +1,7 @@
 """Replies with a quote and a thread, edits with their earlier versions, and unsending."""
 
+import time
+
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -85,3 +87,20 @@ def test_the_sender_edits_and_unsends(browsers):
     alice.wait(lambda: any(e.text == "You unsent a message" for e in alice.find(".unsent-line")), "'You unsent a message'")
     assert "wrong chat" not in bob.driver.find_element(By.CSS_SELECTOR, ".transcript").text
     bob.shot("unsent")
+
+
+@pytest.mark.flow
+@pytest.mark.serve_args("--unsend-window-seconds", "4")
+def test_the_unsend_window_is_the_servers(browsers):
+    """An operator who shortens the unsend window shortens it in the browser too: the menu offers
+    Unsend while the server would take it, then no more (GET /api/rules, not a copy in the page)."""
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    alice.send_text("Short-lived")
+    picker = open_picker(alice, "Short-lived")
+    assert alice.button("Unsend", root=picker) is not None, "within the server's 4 seconds"
+    alice.click(lambda: entry_of(alice, "Short-lived").find_element(By.CSS_SELECTOR, ".react-button"), "the menu button, to close it")
+    time.sleep(5)
+    picker = open_picker(alice, "Short-lived")
+    assert alice.button("Unsend", root=picker) is None, "past the server's window, as the server would refuse"
+    assert alice.button("Edit", root=picker) is not None, "the edit window is still the default 15 minutes"

@@ -41,6 +41,9 @@ struct AuthRoutes {
         router.get("/api/auth/notice") { _, _ in
             try JSONBody.response(Wire.AuthNotice(notice: configuration.signInNotice))
         }
+        router.get("/api/rules") { _, _ in
+            try JSONBody.response(Wire.Rules(configuration))
+        }
         router.post("/api/auth/signout") { _, context in
             if let user = context.user, let hash = context.tokenHash { try await sessions.signOut(user: user.id, tokenHash: hash) }
             return Response(status: .noContent, headers: cookie(nil))

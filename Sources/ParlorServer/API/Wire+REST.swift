@@ -44,6 +44,36 @@ extension Wire {
         public var sharesReadReceipts: Bool
     }
 
+    /// `GET /api/rules`: the limits and windows a client follows, from the server's configuration,
+    /// so that an operator who changes one changes it for the browser too.
+    public struct Rules: Codable, Sendable, Equatable {
+        /// How long after sending a text its sender may edit it, in seconds; and how many times.
+        public var editWindowSeconds: Int
+        public var maxEdits: Int
+        /// How long after sending a message its sender may unsend it, in seconds.
+        public var unsendWindowSeconds: Int
+        /// The largest upload, in bytes.
+        public var maxUploadBytes: Int
+        /// The longest text message, in characters as people count them.
+        public var maxTextLength: Int
+        public var usernameLength: ClosedRangeBounds
+        public var maxDisplayNameLength: Int
+        public var maxTitleLength: Int
+        public var minPasswordLength: Int
+        /// The longest search, in characters.
+        public var maxSearchLength: Int
+        /// The most messages one history page holds.
+        public var maxPageSize: Int
+        /// How often a typing notice is relayed, in seconds: clients send one about as often.
+        public var typingIntervalSeconds: Int
+
+        /// A closed range as JSON: `{"min": 3, "max": 32}`.
+        public struct ClosedRangeBounds: Codable, Sendable, Equatable {
+            public var min: Int
+            public var max: Int
+        }
+    }
+
     /// `POST /api/me/password`: the current password (asked again, as at sign-in) and the new one.
     public struct PasswordChange: Codable, Sendable {
         public var currentPassword: String
@@ -169,5 +199,19 @@ extension Wire {
     public struct AppCredential: Codable, Sendable {
         public var app: AppID
         public var credential: String
+    }
+}
+
+extension Wire.Rules {
+    /// The rules a server with `configuration` enforces, each from the one place it is defined.
+    init(_ configuration: ServerConfiguration) {
+        self.init(
+            editWindowSeconds: Int(configuration.editWindow.components.seconds), maxEdits: configuration.maxEdits,
+            unsendWindowSeconds: Int(configuration.unsendWindow.components.seconds), maxUploadBytes: configuration.maxBlobBytes,
+            maxTextLength: Limits.maxTextLength,
+            usernameLength: .init(min: Accounts.usernameLength.lowerBound, max: Accounts.usernameLength.upperBound),
+            maxDisplayNameLength: Accounts.maxDisplayNameLength, maxTitleLength: Conversations.maxTitleLength,
+            minPasswordLength: Accounts.minPasswordLength, maxSearchLength: SearchTerms.maxQueryLength,
+            maxPageSize: ConversationRoutes.maxPage, typingIntervalSeconds: max(1, Int(configuration.typingInterval.components.seconds)))
     }
 }

@@ -38,6 +38,8 @@ public struct Accounts: Sendable {
 
     /// A display name has at most this many characters (`NameRules`).
     public static let maxDisplayNameLength = 64
+    /// A username has this many letters, digits, dots, dashes or underscores.
+    public static let usernameLength = 3...32
     /// bcrypt reads at most this many bytes of a password; longer ones are refused rather than cut.
     public static let maxPasswordBytes = 72
     /// A password has at least this many characters.
@@ -179,8 +181,9 @@ public struct Accounts: Sendable {
     /// - Returns: the display name as stored.
     static func validate(username: String, displayName: String, password: String) throws -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard (3...32).contains(username.count), username.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw APIError.invalid("A username has 3 to 32 letters, digits, dots, dashes or underscores.")
+        guard usernameLength.contains(username.count), username.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw APIError.invalid(
+                "A username has \(usernameLength.lowerBound) to \(usernameLength.upperBound) letters, digits, dots, dashes or underscores.")
         }
         let displayName = try NameRules.check(displayName, what: "A display name", maxLength: maxDisplayNameLength)
         try validate(password: password)

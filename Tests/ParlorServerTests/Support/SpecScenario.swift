@@ -139,6 +139,7 @@ struct SpecScenario {
         try await call(.get, "/healthz")
         try await call(.get, "/readyz")
         try await call(.get, "/api/auth/notice")
+        try await call(.get, "/api/rules")
         try await call(.get, "/metrics", as: alice)
         try await call(.get, "/")
         try await call(.get, "/ws", as: alice)

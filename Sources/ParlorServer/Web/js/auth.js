@@ -2,6 +2,7 @@
 
 import { api } from './api.js';
 import { focus, h, replaceChildren } from './dom.js';
+import { rules } from './rules.js';
 
 /** Where the sign-in page learns, after the reload, that the tab was signed out from elsewhere. */
 const SIGNED_OUT_NOTE = 'parlor.signedOut';
@@ -47,10 +48,10 @@ export function showAuth(root, onSignedIn) {
     switcher.textContent = signingUp ? 'I have an account: sign in' : 'New here? Create an account';
     error.textContent = '';
     replaceChildren(form,
-      field('Username', 'username', 'text', 'username', { autocapitalize: 'none', spellcheck: false, maxLength: 32 }),
-      signingUp ? field('Your name', 'displayName', 'text', 'name', { maxLength: 64 }) : null,
-      field('Password', 'password', 'password', signingUp ? 'new-password' : 'current-password', { minLength: signingUp ? 8 : undefined }),
-      signingUp ? h('p', { class: 'form-hint', text: 'At least 8 characters.' }) : null,
+      field('Username', 'username', 'text', 'username', { autocapitalize: 'none', spellcheck: false, maxLength: rules.usernameLength.max }),
+      signingUp ? field('Your name', 'displayName', 'text', 'name', { maxLength: rules.maxDisplayNameLength }) : null,
+      field('Password', 'password', 'password', signingUp ? 'new-password' : 'current-password', { minLength: signingUp ? rules.minPasswordLength : undefined }),
+      signingUp ? h('p', { class: 'form-hint', text: `At least ${rules.minPasswordLength} characters.` }) : null,
       error,
       h('button', { type: 'submit', class: 'button button-primary button-wide', text: signingUp ? 'Create account' : 'Sign in' }));
   };

@@ -7,10 +7,9 @@ import { newId } from './ids.js';
 import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
 import { alertsUser, readableText } from './mentions.js';
+import { rules } from './rules.js';
 
 const HISTORY_PAGE = 200;
-/** The most messages the server returns in one history page. */
-const MAX_PAGE = 500;
 let connection = null;
 /** Conversation ids the person is looking at (for unread counts and read receipts). */
 let visibleConversation = null;
@@ -146,7 +145,7 @@ export async function loadBackTo(conversationId, sequence) {
   for (;;) {
     const oldest = t.firstSequence();
     if (oldest === null || t.reachedStart || oldest <= sequence) return;
-    const after = Math.max(0, sequence - 11, oldest - 1 - MAX_PAGE);
+    const after = Math.max(0, sequence - 11, oldest - 1 - rules.maxPageSize);
     const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${oldest - 1 - after}`);
     for (const message of messages) if (message.sequence < oldest) t.put(message);
     if (after === 0) t.reachedStart = true;

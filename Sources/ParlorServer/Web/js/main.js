@@ -13,11 +13,14 @@ import { NewConversationDialog } from './newconversation.js';
 import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
+import { loadRules } from './rules.js';
 
 const root = document.getElementById('app');
 
 async function boot() {
   try {
+    // The server's limits and windows come first: every screen follows them.
+    await loadRules();
     const me = await api('/api/me');
     startApp(me.user);
   } catch (error) {

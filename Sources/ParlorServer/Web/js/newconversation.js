@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { focus, h, replaceChildren } from './dom.js';
 import { state } from './state.js';
 import { initials } from './avatars.js';
+import { rules } from './rules.js';
 
 export class NewConversationDialog {
   /** onCreated(conversation) */
@@ -20,7 +21,7 @@ export class NewConversationDialog {
       autocomplete: 'off',
       on: { input: () => this.find() },
     });
-    this.titleInput = h('input', { type: 'text', id: 'group-title', class: 'input', maxLength: 100, placeholder: 'Optional' });
+    this.titleInput = h('input', { type: 'text', id: 'group-title', class: 'input', maxLength: rules.maxTitleLength, placeholder: 'Optional' });
     this.titleField = h('div', { class: 'form-field', hidden: true }, h('label', { htmlFor: 'group-title', text: 'Group name' }), this.titleInput);
     this.error = h('p', { class: 'form-error', attrs: { role: 'alert' } });
     this.create = h('button', { type: 'submit', class: 'button button-primary', text: 'Start', disabled: true });

@@ -6,9 +6,9 @@ import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
 import { activityLabel } from './sidebar.js';
 import { conversationTitle, state } from './state.js';
+import { rules } from './rules.js';
 
 /** What the server accepts (SearchTerms.maxQueryLength); the field holds no more. */
-const MAX_QUERY = 200;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
 export class SearchPanel {
@@ -22,7 +22,7 @@ export class SearchPanel {
       type: 'search',
       class: 'search-input',
       id: 'search-input',
-      attrs: { 'aria-label': 'Search messages', placeholder: 'Search', maxlength: String(MAX_QUERY), autocomplete: 'off', 'aria-controls': 'search-results' },
+      attrs: { 'aria-label': 'Search messages', placeholder: 'Search', maxlength: String(rules.maxSearchLength), autocomplete: 'off', 'aria-controls': 'search-results' },
       on: {
         input: () => this.changed(),
         keydown: (event) => {

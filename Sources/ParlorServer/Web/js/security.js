@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { state } from './state.js';
+import { rules } from './rules.js';
 
 /** Focuses `el` and scrolls it into sight inside the settings panel, which scrolls on short
  * windows (focus() itself is told not to scroll). */
@@ -67,7 +68,7 @@ export class SecuritySettings {
       h('input', { type: 'text', name: 'username', autocomplete: 'username', value: state.me?.username ?? '', hidden: true, tabIndex: -1 }),
       this.field('Current password', 'current', 'current-password'),
       this.field('New password', 'new', 'new-password'),
-      h('p', { class: 'form-hint', text: 'At least 8 characters. Your other devices will be signed out.' }),
+      h('p', { class: 'form-hint', text: `At least ${rules.minPasswordLength} characters. Your other devices will be signed out.` }),
       this.error,
       h('span', { class: 'security-actions' },
         h('button', { type: 'submit', class: 'button button-primary', text: 'Change password' }),

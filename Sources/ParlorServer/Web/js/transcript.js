@@ -9,14 +9,12 @@ import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
 import { state } from './state.js';
 import { STICKER_DRAG_TYPE } from './widgets.js';
+import { editWindow, unsendWindow } from './rules.js';
 
 const GAP_FOR_TIME = 15 * 60 * 1000;
 /** How long a press on a reaction lasts before it shows who reacted instead of toggling. */
 const LONG_PRESS = 500;
 
-/** How long after sending a text its sender may edit it, and unsend any message (the server's windows). */
-const EDIT_WINDOW = 15 * 60 * 1000;
-const UNSEND_WINDOW = 2 * 60 * 1000;
 
 /** Messages' six tapbacks, as emoji, with the names people know them by. */
 export const TAPBACKS = [
@@ -451,7 +449,7 @@ export class TranscriptView {
       const img = h('img', { class: 'placed-sticker-image', alt: `${description}, placed by ${nameOf(p.sender)}`, decoding: 'async' });
       const src = safeImageURL(p.sticker.url);
       if (src) img.src = src;
-      const removable = sameId(p.sender, state.me?.id) && Date.now() - Date.parse(p.sentAt) < UNSEND_WINDOW;
+      const removable = sameId(p.sender, state.me?.id) && Date.now() - Date.parse(p.sentAt) < unsendWindow();
       layer.append(removable
         ? h('button', {
           type: 'button',
@@ -607,8 +605,8 @@ export class TranscriptView {
     });
     return h('div', { class: 'message-actions' },
       m.text !== undefined && m.text !== null || m.sticker || m.app || m.attachment ? act('Reply', this.handlers.onReply) : null,
-      mine && m.kind === 'text' && age < EDIT_WINDOW ? act('Edit', this.handlers.onEdit) : null,
-      mine && !m.app?.sessionID && age < UNSEND_WINDOW ? act('Unsend', this.handlers.onUnsend) : null,
+      mine && m.kind === 'text' && age < editWindow() ? act('Edit', this.handlers.onEdit) : null,
+      mine && !m.app?.sessionID && age < unsendWindow() ? act('Unsend', this.handlers.onUnsend) : null,
       m.placement ? null : act('Place sticker', this.handlers.onPlace));
   }
 

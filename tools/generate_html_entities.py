@@ -14,10 +14,11 @@ The output is deterministic: names in code point order, one a line, unindented (
 closing delimiter is at the line's start) to keep the file small.
 """
 
-import argparse
 import os
 import sys
 from html.entities import html5
+
+from generated_file import write_or_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "ParlorSDK", "Sources", "ParlorKit", "Text", "HTMLEntities+Table.swift")
@@ -56,25 +57,7 @@ def swift_source():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is not what this writes")
-    arguments = parser.parse_args()
-    source = swift_source()
-    if arguments.check:
-        try:
-            with open(OUTPUT, encoding="utf-8") as file:
-                committed = file.read()
-        except FileNotFoundError:
-            committed = None
-        if committed != source:
-            print(f"{os.path.relpath(OUTPUT, ROOT)} is not what tools/generate_html_entities.py writes: run it", file=sys.stderr)
-            return 1
-        print(f"{os.path.relpath(OUTPUT, ROOT)} is up to date ({len(html5)} names)")
-        return 0
-    with open(OUTPUT, "w", encoding="utf-8") as file:
-        file.write(source)
-    print(f"wrote {os.path.relpath(OUTPUT, ROOT)} ({len(html5)} names)")
-    return 0
+    return write_or_check(__doc__.split("\n")[0], OUTPUT, swift_source(), "tools/generate_html_entities.py", f"{len(html5)} names")
 
 
 if __name__ == "__main__":

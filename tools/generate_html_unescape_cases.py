@@ -21,13 +21,14 @@ Usage:
     python3 tools/generate_html_unescape_cases.py --check  # exit 1 if the committed file differs
 """
 
-import argparse
 import html
 import json
 import os
 import random
 import sys
 from html.entities import html5
+
+from generated_file import write_or_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUTPUT = os.path.join(ROOT, "ParlorSDK", "Tests", "ParlorKitTests", "HTMLUnescapeCases.swift")
@@ -118,26 +119,7 @@ def swift_source():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is not what this writes")
-    arguments = parser.parse_args()
-    source = swift_source()
-    relative = os.path.relpath(OUTPUT, ROOT)
-    if arguments.check:
-        try:
-            with open(OUTPUT, encoding="utf-8") as file:
-                committed = file.read()
-        except FileNotFoundError:
-            committed = None
-        if committed != source:
-            print(f"{relative} is not what tools/generate_html_unescape_cases.py writes: run it", file=sys.stderr)
-            return 1
-        print(f"{relative} is up to date")
-        return 0
-    with open(OUTPUT, "w", encoding="utf-8") as file:
-        file.write(source)
-    print(f"wrote {relative}")
-    return 0
+    return write_or_check(__doc__.split("\n")[0], OUTPUT, swift_source(), "tools/generate_html_unescape_cases.py", "")
 
 
 if __name__ == "__main__":

@@ -101,3 +101,22 @@ struct RobustnessTests {
         return bytes
     }
 }
+
+@Suite("A small file cannot cost memory many times its size")
+struct BlockBoundTests {
+    @Test("A GIF of a hundred thousand empty extension blocks, and a JPEG of a hundred thousand markers, are refused")
+    func tooManyBlocks() {
+        var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        for _ in 0..<100_000 { gif += [0x21, 0xF9, 0x00] }  // 3 bytes each
+        gif += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
+        #expect(throws: ImageRefusal.self) { try UploadedImage.prepare(gif) }
+        var jpeg = Array(Samples.jpegBaseline.prefix(2))
+        for _ in 0..<100_000 { jpeg += [0xFF, 0xD0] }  // 2 bytes each, before a real image
+        jpeg += Samples.jpegBaseline.dropFirst(2)
+        #expect(throws: ImageRefusal.self) { try UploadedImage.prepare(jpeg) }
+        var few = Array(Samples.jpegBaseline.prefix(2))
+        for _ in 0..<100 { few += [0xFF, 0xD0] }
+        few += Samples.jpegBaseline.dropFirst(2)
+        #expect((try? UploadedImage.prepare(few)) != nil, "a hundred are nothing unusual")
+    }
+}

@@ -39,4 +39,64 @@ struct HungAppTests {
             await fake.disconnect()
         }
     }
+
+    @Test("Frames piled on a hung app are refused past a few (appBusy); the socket keeps being read: pings, texts and an app in another conversation answer at once")
+    func pileOnAHungApp() async throws {
+        try await RemoteAppTests.withRegisteredProbe(deadline: .seconds(3)) { setting in
+            let (api, port, alice, bob, direct, secret) = (setting.api, setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol], title: "Elsewhere")
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()  // welcome; silent from now on
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0, group.id: 0])
+            for index in 0..<12 {
+                try await socket.send("openApp", [
+                    "conversation": .string(direct.id.description), "app": .string(RemoteAppTests.probe), "requestId": .string("open\(index)"),
+                ])
+            }
+            var busy = 0
+            for index in 0..<12 {
+                if let reply = try? await socket.next("error", timeout: .milliseconds(300), where: { $0.requestId == "open\(index)" }),
+                   reply.error?.code == "appBusy" { busy += 1 }
+            }
+            #expect(busy >= 4, "past the lane's limit, frames are refused, not queued: \(busy)")
+            let started = ContinuousClock.now
+            try await socket.send("ping", ["requestId": "alive"])
+            #expect(try await socket.next("pong", timeout: .seconds(2)) { $0.requestId == "alive" }.type == "pong")
+            try await socket.send("openApp", ["conversation": .string(group.id.description), "app": "org.parlor.hello"])
+            let hello = try await socket.next("app", timeout: .seconds(2)) { $0.update?.appID.rawValue == "org.parlor.hello" }
+            #expect(hello.update?.isActive == true)
+            #expect(ContinuousClock.now - started < .seconds(2), "nothing waited for the hung app")
+            await socket.disconnect()
+            await fake.disconnect()
+        }
+    }
+
+    @Test("A text sent right after an outside app's message is committed after it, however long the app takes to check it")
+    func textAfterStagedKeepsItsPlace() async throws {
+        try await RemoteAppTests.withRegisteredProbe { setting in
+            let (api, port, alice, bob, direct, secret) = (setting.api, setting.port, setting.alice, setting.bob, setting.direct, setting.secret)
+            let fake = try await FakeApp.connect(port: port, secret: secret)
+            _ = try await fake.nextFrame()
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            try await socket.send("openApp", ["conversation": .string(direct.id.description), "app": .string(RemoteAppTests.probe)])
+            let staged = Message(url: URL(string: "https://example.org/probe?x=1"), layout: .template(TemplateLayout(caption: "the app's")))
+            for _ in 0..<2 {
+                let call = try await fake.nextCall()
+                fake.answer(call, effects: call.hook == .didBecomeActive ? [.insert(staged)] : [])
+            }
+            _ = try await socket.next("staged")
+            try await socket.send("sendStaged", ["conversation": .string(direct.id.description)])
+            try await socket.send("sendText", ["conversation": .string(direct.id.description), "id": .string(UUID().uuidString), "text": "and a caption"])
+            // The app checks the message slowly: the text must not go first meanwhile.
+            let check = try await fake.nextCall()
+            try await Task.sleep(for: .milliseconds(500))
+            fake.answer(check)
+            _ = try await socket.messages(2)
+            let seen = try await api.messages(in: direct.id, as: bob)
+            #expect(seen.map(\.kind) == ["app", "text"], "the app's message first, then the caption: \(seen.map(\.kind))")
+            await socket.disconnect()
+            await fake.disconnect()
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ParlorInput
+import ParlorKit
 import ParlorServer
 import Testing
 
@@ -65,6 +66,24 @@ struct WebSocketSendTests {
             let sent = try await socket.sendStaged(in: direct.id)
             #expect(sent.kind == "sticker")
             #expect(sent.sticker?.description == "A dot")
+
+            // A sticker of the app's on another site goes out as the image proxy's signed address,
+            // in the app's browser, in the compose field and on the message.
+            let view = try await socket.openApp(Probe.id.rawValue, in: direct.id)
+            let browser = view.view.allNodes.compactMap { node -> [Sticker]? in
+                if case .stickerBrowser(let browser) = node { return browser.stickers }
+                return nil
+            }.first ?? []
+            let proxied = "/images/proxy?url=https%3A%2F%2Fimages.example%2Fdot.png&sig="
+            let address = browser.last.map { sticker -> String in
+                if case .url(let url) = sticker.image { return url.absoluteString }
+                return ""
+            }
+            #expect(address?.hasPrefix(proxied) == true, "\(browser)")
+            try await socket.send("appEvent", ["conversation": conversation, "app": .string(Probe.id.rawValue), "event": ["kind": "insertSticker", "stickerID": "probe/remote"]])
+            let remote = try await socket.next("staged") { $0.staged?.sticker?.id == "probe/remote" }
+            #expect(remote.staged?.sticker?.url.hasPrefix(proxied) == true, "\(String(describing: remote.staged?.sticker?.url))")
+            _ = try await socket.appUpdate()
 
             try await socket.send("appEvent", ["conversation": conversation, "app": .string(Probe.id.rawValue), "event": ["kind": "insertSticker", "stickerID": "probe/none"]])
             #expect(try await socket.appUpdate().error?.code == "fileNotFound")

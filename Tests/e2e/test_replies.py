@@ -104,3 +104,25 @@ def test_the_unsend_window_is_the_servers(browsers):
     picker = open_picker(alice, "Short-lived")
     assert alice.button("Unsend", root=picker) is None, "past the server's window, as the server would refuse"
     assert alice.button("Edit", root=picker) is not None, "the edit window is still the default 15 minutes"
+
+
+@pytest.mark.flow
+def test_a_message_too_long_for_the_socket_fails_on_its_bubble_and_the_connection_stays(browsers):
+    """Ten thousand family emoji are 10,000 characters, within a text's limit, but over the
+    WebSocket's 64 KiB: the browser refuses it on its bubble, with the limit, instead of sending a
+    message the server would close the connection for (and resending it after every reconnect)."""
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    field = alice.wait(lambda: (alice.visible(".composer-input") or [None])[0], "the compose field")
+    alice.js("""
+        const field = arguments[0];
+        field.value = '👨‍👩‍👧'.repeat(9000);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+    """, field)
+    field.send_keys(Keys.ENTER)
+    failed = alice.wait(lambda: (alice.visible(".entry-failed") or [None])[0], "the failed bubble")
+    assert "too long to send" in failed.text and "64 KB" in failed.text, failed.text
+    time.sleep(2)
+    assert not alice.visible(".connection-banner"), "the connection stayed up"
+    alice.send_text("Shorter, then")
+    alice.wait_until_sent("the next message to be acknowledged")

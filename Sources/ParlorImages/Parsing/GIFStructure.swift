@@ -47,6 +47,10 @@ package struct GIFStructure: Sendable {
     /// Walks a GIF's blocks.
     /// - Throws: `ImageParseError` for a truncated file, an unknown block, or a GIF without the
     ///   signature.
+    /// The most blocks (frames and extensions) a GIF may have: an animation of 20,000 frames
+    /// fits, with their extensions.
+    package static let maxBlocks = 65_536
+
     package init(_ bytes: [UInt8]) throws(ImageParseError) {
         var reader = ByteReader(bytes, format: "GIF")
         guard reader.hasPrefix(.ascii("GIF87a")) || reader.hasPrefix(.ascii("GIF89a")) else {
@@ -64,6 +68,10 @@ package struct GIFStructure: Sendable {
             // A GIF ends with a trailer byte; one without it was cut short, perhaps between frames.
             let start = reader.offset
             switch try reader.uint8() {
+            case 0x2C where blocks.count >= Self.maxBlocks, 0x21 where blocks.count >= Self.maxBlocks:
+                // A few bytes a block, tens of bytes each to keep: a bound, so a small file cannot
+                // cost memory many times its size.
+                throw ImageParseError("is a GIF of more than \(Self.maxBlocks) blocks, more than any image needs")
             case 0x2C:  // image descriptor
                 let left = Int(try reader.uint16LittleEndian()), top = Int(try reader.uint16LittleEndian())
                 let width = Int(try reader.uint16LittleEndian()), height = Int(try reader.uint16LittleEndian())

@@ -32,12 +32,20 @@ package struct JPEGStructure: Sendable {
     /// Walks a JPEG's markers up to EOI.
     /// - Throws: `ImageParseError` for a missing SOI, a damaged marker, a segment of impossible
     ///   length, or a file that ends before EOI.
+    /// The most parts a JPEG may have: a real one has tens (a progressive one with restart
+    /// markers a few thousand); a bound, so two-byte markers cannot cost memory many times a
+    /// file's size.
+    package static let maxParts = 16_384
+
     package init(_ bytes: [UInt8]) throws(ImageParseError) {
         var reader = ByteReader(bytes, format: "JPEG")
         guard reader.hasPrefix([0xFF, 0xD8]) else { throw ImageParseError("does not start with the JPEG start-of-image marker") }
         try reader.advance(by: 2)
         parts = []
         while true {
+            guard parts.count < Self.maxParts else {
+                throw ImageParseError("is a JPEG of more than \(Self.maxParts) segments, more than any image needs")
+            }
             guard try reader.uint8() == 0xFF else { throw ImageParseError("is a JPEG with a damaged marker (the file is corrupt)") }
             var marker = try reader.uint8()
             while marker == 0xFF { marker = try reader.uint8() }  // fill bytes

@@ -53,6 +53,8 @@ package struct WebPStructure: Sendable {
         var offset = range.lowerBound
         while offset < range.upperBound {
             guard range.upperBound - offset >= 8 else { throw damagedChunk }
+            // Eight bytes a chunk, tens of bytes each to keep: a bound on what a small file costs.
+            guard chunks.count < 65_536 else { throw ImageParseError("is a WebP of more than 65536 chunks, more than any image needs") }
             var reader = ByteReader(bytes, offset: offset, format: "WebP")
             let fourCC = String(decoding: try reader.take(4), as: UTF8.self)
             let size = Int(try reader.uint32LittleEndian())

@@ -144,11 +144,13 @@ struct AppRoutes {
                 permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue),
                 isOutside: !services.directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher))
         }
-        let packs = services.directory.packs.map { entry in
-            Wire.PackInfo(
+        var packs: [Wire.PackInfo] = []
+        for entry in services.directory.packs {
+            var stickers: [Wire.StickerRef] = []
+            for sticker in entry.pack.stickers { stickers.append(await services.renderer.wire(sticker)) }
+            packs.append(Wire.PackInfo(
                 id: entry.pack.id, drawerID: AppDirectory.drawerID(ofPack: entry.pack.id), name: entry.pack.name, author: entry.pack.author,
-                gridSize: entry.pack.gridSize, stickers: entry.pack.stickers.map(Renderer.wire),
-                installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id)))
+                gridSize: entry.pack.gridSize, stickers: stickers, installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id))))
         }
         return Wire.Directory(apps: apps, packs: packs, drawer: drawer)
     }

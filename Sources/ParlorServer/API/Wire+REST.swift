@@ -54,6 +54,9 @@ extension Wire {
         public var unsendWindowSeconds: Int
         /// The largest upload, in bytes.
         public var maxUploadBytes: Int
+        /// The largest message a client sends on the WebSocket, in bytes of UTF-8 JSON: a larger
+        /// one closes the connection (1009), so a client refuses it before sending.
+        public var maxFrameBytes: Int
         /// The longest text message, in characters as people count them.
         public var maxTextLength: Int
         public var usernameLength: ClosedRangeBounds
@@ -208,6 +211,7 @@ extension Wire.Rules {
         self.init(
             editWindowSeconds: Int(configuration.editWindow.components.seconds), maxEdits: configuration.maxEdits,
             unsendWindowSeconds: Int(configuration.unsendWindow.components.seconds), maxUploadBytes: configuration.maxBlobBytes,
+            maxFrameBytes: configuration.maxClientMessageBytes,
             maxTextLength: Limits.maxTextLength,
             usernameLength: .init(min: Accounts.usernameLength.lowerBound, max: Accounts.usernameLength.upperBound),
             maxDisplayNameLength: Accounts.maxDisplayNameLength, maxTitleLength: Conversations.maxTitleLength,

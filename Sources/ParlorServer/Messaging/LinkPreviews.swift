@@ -145,17 +145,26 @@ final class LinkPreviews: Sendable {
     /// The page's bytes up to the end of its head, at most `limit` of them, as text. A `</head`
     /// or `<body` ends the reading only when it is markup (`LinkPreviewPage.headIsComplete`): one
     /// in a comment or a script, before the real tags, does not cut the card short.
+    ///
+    /// The head is parsed again at a marker only after `recheckEvery` more bytes arrived since the
+    /// last parse, so a page that drips markers inside a script costs a few parses, not one per
+    /// packet (the reading is then at most that much longer than needed).
     private static func head(of body: HTTPClientResponse.Body, within limit: Int) async throws -> String {
         var bytes: [UInt8] = []
+        var parsedAt: Int?
         for try await chunk in body {
             bytes.append(contentsOf: chunk.readableBytesView.prefix(limit - bytes.count))
             if bytes.count >= limit { break }
             let recent = String(decoding: bytes.suffix(chunk.readableBytes + 6), as: UTF8.self).lowercased()
-            if recent.contains("</head") || recent.contains("<body"),
-               LinkPreviewPage.headIsComplete(in: String(decoding: bytes, as: UTF8.self)) { break }
+            guard recent.contains("</head") || recent.contains("<body"), bytes.count - (parsedAt ?? -recheckEvery) >= recheckEvery else { continue }
+            parsedAt = bytes.count
+            if LinkPreviewPage.headIsComplete(in: String(decoding: bytes, as: UTF8.self)) { break }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// How many bytes must arrive after a parse of the head before a marker makes another.
+    static let recheckEvery = 32 * 1024
 
     static func unavailable(_ message: String) -> APIError {
         APIError(.notFound, code: "previewUnavailable", message)

@@ -42,7 +42,7 @@ final class Renderer: Sendable {
             if let preview { wire.linkPreview = await linkPreview(preview) }
             wire.quietMentions = quiet.isEmpty ? nil : quiet
         case .sticker(let sticker, let placement):
-            wire.sticker = Self.wire(sticker)
+            wire.sticker = await self.wire(sticker)
             wire.placement = placement
         case .attachment(let attachment): wire.attachment = Wire.Attachment(attachment)
         case .app(let appMessage): wire.app = await renderApp(appMessage, id: message.id, conversation: message.conversationID, for: viewer)
@@ -106,8 +106,11 @@ final class Renderer: Sendable {
     /// encoded once for all.
     static func isSameForEveryone(_ message: StoredMessage) -> Bool { message.content.appMessage == nil }
 
-    static func wire(_ sticker: Sticker) -> Wire.StickerRef {
-        Wire.StickerRef(id: sticker.id, url: AppDirectory.stickerURL(sticker), description: sticker.localizedDescription)
+    /// A sticker as the browser loads it: a pack's asset, or a remote image (a sticker an app's
+    /// browser offered) through the image proxy, signed.
+    func wire(_ sticker: Sticker) async -> Wire.StickerRef {
+        Wire.StickerRef(
+            id: sticker.id, url: await imageLinks.current().proxied(AppDirectory.stickerURL(sticker)), description: sticker.localizedDescription)
     }
 
     /// A link's card, its picture through the image proxy.
@@ -168,7 +171,7 @@ final class Renderer: Sendable {
         case .message(let message)?:
             Wire.Staged(kind: "app", app: await renderApp(message, id: message.id, conversation: conversation, for: user))
         case .sticker(let sticker)?:
-            Wire.Staged(kind: "sticker", sticker: Self.wire(sticker))
+            Wire.Staged(kind: "sticker", sticker: await wire(sticker))
         case nil:
             nil
         }

@@ -62,13 +62,39 @@ struct Gateway: Sendable {
             return
         }
         let (user, connection) = (session.user, session.connection)
-        guard Self.isForApps(request.frame) else {
+        let place = Self.appPlace(of: request.frame)
+        // A message sent while that conversation's app message is being sent (a caption after
+        // `sendStaged`) goes behind it, so it cannot overtake the app message it was written with.
+        guard let place, Self.isForApps(request.frame) || (Self.isMessage(request.frame) && session.apps.isSending(in: place)) else {
             await perform(request, user: user, connection: connection)
             return
         }
-        session.apps.submit {
+        let sendsMessage = if case .sendStaged = request.frame { true } else { false }
+        let queued = session.apps.submit(to: place, sendsMessage: sendsMessage) {
             guard !connection.isClosed else { return }
             await perform(request, user: user, connection: connection)
+        }
+        if !queued {
+            reply(
+                .error(APIError.tooMany("appBusy", "The app is still answering your last actions; wait a moment and try again.", retryAfter: 1),
+                    requestId: request.requestId), on: connection)
+        }
+    }
+
+    /// Whether a frame sends a message (which must not overtake the app message before it).
+    static func isMessage(_ frame: Wire.ClientFrame) -> Bool {
+        switch frame {
+        case .sendText, .sendSticker: true
+        default: false
+        }
+    }
+
+    /// Where a frame's app runs, naming its lane: the conversation, or the app's home surface;
+    /// nil for a frame of no conversation or app (`hello`, `ping`).
+    static func appPlace(of frame: Wire.ClientFrame) -> String? {
+        switch frame {
+        case .openHome(let app), .homeEvent(let app, _), .closeHome(let app): "home:\(app)"
+        default: frame.conversation.map { "conversation:\($0)" }
         }
     }
 

@@ -11,9 +11,9 @@ final class GatewaySession: Sendable {
     let user: User
     let logger: Logger
     let connection: ClientConnection
-    /// The client's app frames, in their order, beside its other frames: an app outside the
-    /// server that is slow to answer holds up that app only, not the person's messages.
-    let apps: SerialLane
+    /// The client's app frames, in their order per conversation (or home surface), beside its
+    /// other frames: an app outside the server that is slow to answer holds up that app only.
+    let apps = AppLanes(limit: GatewaySession.inboxLimit)
     private let channel: any Channel
     private let inbox = Mutex(Inbox())
     /// The most client messages that wait to be handled before reading pauses.
@@ -33,10 +33,6 @@ final class GatewaySession: Sendable {
         self.logger = logger
         self.channel = channel
         connection = ClientConnection(user: user.id, tokenHash: tokenHash, channel: channel, services: gateway.services)
-        apps = SerialLane { waiting in
-            // Reading paused while the app frames piled up: one has room again.
-            if waiting == Self.inboxLimit - 1 { channel.read() }
-        }
     }
 
     /// Registers the connection, then handles what came meanwhile.
@@ -63,14 +59,13 @@ final class GatewaySession: Sendable {
         if start { Task { await work() } }
     }
 
-    /// Whether the socket may be read: fewer than `inboxLimit` messages wait, and fewer than
-    /// `inboxLimit` app frames.
-    var acceptsMore: Bool { inbox.withLock { $0.messages.count < Self.inboxLimit } && apps.pending < Self.inboxLimit }
+    /// Whether the socket may be read: fewer than `inboxLimit` messages wait.
+    var acceptsMore: Bool { inbox.withLock { $0.messages.count < Self.inboxLimit } }
 
     /// The channel closed (on the event loop).
     func closed() {
         connection.closed()
-        apps.cancel()
+        apps.cancelAll()
         let registered = inbox.withLock { inbox in
             inbox.closed = true
             inbox.messages = []

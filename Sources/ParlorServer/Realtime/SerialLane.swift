@@ -12,11 +12,11 @@ final class SerialLane: Sendable {
     }
 
     private let queue = Mutex(Queue())
-    /// Called after each job, with the jobs still waiting.
-    private let finished: @Sendable (Int) -> Void
+    /// Called each time the lane has run every job it had.
+    private let idle: @Sendable () -> Void
 
-    init(finished: @escaping @Sendable (Int) -> Void = { _ in }) {
-        self.finished = finished
+    init(idle: @escaping @Sendable () -> Void = {}) {
+        self.idle = idle
     }
 
     /// Jobs waiting or running.
@@ -47,7 +47,7 @@ final class SerialLane: Sendable {
             return queue.jobs.removeFirst()
         }) {
             await job()
-            finished(pending)
         }
+        idle()
     }
 }

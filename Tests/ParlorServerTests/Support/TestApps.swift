@@ -41,7 +41,7 @@ struct Probe: MessagesApp {
                 Button("Send expiring", action: Action.sendExpiring("gone soon"))
                 Button("Compose", action: Action.compose("typed by Probe"))
                 Button("Fail", action: Action.fail)
-                if let dot = Self.dot { StickerBrowser(label: "Probe stickers", stickers: [dot]) }
+                if let dot = Self.dot, let remote = Self.remoteDot { StickerBrowser(label: "Probe stickers", stickers: [dot, remote]) }
             }
         }
     }
@@ -77,6 +77,10 @@ struct Probe: MessagesApp {
     }
 
     /// The sticker of Probe's sticker browser.
+    /// A sticker whose image is on another site: the browser loads it through the image proxy.
+    static let remoteDot = try? Sticker(
+        id: "probe/remote", image: .url(URL(string: "https://images.example/dot.png") ?? URL(fileURLWithPath: "/")), localizedDescription: "A far dot")
+
     static let dot = try? Sticker(
         id: "probe/dot", image: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><circle cx="2" cy="2" r="2"/></svg>"#),
         localizedDescription: "A dot")

@@ -3,6 +3,7 @@
 // idempotent sends (same message id) that were not acknowledged.
 
 import { newId } from './ids.js';
+import { rules } from './rules.js';
 
 const PING_INTERVAL = 25000;
 const PING_TIMEOUT = 10000;
@@ -105,6 +106,17 @@ export class Connection {
   send(frame, { retry = false } = {}) {
     const requestId = frame.requestId || newId();
     const full = { ...frame, requestId };
+    // The server closes the connection on a message over its limit (1009): such a frame is
+    // answered here as the server would refuse it, never sent (nor sent again on reconnecting).
+    const bytes = new TextEncoder().encode(JSON.stringify(full)).length;
+    if (rules.maxFrameBytes && bytes > rules.maxFrameBytes) {
+      const limit = Math.floor(rules.maxFrameBytes / 1024);
+      queueMicrotask(() => this.onFrame({
+        type: 'error', requestId,
+        error: { code: 'frameTooLarge', message: `This is too long to send: ${Math.ceil(bytes / 1024)} KB, and the limit is ${limit} KB. Shorten it.` },
+      }));
+      return requestId;
+    }
     if (retry) this.inflight.set(requestId, full);
     if (this.ready && this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(full));

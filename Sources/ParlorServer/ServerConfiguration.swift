@@ -40,12 +40,15 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: URL?
     /// How long the image proxy may take for one remote image, from connecting to its last byte.
     public var imageProxyTimeout: Duration = .seconds(10)
-    /// How many remote images the image proxy fetches at once for one person; more are refused
-    /// (`tooManyImages`) until one is done.
+    /// How many remote images the image proxy fetches at once for one person; more wait for a
+    /// place up to `imageProxyWait`, then are refused (`tooManyImages`).
     public var imageProxyFetchesPerPerson = 8
     /// How many remote images the image proxy fetches at once for everyone (each holds a socket
-    /// for up to `imageProxyTimeout`); more are refused (`imageProxyBusy`).
+    /// for up to `imageProxyTimeout`); more wait up to `imageProxyWait`, then are refused
+    /// (`imageProxyBusy`).
     public var imageProxyFetchesAtOnce = 64
+    /// How long a remote image waits for a place among the fetches under way.
+    public var imageProxyWait: Duration = .seconds(10)
     /// A sentence the sign-in page shows everyone (the demo's accounts, or how to get one); at most
     /// `NameRules`' plain text, `maxSignInNoticeLength` characters.
     public var signInNotice: String?

@@ -205,7 +205,7 @@ struct ImageProxyTests {
         }
     }
 
-    @Test("At most N fetches at once for one person (429 tooManyImages) and for the server (429 imageProxyBusy); a finished fetch frees its place")
+    @Test("At most N fetches at once for one person and for the server; one more waits for a place, and is refused after its wait (429 tooManyImages, imageProxyBusy)")
     func concurrentFetchesCapped() async throws {
         try await Self.withImageHost { port, log in
             try await TestServer {
@@ -213,6 +213,7 @@ struct ImageProxyTests {
                 $0.imageProxyTimeout = Self.patience
                 $0.imageProxyFetchesPerPerson = 1
                 $0.imageProxyFetchesAtOnce = 2
+                $0.imageProxyWait = .seconds(2)
             }.run(.live) { api, store in
                 let mallory = try await api.signUp("mallory")
                 let alice = try await api.signUp("alice")
@@ -228,17 +229,23 @@ struct ImageProxyTests {
                 }
                 let held = try await Self.proxy("http://127.0.0.1:\(port)/held.png", store)
                 async let first = fetch(held, as: mallory)
-                // Once the host has the first request, mallory's place is taken.
+                // Once the host has the first request, mallory's place is taken: a second waits its
+                // two seconds, then is refused.
                 for _ in 0..<200 where log.headers.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-                let second = try await fetch(try await Self.proxy("http://127.0.0.1:\(port)/held.png?2", store), as: mallory)
+                let second = try await fetch(try await Self.proxy("http://127.0.0.1:\(port)/cat.png?2", store), as: mallory)
                 #expect(second.status == 429 && second.body.contains("tooManyImages"), "\(second.body)")
                 async let alices = fetch(try await Self.proxy("http://127.0.0.1:\(port)/held.png?3", store), as: alice)
                 for _ in 0..<200 where log.headers.count < 2 { try await Task.sleep(for: .milliseconds(20)) }
                 let busy = try await fetch(try await Self.proxy("http://127.0.0.1:\(port)/cat.png", store), as: bob)
                 #expect(busy.status == 429 && busy.body.contains("imageProxyBusy"), "\(busy.body)")
+                #expect(log.headers.count == 2, "the refused ones never reached the host")
+                // One that waits gets the first place given back.
+                async let waiting = fetch(try await Self.proxy("http://127.0.0.1:\(port)/cat.png?4", store), as: bob)
+                try await Task.sleep(for: .milliseconds(300))
                 log.release()
-                let answers = try await (first, alices)
+                let answers = try await (first, alices, waiting)
                 #expect(answers.0.status == 200 && answers.1.status == 200)
+                #expect(answers.2.status == 200, "a waiting image loads once a place frees up: \(answers.2.body)")
                 #expect(try await api.get(try await Self.proxy("http://127.0.0.1:\(port)/cat.png", store), as: bob).status == .ok, "places free up")
             }
         }

@@ -48,7 +48,8 @@ public struct ImageProxy: Sendable {
         timeout = configuration.imageProxyTimeout
         allowPrivateHosts = configuration.allowsPrivateHosts
         fetches = RateLimiter(limit: configuration.imageProxyFetchesPerMinute, window: .seconds(60))
-        inFlight = ConcurrencyLimit(perKey: configuration.imageProxyFetchesPerPerson, total: configuration.imageProxyFetchesAtOnce)
+        inFlight = ConcurrencyLimit(
+            perKey: configuration.imageProxyFetchesPerPerson, total: configuration.imageProxyFetchesAtOnce, patience: configuration.imageProxyWait)
         budget = configuration.imageBudget
         self.links = links
         self.metrics = metrics
@@ -97,12 +98,12 @@ public struct ImageProxy: Sendable {
         case .keyFull:
             metrics.refused(by: "imageProxyPerPerson")
             throw APIError.tooMany(
-                "tooManyImages", "\(inFlight.perKey) of your images are loading already; the others follow when they are done.", retryAfter: 1)
+                "tooManyImages", "\(inFlight.perKey) of your images were loading for \(inFlight.patience.components.seconds) seconds; try again.", retryAfter: 1)
         case .totalFull:
             metrics.refused(by: "imageProxyBusy")
             throw APIError.tooMany("imageProxyBusy", "Parlor is loading many images for everyone at the moment; try again in a second.", retryAfter: 1)
         }
-        defer { Task { await inFlight.leave(viewer.description) } }
+        defer { inFlight.leave(viewer.description) }
         let image: (data: Data, type: String)
         do {
             // AsyncHTTPClient's own timeouts end at the answer's head or between two reads: a host

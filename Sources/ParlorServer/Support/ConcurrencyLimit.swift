@@ -1,30 +1,83 @@
-/// At most `perKey` things at once for one key (a person's image fetches) and `total` for all
-/// keys together (the server's). Memory is bounded by what is under way.
-actor ConcurrencyLimit {
+import Foundation
+import Synchronization
+
+/// At most `perKey` things at once for one key (a person's image fetches) and `total` for all keys
+/// together (the server's). One over a limit waits for a place, first come first served, at most
+/// `patience`; a place is given back at once when a thing ends. At most `perKey` more wait per key
+/// and `total` more in all, so memory is bounded; more are refused at once.
+final class ConcurrencyLimit: Sendable {
     let perKey: Int
     let total: Int
-    private var counts: [String: Int] = [:]
-    private var running = 0
+    /// How long one waits for a place before it is refused.
+    let patience: Duration
 
-    enum Entry { case entered, keyFull, totalFull }
+    enum Entry: Sendable { case entered, keyFull, totalFull }
 
-    init(perKey: Int, total: Int) {
+    private struct Waiter {
+        let id: UUID
+        let key: String
+        let continuation: CheckedContinuation<Entry, Never>
+    }
+
+    private struct State {
+        var counts: [String: Int] = [:]
+        var running = 0
+        var waiters: [Waiter] = []
+    }
+
+    private let state = Mutex(State())
+
+    init(perKey: Int, total: Int, patience: Duration = .seconds(5)) {
         self.perKey = max(1, perKey)
         self.total = max(1, total)
+        self.patience = patience
     }
 
-    /// Counts one more for `key`, unless that passes a limit; call `leave` after an `.entered`.
-    func enter(_ key: String) -> Entry {
-        guard running < total else { return .totalFull }
-        guard counts[key, default: 0] < perKey else { return .keyFull }
-        counts[key, default: 0] += 1
-        running += 1
-        return .entered
+    /// Takes a place for `key`, waiting for one at most `patience`; call `leave` after `.entered`.
+    /// - Returns: `.entered`, or which limit was still full when the wait ended.
+    func enter(_ key: String) async -> Entry {
+        let id = UUID()
+        return await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Entry? in
+                // No waiter could take a free place (`leave` hands each one on), so none is passed here.
+                if Self.take(key, in: &state, perKey: perKey, total: total) { return .entered }
+                guard state.waiters.count < total else { return .totalFull }
+                guard state.waiters.count(where: { $0.key == key }) < perKey else { return .keyFull }
+                state.waiters.append(Waiter(id: id, key: key, continuation: continuation))
+                return nil
+            }
+            if let now { return continuation.resume(returning: now) }
+            Task {
+                try? await Task.sleep(for: patience)
+                let expired = state.withLock { state -> (Waiter, Entry)? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    let waiter = state.waiters.remove(at: index)
+                    return (waiter, state.running >= total ? .totalFull : .keyFull)
+                }
+                if let (waiter, entry) = expired { waiter.continuation.resume(returning: entry) }
+            }
+        }
     }
 
+    /// Gives `key`'s place back, and hands it to the first waiter that can now enter.
     func leave(_ key: String) {
-        guard let count = counts[key] else { return }
-        counts[key] = count > 1 ? count - 1 : nil
-        running -= 1
+        let next = state.withLock { state -> Waiter? in
+            if let count = state.counts[key] {
+                state.counts[key] = count > 1 ? count - 1 : nil
+                state.running -= 1
+            }
+            guard let index = state.waiters.firstIndex(where: { (state.counts[$0.key] ?? 0) < perKey }),
+                  Self.take(state.waiters[index].key, in: &state, perKey: perKey, total: total)
+            else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        next?.continuation.resume(returning: .entered)
+    }
+
+    private static func take(_ key: String, in state: inout State, perKey: Int, total: Int) -> Bool {
+        guard state.running < total, state.counts[key, default: 0] < perKey else { return false }
+        state.counts[key, default: 0] += 1
+        state.running += 1
+        return true
     }
 }

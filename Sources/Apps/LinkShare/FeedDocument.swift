@@ -1,8 +1,8 @@
 import Foundation
 
 /// A feed as LinkShare shows it: its own title, when it has one, and its posts. Read from a Reddit
-/// listing (JSON), RSS 2.0 (and RSS 1.0) or Atom 1.0, chosen by the body's content, not by its
-/// Content-Type, which feeds often get wrong.
+/// listing (JSON), RSS (0.90 to 2.0, RDF included) or Atom (0.3 and 1.0), chosen by the body's
+/// content, not by its Content-Type, which feeds often get wrong.
 ///
 /// ```swift
 /// let feed = try FeedDocument.read(response.body, feedURL: url)

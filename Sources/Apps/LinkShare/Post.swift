@@ -66,11 +66,12 @@ public struct Post: Sendable, Hashable, Codable, Identifiable {
             accessibilityLabel: spoken)
     }
 
-    /// `raw` as a link LinkShare shares and opens: HTML entities decoded, resolved against
+    /// `raw` as a link LinkShare shares and opens: HTML entities decoded as in an attribute (a
+    /// query's `&region=eu` stays a parameter, not `®ion=eu`), resolved against
     /// `base` when relative, `http` or `https` with a host, and short enough for a message URL.
     /// Nil for anything else (`javascript:`, `mailto:`, a 6,000-character URL, not a URL at all).
     public static func webURL(_ raw: String, relativeTo base: URL? = nil) -> URL? {
-        let text = HTMLEntities.decode(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = HTMLEntities.decode(attributeValue: raw).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty, text.count <= Limits.maxURLLength,
               let url = URL(string: text, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -49,6 +49,12 @@ struct PostMessageTests {
         #expect((Post.webURL(raw) != nil) == accepted)
     }
 
+    @Test("A link's query keeps its parameters: references are decoded as a browser decodes an href")
+    func queryParametersKept() {
+        #expect(Post.webURL("https://news.example/?id=7&region=eu&amp;lang=en")?.absoluteString == "https://news.example/?id=7&region=eu&lang=en")
+        #expect(Post.webURL("https://news.example/?a=1&copy=2")?.absoluteString == "https://news.example/?a=1&copy=2")
+    }
+
     @Test("The host refuses a LinkShare message whose URL is not a web link")
     func validateRefusesNonWebLinks() throws {
         let app = LinkShare()

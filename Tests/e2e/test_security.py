@@ -1,6 +1,7 @@
 """Password and sign-in, from Settings: changing the password signs every other device out at
 once (it lands on the sign-in page saying why) and the old password stops working; signing out
-everywhere ends this browser's sign-in too; the form works from the keyboard alone."""
+everywhere ends this browser's sign-in too, and a device that missed the news (its socket
+down) learns it when it reconnects; the form works from the keyboard alone."""
 
 import uuid
 
@@ -120,6 +121,9 @@ def test_changing_the_password_signs_the_other_device_out(browsers, server):
 def test_signing_out_everywhere_ends_every_sign_in_of_that_person_only(browsers):
     laptop = browsers("alice")
     phone = second_device(browsers, "alice")
+    # A third device misses the close that says so: its socket is down (asleep, no network).
+    tablet = second_device(browsers, "alice")
+    tablet.username = "alice-3rd"
     bob = browsers("bob")
     bob.open_conversation("Parlor demo")
     open_security(laptop)
@@ -132,15 +136,20 @@ def test_signing_out_everywhere_ends_every_sign_in_of_that_person_only(browsers)
     laptop.wait(lambda: not laptop.button("Sign out everywhere") and focused_id(laptop) != "body", "the confirmation to close")
     assert signed_in(laptop) and signed_in(phone)
 
+    tablet.js("window.__parlorTest.drop(true)")
+    tablet.wait(lambda: tablet.js("return window.__parlorTest.openSockets()") == 0, "the tablet's socket to be down")
     laptop.press("Sign out everywhere…")
     laptop.press("Sign out everywhere")
     wait_for_sign_in_page(phone, notice=True, what="the other device to land on the sign-in page", timeout=SIGNED_OUT_SECONDS)
+    # Back online, the tablet's socket is refused; it asks why, and says so.
+    tablet.js("window.__parlorTest.restore()")
+    wait_for_sign_in_page(tablet, notice=True, what="the device that missed the close to land on the sign-in page", timeout=SIGNED_OUT_SECONDS)
     # The browser that chose it is not told it was signed out, as if by someone else.
     wait_for_sign_in_page(laptop, notice=False, what="this browser to land on the sign-in page")
     laptop.shot("signed-out-everywhere")
 
     # Ended on the server, not just left: a reload stays on the sign-in page (the notice said once).
-    for person in (laptop, phone):
+    for person in (laptop, phone, tablet):
         person.driver.refresh()
         wait_for_sign_in_page(person, notice=False, what="the sign-in page after a reload")
 

@@ -25,12 +25,18 @@ struct Gateway: Sendable {
     }
 
     /// After the upgrade: registers the connection and says welcome, or closes it when the
-    /// account has too many open.
+    /// account has too many open or its sign-in ended during the upgrade.
     func open(_ session: GatewaySession) async -> Bool {
         let cap = services.configuration.maxConnectionsPerUser
-        guard await services.hub.register(session.connection, limit: cap) else {
+        switch await services.hub.register(session.connection, limit: cap) {
+        case .registered:
+            break
+        case .overCap:
             session.logger.debug("Refused a WebSocket over the account's cap", metadata: ["cap": "\(cap)"])
             session.connection.close(.policyViolation, reason: "This account has \(cap) connections open, the most allowed; close a tab and reload.")
+            return false
+        case .signedOut:
+            session.connection.close(Sessions.closeCode, reason: Sessions.closeReason)
             return false
         }
         session.connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(session.user)).json()))

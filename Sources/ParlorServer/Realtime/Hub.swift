@@ -20,18 +20,48 @@ enum Outgoing: Sendable {
 /// Every open connection, by user.
 actor Hub {
     private var connections: [UserID: [UUID: ClientConnection]] = [:]
+    /// The tokens whose sockets were closed lately because their sign-in ended, oldest first: a
+    /// socket upgraded with one just before it ended registers after the closing ran, and is
+    /// refused then instead of living until the next sweep.
+    private var endedTokens: [(hash: String, at: ContinuousClock.Instant)] = []
+    private var endedTokenSet: Set<String> = []
+    /// How long an ended token is remembered (longer than an upgrade takes), and how many at most.
+    static let endedTokenMemory: Duration = .seconds(60)
+    static let maxEndedTokens = 10_000
     let metrics: ServerMetrics
 
     init(metrics: ServerMetrics) {
         self.metrics = metrics
     }
 
-    /// Registers a connection unless its user already has `limit` open.
-    /// - Returns: false (and nothing registered) when the user is at the limit.
-    func register(_ connection: ClientConnection, limit: Int) -> Bool {
-        guard (connections[connection.user]?.count ?? 0) < limit else { return false }
+    enum Registration: Equatable {
+        case registered
+        /// The user already has the most connections allowed.
+        case overCap
+        /// The connection's sign-in has just ended.
+        case signedOut
+    }
+
+    /// Registers a connection unless its user already has `limit` open or its sign-in just ended.
+    func register(_ connection: ClientConnection, limit: Int) -> Registration {
+        forgetEndedTokens()
+        guard !endedTokenSet.contains(connection.tokenHash) else { return .signedOut }
+        guard (connections[connection.user]?.count ?? 0) < limit else { return .overCap }
         connections[connection.user, default: [:]][connection.id] = connection
-        return true
+        return .registered
+    }
+
+    private func remember(ended tokens: Set<String>) {
+        let now = ContinuousClock.now
+        for hash in tokens where endedTokenSet.insert(hash).inserted { endedTokens.append((hash, now)) }
+        forgetEndedTokens(now: now)
+    }
+
+    private func forgetEndedTokens(now: ContinuousClock.Instant = .now) {
+        let stale = endedTokens.prefix { now - $0.at > Self.endedTokenMemory || endedTokens.count > Self.maxEndedTokens }.count
+        guard stale > 0 else { return }
+        for entry in endedTokens.prefix(stale) { endedTokenSet.remove(entry.hash) }
+        endedTokens.removeFirst(stale)
     }
 
     func unregister(_ connection: ClientConnection) {
@@ -56,15 +86,19 @@ actor Hub {
         return connections[user]?.values.filter { $0.enqueue(item) } ?? []
     }
 
-    /// Starts the closing handshake of `user`'s connections opened with one of `tokens`.
+    /// Starts the closing handshake of `user`'s connections opened with one of `tokens`, ended
+    /// sign-ins, and refuses those tokens' connections that register next.
     func close(user: UserID, signedInWith tokens: Set<String>, code: WebSocketErrorCode, reason: String) {
+        remember(ended: tokens)
         for connection in connections[user]?.values ?? [:].values where tokens.contains(connection.tokenHash) {
             connection.close(code, reason: reason)
         }
     }
 
-    /// Starts the closing handshake of every connection opened with one of `tokens`.
+    /// Starts the closing handshake of every connection opened with one of `tokens`, ended
+    /// sign-ins, and refuses those tokens' connections that register next.
     func close(signedInWith tokens: Set<String>, code: WebSocketErrorCode, reason: String) {
+        remember(ended: tokens)
         for connection in connections.values.lazy.flatMap(\.values) where tokens.contains(connection.tokenHash) {
             connection.close(code, reason: reason)
         }

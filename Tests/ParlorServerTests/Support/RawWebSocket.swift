@@ -76,14 +76,15 @@ final class RawWebSocket: Sendable {
         shutdown(descriptor, Int32(SHUT_WR))
     }
 
-    /// Sends a masked text frame (under 126 bytes of payload).
+    /// Sends a masked text frame (under 64 KiB of payload).
     @discardableResult
     func sendText(_ text: String) -> Bool {
         let payload = Array(text.utf8)
-        precondition(payload.count < 126, "short frames only")
+        precondition(payload.count < 65_536, "frames under 64 KiB only")
+        let length: [UInt8] = payload.count < 126 ? [0x80 | UInt8(payload.count)] : [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
         let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
         let masked = payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        return Self.send([0x81, 0x80 | UInt8(payload.count)] + mask + masked, on: descriptor)
+        return Self.send([0x81] + length + mask + masked, on: descriptor)
     }
 
     /// Whether the server has dropped the connection: sending fails (the peer reset it) or it was closed.

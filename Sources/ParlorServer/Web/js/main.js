@@ -188,19 +188,14 @@ function startApp(user, { signedIn = false } = {}) {
     if (error.code === 'sessionConflict') toast('Someone else answered first: the newest message is now in the conversation.');
     else toast(error.message);
   });
-  let offlineChecks = 0;
   on('status', async (status) => {
-    if (status !== 'offline') {
-      offlineChecks = 0;
-      return;
-    }
-    // Repeated failures may mean the sign-in ended.
-    offlineChecks += 1;
-    if (offlineChecks % 3 !== 0) return;
+    // A socket refused may mean the sign-in ended while this tab was away (asleep, offline) and
+    // missed the close that says so: asked at each failure, as often as the socket's backoff.
+    if (status !== 'offline') return;
     try {
       await api('/api/me');
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) location.reload();
+      if (error instanceof ApiError && error.status === 401) signedOut();
     }
   });
   document.addEventListener('visibilitychange', () => {

@@ -60,6 +60,43 @@ struct SendLimitTests {
         }
     }
 
+    @Test("Retries of a message already sent are answered, past the limit too, and use up neither messages nor mention alerts")
+    func retriesAreFree() async throws {
+        try await TestServer {
+            Self.limited(&$0)
+            $0.mentionAlertsPerMinute = 2
+        }.run { api in
+            let mallory = try await api.signUp("mallory")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: mallory, with: [carol], title: "Flaky network")
+            let id = UUID().uuidString
+            let first: JSON = ["id": .string(id), "text": "are you there?"]
+            @Sendable func post(_ body: JSON) async throws -> (status: Int, code: String?) {
+                let reply = try await api.post("/api/conversations/\(group.id)/messages", as: mallory, json: body)
+                return (Int(reply.status.code), reply.errorCode)
+            }
+            // A client on a bad network sends the same message 40 times.
+            for _ in 0..<40 { #expect(try await post(first).status < 300) }
+            // Its allowance is whole but for that one message: 29 more go through, the 30th is refused.
+            for index in 0..<29 { #expect(try await post(["id": .string(UUID().uuidString), "text": .string("next \(index)")]).status < 300) }
+            #expect(try await post(["id": .string(UUID().uuidString), "text": "one too many"]).code == "sendingTooFast")
+            // Past the limit, a retry of what was sent is still answered.
+            #expect(try await post(first).status < 300, "a retry is never refused as too fast")
+            #expect(try await api.messages(in: group.id, as: carol).count == 30)
+        }
+        // Ten retries of a mention use one alert of an allowance of two.
+        try await TestServer { $0.mentionAlertsPerMinute = 2 }.run { api in
+            let mallory = try await api.signUp("mallory")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: mallory, with: [carol], title: "Flaky network")
+            let id = UUID().uuidString
+            for _ in 0..<10 { try await api.send("\(MentionTokens.token(for: carol.id)) hello", in: group.id, as: mallory, id: id) }
+            let second = try await api.send("\(MentionTokens.token(for: carol.id)) hello again", in: group.id, as: mallory)
+            #expect(second.quietMentions == nil, "ten retries used one alert of two: the second message alerts too")
+            #expect(try await MentionTests.summary(group.id, as: carol, in: api).unreadMentions == 2)
+        }
+    }
+
     @Test("A token bucket: a burst at once, then the average rate; each refusal says how long until the next one fits")
     func bucketRefills() async throws {
         let buckets = TokenBuckets(perMinute: 120, burst: 3)

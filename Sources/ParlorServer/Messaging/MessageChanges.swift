@@ -57,10 +57,19 @@ final class MessageChanges: Sendable {
         }
         // A mention the edit adds alerts within the sender's allowance, as a new message's does.
         let added = Set(MentionTokens.users(in: text)).subtracting(MentionTokens.users(in: old))
-        let quieting = await messaging.quietMentions(of: added, from: user)
-        guard let edited = try await store.editMessage(
-            id, in: conversation, sender: user, text: text, quieting: quieting, sentAfter: cutoff, maxEdits: configuration.maxEdits)
-        else { throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.") }
+        let mentions = await messaging.chargeMentions(of: added, from: user)
+        let edited: StoredMessage?
+        do {
+            edited = try await store.editMessage(
+                id, in: conversation, sender: user, text: text, quieting: mentions.quiet, sentAfter: cutoff, maxEdits: configuration.maxEdits)
+        } catch {
+            await messaging.refund(mentions)
+            throw error
+        }
+        guard let edited else {
+            await messaging.refund(mentions)
+            throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.")
+        }
         await changed(edited)
     }
 

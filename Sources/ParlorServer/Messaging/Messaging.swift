@@ -57,10 +57,13 @@ final class Messaging: Sendable {
     struct Sent: Sendable {
         let stored: StoredMessage
         let sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)?
+        /// Whether this was a retry of a message already stored: answered, nothing new sent.
+        let isRetry: Bool
 
-        init(stored: StoredMessage, sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)? = nil) {
+        init(stored: StoredMessage, sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)? = nil, isRetry: Bool = false) {
             self.stored = stored
             self.sameForEveryone = sameForEveryone
+            self.isRetry = isRetry
         }
     }
 
@@ -87,31 +90,53 @@ final class Messaging: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         try MessageRules.checkText(text)
         try Self.checkMentions(in: text, members: record.members)
-        let quiet = await quietMentions(of: Set(MentionTokens.users(in: text)), from: user)
         if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
             throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
         }
-        var preview: StoredLinkPreview?
-        // A retry of a message already sent is answered from the store, without the page.
-        if let linkPreview, text.contains(linkPreview) {
-            if try await store.message(id: id, in: conversation) == nil {
-                preview = try? await linkPreviews.preview(of: linkPreview, for: user)
+        let mentions = await chargeMentions(of: Set(MentionTokens.users(in: text)), from: user)
+        do {
+            var preview: StoredLinkPreview?
+            // A retry of a message already sent is answered from the store, without the page.
+            if let linkPreview, text.contains(linkPreview) {
+                if try await store.message(id: id, in: conversation) == nil {
+                    preview = try? await linkPreviews.preview(of: linkPreview, for: user)
+                }
             }
+            let sent = try await commit(NewMessage(
+                id: id, conversationID: conversation, sender: user, content: .text(text, preview: preview, quiet: mentions.quiet), replyTo: replyTo))
+            if sent.isRetry { await refund(mentions) }
+            return sent
+        } catch {
+            await refund(mentions)
+            throw error
         }
-        return try await commit(
-            NewMessage(id: id, conversationID: conversation, sender: user, content: .text(text, preview: preview, quiet: quiet), replyTo: replyTo))
+    }
+
+    /// The mentions of a text about to be sent, charged to the sender's allowance of alerts.
+    struct MentionCharge: Sendable {
+        /// Those mentioned past the allowance: mentioned, but not alerted.
+        var quiet: [UserID] = []
+        /// The allowance's keys charged, given back if the text is not sent after all.
+        var charged: [String] = []
     }
 
     /// Of the `people` a text mentions, those past the sender's allowance of alerts for each
     /// (`mentionAlertsPerMinute`): mentioned, but not alerted, so a flood of mentions cannot get
-    /// through someone's mute.
-    func quietMentions(of people: Set<UserID>, from sender: UserID) async -> [UserID] {
-        var quiet: [UserID] = []
+    /// through someone's mute. Give the charge back (`refund`) when the text is not sent.
+    func chargeMentions(of people: Set<UserID>, from sender: UserID) async -> MentionCharge {
+        var charge = MentionCharge()
         for person in people where person != sender {
-            if await mentionAlerts.take("\(sender)>\(person)") != nil { quiet.append(person) }
+            let key = "\(sender)>\(person)"
+            if await mentionAlerts.take(key) != nil { charge.quiet.append(person) } else { charge.charged.append(key) }
         }
-        if !quiet.isEmpty { metrics.refused(by: "mentionAlerts") }
-        return quiet.sorted { $0.description < $1.description }
+        if !charge.quiet.isEmpty { metrics.refused(by: "mentionAlerts") }
+        charge.quiet.sort { $0.description < $1.description }
+        return charge
+    }
+
+    /// Gives back the alerts of a text that was not sent after all (refused, or a retry).
+    func refund(_ charge: MentionCharge) async {
+        for key in charge.charged { await mentionAlerts.refund(key) }
     }
 
     /// The longest name a photo or file is sent under.
@@ -267,17 +292,28 @@ final class Messaging: Sendable {
         _ message: NewMessage, alongside: [StateWrite] = [],
         validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
     ) async throws -> Sent {
-        if let wait = await sends.take(message.sender.description) {
+        let key = message.sender.description
+        let wait = await sends.take(key)
+        // A retry of a message already stored adds nothing: it is answered, never refused.
+        if let wait, try await store.message(id: message.id, in: message.conversationID) == nil {
             metrics.refused(by: "messages")
             throw APIError.tooMany(
                 "sendingTooFast",
                 "You are sending messages faster than Parlor allows (\(sends.burst) at once, then \(sends.perMinute) a minute); wait \(wait) seconds and send again.",
                 retryAfter: wait)
         }
-        let (stored, isDuplicate) = try await store.append(message, validate: validate, alongside: alongside)
+        let charged = wait == nil
+        let stored: StoredMessage, isDuplicate: Bool
+        do {
+            (stored, isDuplicate) = try await store.append(message, validate: validate, alongside: alongside)
+        } catch {
+            if charged { await sends.refund(key) }
+            throw error
+        }
         if isDuplicate {
+            if charged { await sends.refund(key) }
             try MessageRules.checkRetry(storedSender: stored.sender, sender: message.sender)
-            return Sent(stored: stored)
+            return Sent(stored: stored, isRetry: true)
         }
         metrics.messageCommitted(kind: stored.content.kind)
         return Sent(stored: stored, sameForEveryone: await fanOut(stored))

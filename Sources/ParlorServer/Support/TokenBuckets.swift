@@ -38,6 +38,12 @@ actor TokenBuckets {
         return nil
     }
 
+    /// Gives back one event of `key`'s that did not happen after all (refused later, or a retry).
+    func refund(_ key: String) {
+        guard perMinute > 0, let bucket = buckets[key] else { return }
+        buckets[key] = (min(Double(burst), bucket.tokens + 1), bucket.at)
+    }
+
     /// The tokens `key` has at `now`: what it had, refilled at `perMinute` since, at most `burst`.
     private func level(of key: String, at now: ContinuousClock.Instant) -> Double {
         guard let bucket = buckets[key] else { return Double(burst) }

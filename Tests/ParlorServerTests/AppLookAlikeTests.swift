@@ -35,13 +35,13 @@ struct AppLookAlikeTests {
             let sameID = await Self.add(Self.manifest("Org.Parlor.TicTacToe", "Noughts"), to: store, builtIn: builtIn)
             #expect(sameID?.code == "idInUse")
             #expect(sameID?.message.contains("differs only in letter case from org.parlor.tictactoe") == true)
-            for name in ["Tic-Tac-Toe", "Tic Tac Toe", "TIC-TAC-TOE", "tictactoe", "Tíc-Tac-T0e", "\u{0422}ic-Tac-Toe", "Tic\u{200B}Tac Toe", "Ｔｉｃ Ｔａｃ Ｔｏｅ"] {
+            for name in ["Tic-Tac-Toe", "Tic Tac Toe", "TIC-TAC-TOE", "tictactoe", "Tíc-Tac-T0e", "\u{0422}ic-Tac-Toe", "Ｔｉｃ Ｔａｃ Ｔｏｅ"] {
                 let refused = await Self.add(Self.manifest("org.example.ttt\(abs(name.hashValue))", name), to: store, builtIn: builtIn)
-                #expect(refused?.code == "appNameTaken" || refused?.code == "invalidValue", "\(name) was \(refused.map { "refused: \($0.code)" } ?? "added")")
-                if refused?.code == "appNameTaken" {
-                    #expect(refused?.message.contains("looks too much like '\(ticTacToe.name)' (org.parlor.tictactoe)") == true)
-                }
+                #expect(refused?.code == "appNameTaken", "\(name) was \(refused.map { "refused: \($0.code)" } ?? "added")")
+                #expect(refused?.message.contains("looks too much like '\(ticTacToe.name)' (org.parlor.tictactoe)") == true)
             }
+            // An invisible character is refused in any name, before names are compared.
+            #expect(await Self.add(Self.manifest("org.example.zwsp", "Tic\u{200B}Tac Toe"), to: store, builtIn: builtIn)?.code == "invalidValue")
             #expect(await Self.add(Self.manifest("org.example.tictactoe3d", "Tic-Tac-Toe 3D"), to: store, builtIn: builtIn) == nil, "a different name is fine")
             #expect(try await store.registeredApps().map(\.manifest.id.rawValue) == ["org.example.tictactoe3d"])
         }
@@ -54,6 +54,10 @@ struct AppLookAlikeTests {
             #expect(await Self.add(Self.manifest("org.example.DICE", "Other"), to: store, builtIn: [])?.code == "idInUse")
             #expect(await Self.add(Self.manifest("org.evil.dice", "D1ce"), to: store, builtIn: [])?.code == "appNameTaken")
             #expect(await Self.add(Self.manifest("org.evil.dice2", "Dіce"), to: store, builtIn: [])?.code == "appNameTaken", "a Cyrillic і")
+            // Names of symbols only are told apart by their symbols.
+            #expect(await Self.add(Self.manifest("org.example.die", "🎲"), to: store, builtIn: []) == nil)
+            #expect(await Self.add(Self.manifest("org.example.cards", "🃏"), to: store, builtIn: []) == nil, "another emoji is another name")
+            #expect(await Self.add(Self.manifest("org.evil.die", "🎲 "), to: store, builtIn: [])?.code == "appNameTaken")
         }
     }
 

@@ -127,9 +127,11 @@ struct FixedGridTests {
         let decoded = try JSONDecoder().decode(ViewNode.self, from: JSONEncoder().encode(board))
         guard case .grid(let grid) = decoded else { Issue.record("not a grid"); return }
         #expect(grid.columns == 3 && grid.children.count == 9)
-        guard case .grid(let wide) = Grid(label: "Too wide", columns: 40) { Text("x") }.node else { return }
+        let wideGrid = Grid(label: "Too wide", columns: 40) { Text("x") }
+        guard case .grid(let wide) = wideGrid.node else { return }
         #expect(wide.columns == 12)
-        guard case .grid(let flexible) = Grid(label: "Cards") { Text("x") }.node else { return }
+        let cards = Grid(label: "Cards") { Text("x") }
+        guard case .grid(let flexible) = cards.node else { return }
         #expect(flexible.columns == nil && flexible.minItemWidth == 120)
     }
 }

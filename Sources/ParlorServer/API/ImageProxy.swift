@@ -28,7 +28,9 @@ public struct ImageProxy: Sendable {
     /// Images up to this size are cached, `cacheCapacity` of them (at most 32 MiB in all).
     static let maxCachedBytes = 256 * 1024
     static let cacheCapacity = 128
-    static let maxURLLength = 2048
+    /// The longest image address: as long as any a message may carry, so every image the
+    /// renderer signs can be fetched.
+    static let maxURLLength = Limits.maxURLLength
 
     /// Let hosts on private addresses through (tests, and a server whose apps use a local network).
     let allowPrivateHosts: Bool

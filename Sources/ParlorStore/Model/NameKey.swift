@@ -26,7 +26,11 @@ public enum NameKey {
             }
         })
         // Case is gone, so `I` (like `l`) may have been an `i`: i, l, 1 and I are one letter here.
-        return UsernameKey.of(latin.replacingOccurrences(of: "i", with: "l"))
+        let key = UsernameKey.of(latin.replacingOccurrences(of: "i", with: "l"))
+        // A name of symbols only (`🎲🎲`) keeps its symbols, spaces aside: folded to nothing,
+        // every such name would be taken for every other.
+        guard key.isEmpty else { return key }
+        return String(folded.decomposedStringWithCompatibilityMapping.unicodeScalars.filter { !$0.properties.isWhitespace }.map(Character.init))
     }
 
     /// Cyrillic and Greek letters (lowercase: the name is case-folded first) drawn like Latin ones.

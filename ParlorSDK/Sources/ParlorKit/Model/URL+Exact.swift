@@ -18,6 +18,12 @@ extension URL {
     public static func inexactReason(_ text: String) -> String {
         let shown = text.count > 80 ? text.prefix(80) + "…" : Substring(text)
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+        if let start = text.range(of: "://")?.upperBound {
+            let authority = text[start...].prefix { !"/?#".contains($0) }
+            if authority.unicodeScalars.contains(where: { !$0.isASCII }) {
+                return "The URL '\(shown)' has a host outside ASCII ('\(authority.prefix(80))'), which a URL cannot: write the host in its ASCII (punycode) form, as `xn--bcher-kva.example` for `bücher.example`."
+            }
+        }
         if let bad = text.unicodeScalars.first(where: { !allowed.contains($0) }) {
             let what = bad == " " ? "a space" : bad.isASCII ? "'\(bad)'" : "'\(bad)' (outside ASCII)"
             let escape = String(bad).utf8.map { String(format: "%%%02X", $0) }.joined()

@@ -125,4 +125,6 @@ def test_a_message_too_long_for_the_socket_fails_on_its_bubble_and_the_connectio
     time.sleep(2)
     assert not alice.visible(".connection-banner"), "the connection stayed up"
     alice.send_text("Shorter, then")
-    alice.wait_until_sent("the next message to be acknowledged")
+    # The refused one stays on its bubble (Retry, Delete); the next is acknowledged.
+    alice.wait(lambda: not alice.find("[data-pending-id]:not(.is-failed)"), "the next message to be acknowledged")
+    assert len(alice.find("[data-pending-id].is-failed")) == 1, "the refused message keeps its bubble"

@@ -20,11 +20,6 @@ export function linkified(text) {
   return parts;
 }
 
-export function timeLabel(iso) {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-}
-
 /** The first web address in a text, or null. */
 export function firstLink(text) {
   return [...(text ?? '').matchAll(URL_PATTERN)][0]?.[0] ?? null;

@@ -2,7 +2,6 @@
 // frames to the state, and turns what the person does into frames.
 
 import { api } from './api.js';
-import { announce } from './dom.js';
 import { newId } from './ids.js';
 import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
@@ -255,7 +254,8 @@ function receiveMessage(message) {
     bump(message.conversation);
     emit('conversations');
     if (!fromMe) emit('incoming', message);
-    if (!fromMe && visibleConversation === message.conversation) announce(`${message.senderName}: ${spoken(message)}`);
+    // Said by the page (main.js listens): the data layer does not reach into the view.
+    if (!fromMe && visibleConversation === message.conversation) emit('announce', `${message.senderName}: ${spoken(message)}`);
     if (!fromMe && seen) markRead(message.conversation);
   } else if (isNew && !conversation) {
     loadConversations().catch(() => {});

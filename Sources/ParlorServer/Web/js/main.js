@@ -86,6 +86,7 @@ function startApp(user, { signedIn = false } = {}) {
     leave();
   };
   on('signedOut', signedOut);
+  on('announce', announce);
   const sidebar = new Sidebar({
     onNewConversation: () => newConversation.open(),
     onSignOut: async () => {

@@ -4,9 +4,9 @@
 
 import { api } from './api.js';
 import { h, replaceChildren } from './dom.js';
-import { activityLabel } from './sidebar.js';
 import { conversationTitle, state } from './state.js';
 import { rules } from './rules.js';
+import { activityLabel } from './times.js';
 
 /** What the server accepts (SearchTerms.maxQueryLength); the field holds no more. */
 const HAS_WORD = /[\p{L}\p{N}]/u;

@@ -6,23 +6,12 @@ import { focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { SearchPanel } from './search.js';
 import { SecuritySettings } from './security.js';
 import { conversationTitle, state } from './state.js';
+import { activityLabel } from './times.js';
 
 /** A conversation's picture: the other person's in a 1:1 conversation, initials for a group. */
 function avatar(conversation) {
   const other = conversation.isGroup ? null : conversation.members?.find((m) => m.id !== state.me?.id);
   return avatarView(conversationTitle(conversation), conversation.id, other?.avatarURL, conversation.isGroup && 'avatar-group');
-}
-
-/** When a conversation was last active, as Messages' list says it: "10:42 AM", "Yesterday", "Monday", "14/03/2026". */
-export function activityLabel(iso, now = new Date()) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const startOfDay = (d) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-  const days = Math.round((startOfDay(now) - startOfDay(date)) / 86_400_000);
-  if (days <= 0) return date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-  if (days === 1) return 'Yesterday';
-  if (days < 7) return date.toLocaleDateString([], { weekday: 'long' });
-  return date.toLocaleDateString();
 }
 
 const NOTIFICATIONS_HINT = 'New messages while you look elsewhere; in muted conversations, only those that mention you.';

@@ -2,7 +2,8 @@
 // message of a session is its bubble, older ones leave their summary line where they were),
 // redrawn by key so that only what changed is rebuilt.
 
-import { appCard, stickerView, summaryLine, textBubble, timeLabel } from './bubbles.js';
+import { appCard, stickerView, summaryLine, textBubble } from './bubbles.js';
+import { timeLabel } from './times.js';
 import { h, safeImageURL } from './dom.js';
 import { readableText, sameId } from './mentions.js';
 import { attachmentView } from './attachments.js';

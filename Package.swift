@@ -121,6 +121,7 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
         .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, "ParlorStickers", "Hello"]),

@@ -14,6 +14,13 @@ import ParlorStore
 /// (`WebSocketMessageHandler`).
 struct Gateway: Sendable {
     let services: ParlorServices
+    /// What connections' replays and gap fills read: the store, the renderer, the apps' session frames.
+    let deliverySource: any DeliverySource
+
+    init(services: ParlorServices) {
+        self.services = services
+        deliverySource = StoreDeliverySource(store: services.store, renderer: services.renderer, apps: services.apps)
+    }
 
     /// The endpoint of a signed-in user's WebSocket: channel handlers, no task while idle.
     /// - Parameter tokenHash: the hash of the token it signed in with (`Sessions` closes it when

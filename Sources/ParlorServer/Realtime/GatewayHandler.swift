@@ -32,7 +32,9 @@ final class GatewaySession: Sendable {
         self.user = user
         self.logger = logger
         self.channel = channel
-        connection = ClientConnection(user: user.id, tokenHash: tokenHash, channel: channel, services: gateway.services)
+        connection = ClientConnection(
+            user: user.id, tokenHash: tokenHash, channel: channel, limit: gateway.services.configuration.sendQueueLimit,
+            source: gateway.deliverySource)
     }
 
     /// Registers the connection, then handles what came meanwhile.

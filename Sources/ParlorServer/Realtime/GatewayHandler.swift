@@ -5,7 +5,8 @@ import Synchronization
 
 /// One browser tab's connection, shared by its channel handler and the short tasks that handle
 /// its messages. The client's messages are handled one at a time, in order, in a task that lives
-/// only while there are some; while `inboxLimit` wait, the socket is not read.
+/// only while there are some (its `InboxStateMachine` says when); while `inboxLimit` wait, the
+/// socket is not read.
 final class GatewaySession: Sendable {
     let gateway: Gateway
     let user: User
@@ -15,17 +16,9 @@ final class GatewaySession: Sendable {
     /// other frames: an app outside the server that is slow to answer holds up that app only.
     let apps = AppLanes(limit: GatewaySession.inboxLimit)
     private let channel: any Channel
-    private let inbox = Mutex(Inbox())
+    private let inbox = Mutex(InboxStateMachine<SocketMessage>(limit: GatewaySession.inboxLimit))
     /// The most client messages that wait to be handled before reading pauses.
     static let inboxLimit = 8
-
-    private struct Inbox {
-        var messages: [SocketMessage] = []
-        /// A task handles messages (at first: registers the connection).
-        var working = true
-        var registered = false
-        var closed = false
-    }
 
     init(gateway: Gateway, user: User, tokenHash: String, channel: any Channel, logger: Logger) {
         self.gateway = gateway
@@ -41,56 +34,42 @@ final class GatewaySession: Sendable {
     func start() {
         Task {
             let opened = await gateway.open(self)
-            let closedMeanwhile = inbox.withLock { inbox in
-                inbox.registered = opened
-                return inbox.closed
-            }
-            if opened, closedMeanwhile { await gateway.closed(self) }
-            if opened { await work() } else { inbox.withLock { $0.messages = [] } }
+            await run(inbox.withLock { $0.registered(opened) })
         }
     }
 
     /// A whole message came (on the event loop).
     func received(_ message: SocketMessage) {
-        let start = inbox.withLock { inbox -> Bool in
-            inbox.messages.append(message)
-            guard !inbox.working else { return false }
-            inbox.working = true
-            return true
-        }
-        if start { Task { await work() } }
+        let action = inbox.withLock { $0.received(message) }
+        if action != .none { Task { await run(action) } }
     }
 
     /// Whether the socket may be read: fewer than `inboxLimit` messages wait.
-    var acceptsMore: Bool { inbox.withLock { $0.messages.count < Self.inboxLimit } }
+    var acceptsMore: Bool { inbox.withLock { $0.acceptsMore } }
 
     /// The channel closed (on the event loop).
     func closed() {
         connection.closed()
         apps.cancelAll()
-        let registered = inbox.withLock { inbox in
-            inbox.closed = true
-            inbox.messages = []
-            return inbox.registered
+        let action = inbox.withLock { $0.closed() }
+        if action != .none { Task { await run(action) } }
+    }
+
+    private func run(_ action: InboxStateMachine<SocketMessage>.Action) async {
+        switch action {
+        case .none: return
+        case .work: await work()
+        case .unregister: await gateway.closed(self)
         }
-        if registered { Task { await gateway.closed(self) } }
     }
 
     private func work() async {
-        while true {
-            let next = inbox.withLock { inbox -> (SocketMessage, wasFull: Bool)? in
-                guard !inbox.closed, !inbox.messages.isEmpty else {
-                    inbox.working = false
-                    return nil
-                }
-                return (inbox.messages.removeFirst(), inbox.messages.count >= Self.inboxLimit - 1)
-            }
-            guard let (message, wasFull) = next else { return }
+        while let (message, readAgain) = inbox.withLock({ $0.next() }) {
             // A connection closed meanwhile (its sign-in ended, the server stops) handles nothing
             // more of what its client sent before the close.
             guard !connection.isClosed else { continue }
             // Reading paused at the limit: one has room again.
-            if wasFull { channel.read() }
+            if readAgain { channel.read() }
             await gateway.receive(message, on: self)
         }
     }

@@ -93,11 +93,11 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 await becomeActive(style: .expanded)
                 return
             }
-            let willSelect = await run("willSelect") { app, state, context in
+            let willSelect = await run(.willSelect) { app, state, context in
                 try await app.willSelect(message, state: &state, context: context)
             }
             selectedMessage = message
-            let didSelect = await run("didSelect") { app, state, context in
+            let didSelect = await run(.didSelect) { app, state, context in
                 try await app.didSelect(message, state: &state, context: context)
             }
             await transition(to: .expanded, depth: 0)
@@ -115,7 +115,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func receive(_ message: Message) async -> InstanceUpdate {
         await serialized(userInitiated: false) {
             guard isActive, style != .transcript else { return }
-            let requests = await run("didReceive") { app, state, context in
+            let requests = await run(.didReceive) { app, state, context in
                 try await app.didReceive(message, state: &state, context: context)
             }
             await apply(requests, depth: 0)
@@ -159,7 +159,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func didStartSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
             guard isActive, style != .transcript else { return }
-            let requests = await run("didStartSending") { app, state, context in
+            let requests = await run(.didStartSending) { app, state, context in
                 try await app.didStartSending(message, state: &state, context: context)
             }
             await apply(requests, depth: 0)
@@ -169,7 +169,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func didCancelSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
             guard isActive, style != .transcript else { return }
-            let requests = await run("didCancelSending") { app, state, context in
+            let requests = await run(.didCancelSending) { app, state, context in
                 try await app.didCancelSending(message, state: &state, context: context)
             }
             await apply(requests, depth: 0)
@@ -199,10 +199,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         style = newStyle
         modal = nil
         isActive = true
-        let will = await run("willBecomeActive") { app, state, context in
+        let will = await run(.willBecomeActive) { app, state, context in
             try await app.willBecomeActive(state: &state, context: context)
         }
-        let did = await run("didBecomeActive") { app, state, context in
+        let did = await run(.didBecomeActive) { app, state, context in
             try await app.didBecomeActive(state: &state, context: context)
         }
         await apply(will + did, depth: 0)
@@ -212,23 +212,23 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         guard isActive else { return }
         // Presentation requests made while resigning are dropped: the app is closing, and opening
         // it again starts from the drawer's or the message's style.
-        _ = await run("willResignActive") { app, state, context in
+        _ = await run(.willResignActive) { app, state, context in
             try await app.willResignActive(state: &state, context: context)
         }
         isActive = false
         modal = nil
-        _ = await run("didResignActive") { app, state, context in
+        _ = await run(.didResignActive) { app, state, context in
             try await app.didResignActive(state: &state, context: context)
         }
     }
 
     private func transition(to newStyle: PresentationStyle, depth: Int) async {
         guard isActive, newStyle != style, style != .transcript, depth < Self.maxRequestDepth else { return }
-        let will = await run("willTransition") { app, state, context in
+        let will = await run(.willTransition) { app, state, context in
             try await app.willTransition(to: newStyle, state: &state, context: context)
         }
         style = newStyle
-        let did = await run("didTransition") { app, state, context in
+        let did = await run(.didTransition) { app, state, context in
             try await app.didTransition(to: newStyle, state: &state, context: context)
         }
         await apply(will + did, depth: depth + 1)
@@ -280,9 +280,9 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             } catch let error as MessagesError where error.code == .sessionConflict && error.sessionHead != nil {
                 // Someone replaced the session head first: re-run the action on the new head.
                 selectedMessage = error.sessionHead
-                if attempt == MessageRules.maxRebases { record(error, hook: "handle") }
+                if attempt == MessageRules.maxRebases { record(error, hook: AppWire.Hook.handle.rawValue) }
             } catch {
-                record(error, hook: "handle")
+                record(error, hook: AppWire.Hook.handle.rawValue)
                 return
             }
         }
@@ -317,22 +317,22 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     // MARK: Running app code
 
-    private typealias Hook = @Sendable (App, inout App.State, AppContext) async throws -> Void
+    private typealias HookBody = @Sendable (App, inout App.State, AppContext) async throws -> Void
 
     /// Runs a lifecycle hook; a failure is recorded and leaves the state unchanged. Not run once
     /// the app proved unreachable in this call.
-    private func run(_ name: String, _ hook: Hook) async -> [PresentationRequest] {
+    private func run(_ name: AppWire.Hook, _ hook: HookBody) async -> [PresentationRequest] {
         guard !unreachable else { return [] }
         do {
             return try await call(interaction: false, hook)
         } catch {
-            record(error, hook: name)
+            record(error, hook: name.rawValue)
             return []
         }
     }
 
     /// Runs app code with a fresh context; commits the state only when the code returns normally.
-    private func call(interaction: Bool, _ hook: Hook) async throws -> [PresentationRequest] {
+    private func call(interaction: Bool, _ hook: HookBody) async throws -> [PresentationRequest] {
         if unreachable, let failure { throw failure.error }
         let gate = EffectGate(visible: isActive, transcript: style == .transcript, interaction: interaction)
         defer { gate.close() }
@@ -398,7 +398,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             lastView = try await Self.draw(drawer, state: state, environment: environment)
         } catch {
             // The last view stays, with the reason it could not be drawn again.
-            record(error, hook: "render")
+            record(error, hook: AppWire.Hook.render.rawValue)
         }
     }
 

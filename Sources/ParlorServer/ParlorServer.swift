@@ -43,6 +43,11 @@ public enum ParlorServer {
         router.middlewares.add(CrossSiteGuard(publicOrigin: configuration.publicOrigin))
         if let webRoot {
             router.middlewares.add(FileMiddleware(webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), searchForIndexHtml: true, logger: logger))
+            do {
+                try WebAppRoutes(root: webRoot).add(to: router)
+            } catch {
+                logger.error("The web client's files cannot be read: no service worker", metadata: ["error": "\(error)"])
+            }
         }
         OperatorRoutes(services: services, gate: gate).add(to: router)
         AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)

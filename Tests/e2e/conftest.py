@@ -209,10 +209,28 @@ class ParlorServer:
         ] + (extra or [])
         for app in self.outside:
             arguments += ["--out-of-process", app]
+        self.arguments = arguments
         self.lines: list[str] = []
         self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
         self.url = self._wait_for_url()
         self._start_runners(feed_url)
+
+    def pause(self):
+        """Stops the server process (SIGTERM), keeping its data directory: `resume` starts it again."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+    def resume(self):
+        """Starts the server again after `pause`, on the same port and data directory."""
+        arguments = list(self.arguments)
+        arguments[arguments.index("--port") + 1] = self.url.rsplit(":", 1)[1]
+        self.lines = []
+        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=self.log, text=True, cwd=ROOT)
+        self.url = self._wait_for_url()
 
     def _start_runners(self, feed_url: str):
         """Starts `parlor apps run` for each app the server says runs outside it."""

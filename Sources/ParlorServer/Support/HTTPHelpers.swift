@@ -38,10 +38,11 @@ enum JSONBody {
 struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
         // Remote images go through /images/proxy; video and audio load directly, over https only. Frames: https pages, and http on the viewer's own
-        // computer (development); the client frames nothing else (widgets.js `frameable`).
+        // computer (development); the client frames nothing else (widgets.js `frameable`). The web app's manifest and its
+        // service worker (WebAppRoutes) are Parlor's own.
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' https:; "
-            + "frame-src https: http://127.0.0.1:* http://localhost:*; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-            + "form-action 'self'; frame-ancestors 'none'"
+            + "frame-src https: http://127.0.0.1:* http://localhost:*; connect-src 'self'; manifest-src 'self'; worker-src 'self'; "
+            + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -1,5 +1,6 @@
 // Starts Parlor in the browser: signs in, lays out the sidebar and the main area, follows the
-// address (#/c/<conversation>, #/home/<app>), and shows the connection's state.
+// address (#/c/<conversation>, #/home/<app>), and shows the connection's state: without the
+// server (a start from the service worker's shell), a page that says so and starts once it answers.
 
 import { api, ApiError } from './api.js';
 import { noteSignedOut, showAuth } from './auth.js';
@@ -14,16 +15,35 @@ import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
 import { loadRules } from './rules.js';
+import { checkForUpdate, startUpdates } from './updates.js';
 
 const root = document.getElementById('app');
+/** What the banner says while the server cannot be reached. */
+const OFFLINE_TEXT = 'Connection lost. Reconnecting…';
+/** Starts tried while the server cannot be reached, and the timer of the next. */
+let bootAttempts = 0;
+let bootTimer = null;
+let booting = false;
 
 async function boot() {
+  clearTimeout(bootTimer);
+  bootTimer = null;
+  if (booting) return;
+  booting = true;
   try {
     // The server's limits and windows come first: every screen follows them.
     await loadRules();
     const me = await api('/api/me');
+    document.body.classList.remove('is-offline');
+    // Back after a start without the server: it may be a newer version by now.
+    if (bootAttempts > 0) checkForUpdate();
     startApp(me.user);
   } catch (error) {
+    if (unreachable(error)) {
+      showOffline();
+      return;
+    }
+    document.body.classList.remove('is-offline');
     if (error instanceof ApiError && error.status === 401) {
       root.removeAttribute('aria-busy');
       showAuth(root, (user) => startApp(user, { signedIn: true }));
@@ -33,8 +53,39 @@ async function boot() {
         h('p', { text: error.message }),
         h('button', { type: 'button', class: 'button button-primary', text: 'Try again', on: { click: () => location.reload() } }))));
     }
+  } finally {
+    booting = false;
   }
 }
+
+/** No answer from the server: the network is down, or the server (a proxy answers for it). */
+function unreachable(error) {
+  return error instanceof ApiError && (error.status === 0 || (error.status >= 502 && error.status <= 504));
+}
+
+/** Parlor opened without its server (its page kept by the service worker): it says so with the
+ * connection banner and starts by itself once the server answers, trying as the socket does
+ * (further and further apart, up to 15 s; at once when the browser is back online). */
+function showOffline() {
+  root.removeAttribute('aria-busy');
+  document.body.classList.add('is-offline');
+  if (!root.querySelector('.offline-start')) {
+    replaceChildren(root,
+      h('div', { class: 'connection-banner', text: OFFLINE_TEXT, attrs: { role: 'status' } }),
+      h('main', { class: 'auth offline-start' }, h('div', { class: 'auth-card' },
+        h('span', { class: 'brand-mark brand-mark-large', attrs: { 'aria-hidden': 'true' } }),
+        h('h1', { class: 'auth-title', text: 'Parlor' }),
+        h('p', { text: 'Parlor cannot reach its server. It opens by itself as soon as the server answers.' }),
+        h('button', { type: 'button', class: 'button button-primary', text: 'Try again', on: { click: () => boot() } }))));
+  }
+  const base = Math.min(15000, 400 * 2 ** bootAttempts);
+  bootAttempts += 1;
+  bootTimer = setTimeout(boot, base / 2 + Math.random() * (base / 2));
+}
+
+window.addEventListener('online', () => {
+  if (bootTimer) boot();
+});
 
 /** Lays out Parlor for `user`; `signedIn` when they just signed in or up (focus then moves on
  * purpose, to the open view or the conversation list, instead of falling to <body>). */
@@ -177,10 +228,12 @@ function startApp(user, { signedIn = false } = {}) {
     open: (id) => { location.hash = `#/c/${encodeURIComponent(id)}`; },
   });
   on('directory', () => sidebar.render());
+  // A reconnect may be to a server of a newer version: its worker then takes over, and says so.
+  on('ready', (isReconnect) => { if (isReconnect) checkForUpdate(); });
   on('status', (status) => {
     const offline = status === 'offline' || status === 'reconnecting';
     banner.hidden = !offline;
-    banner.textContent = offline ? 'Connection lost. Reconnecting…' : '';
+    banner.textContent = offline ? OFFLINE_TEXT : '';
     document.body.classList.toggle('is-offline', offline);
   });
   on('error', (error) => {
@@ -215,4 +268,5 @@ function startApp(user, { signedIn = false } = {}) {
   if (signedIn && !view) sidebar.focusStart();
 }
 
+startUpdates();
 boot();

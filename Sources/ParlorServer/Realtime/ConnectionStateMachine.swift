@@ -180,27 +180,27 @@ struct ConnectionStateMachine: Sendable {
                 return .none
             }
             state = .modifying
-            var frames: [String] = []
-            var index = 0
-            while index < queue.count {
-                let item = queue[index]
-                index += 1
+            let limit = limit
+            let taken = takeQueue { item in
                 switch item {
                 case .frame(let text):
-                    frames.append(text)
+                    return .write(text)
                 case .message(let message, let frame):
                     // A client that never says hello must not pile them up.
-                    guard early.count < limit else { return cutOff(after: frames, .fellBehind) }
+                    guard early.count < limit else { return .cutOff(.fellBehind) }
                     early.append(EarlyMessage(message: message, frame: frame))
+                    return .skip
                 case .start(let since):
-                    queue.removeFirst(index)
-                    state = .replaying
-                    return .writeAndStart(frames, .replay(since: since, delivered: [:], early: early))
+                    return .start(.replay(since: since, delivered: [:], early: early), then: .replaying)
                 }
             }
-            queue = []
-            state = .awaitingHello(early: early, .draining)
-            return .write(frames)
+            switch taken {
+            case .stopped(let action):
+                return action
+            case .all(let frames):
+                state = .awaitingHello(early: early, .draining)
+                return .write(frames)
+            }
 
         case .streaming(var delivered, _):
             guard writable, !queue.isEmpty else {
@@ -208,37 +208,32 @@ struct ConnectionStateMachine: Sendable {
                 return .none
             }
             state = .modifying
-            var frames: [String] = []
-            var index = 0
-            while index < queue.count {
-                let item = queue[index]
-                index += 1
+            let taken = takeQueue { item in
                 switch item {
                 case .frame(let text):
-                    frames.append(text)
+                    return .write(text)
                 case .start(let since):
                     // Another hello: replayed again from what the client now says it has.
-                    queue.removeFirst(index)
-                    state = .replaying
-                    return .writeAndStart(frames, .replay(since: since, delivered: delivered, early: []))
+                    return .start(.replay(since: since, delivered: delivered, early: []), then: .replaying)
                 case .message(let message, let frame):
                     let conversation = message.conversationID
                     let last = delivered[conversation]
-                    if let last, message.sequence <= last { continue }
+                    if let last, message.sequence <= last { return .skip }
                     if let frame, last.map({ message.sequence == $0 + 1 }) ?? true {
                         delivered[conversation] = message.sequence
-                        frames.append(frame)
-                        continue
+                        return .write(frame)
                     }
                     // A gap to fill first, or a message to draw for this viewer.
-                    queue.removeFirst(index)
-                    state = .waitingForStore
-                    return .writeAndStart(frames, .deliver(message, frame: frame, delivered: delivered))
+                    return .start(.deliver(message, frame: frame, delivered: delivered), then: .waitingForStore)
                 }
             }
-            queue = []
-            state = .streaming(delivered, .draining)
-            return .write(frames)
+            switch taken {
+            case .stopped(let action):
+                return action
+            case .all(let frames):
+                state = .streaming(delivered, .draining)
+                return .write(frames)
+            }
 
         case .replaying, .waitingForStore, .closing, .cutOff, .closed:
             return .none
@@ -325,6 +320,52 @@ struct ConnectionStateMachine: Sendable {
         queue = []
         if case .cutOff = state { return }
         state = .closed
+    }
+
+    /// What a drain does with one item that waited.
+    private enum Take {
+        /// Write this frame, and go on.
+        case write(String)
+        /// Nothing to write for it, go on.
+        case skip
+        /// Stop here: write what was taken, then start this store job in this state; what comes
+        /// after the item waits for the job's end.
+        case start(StoreJob, then: State)
+        /// Stop here: write what was taken, then this close frame; what waits is dropped.
+        case cutOff(CloseFrame)
+    }
+
+    /// How a walk through the queue ended.
+    private enum Taken {
+        /// The whole queue was taken: these frames are to be written.
+        case all([String])
+        /// It stopped at an item, with this action.
+        case stopped(Action)
+    }
+
+    /// Takes what waits from the front of the queue, each item as `take` says, until the queue is
+    /// empty or `take` stops at an item (the items after it stay queued).
+    private mutating func takeQueue(_ take: (Outgoing) -> Take) -> Taken {
+        var frames: [String] = []
+        var index = 0
+        while index < queue.count {
+            let item = queue[index]
+            index += 1
+            switch take(item) {
+            case .write(let text):
+                frames.append(text)
+            case .skip:
+                continue
+            case .start(let job, let next):
+                queue.removeFirst(index)
+                state = next
+                return .stopped(.writeAndStart(frames, job))
+            case .cutOff(let close):
+                return .stopped(cutOff(after: frames, close))
+            }
+        }
+        queue = []
+        return .all(frames)
     }
 
     private mutating func cutOff(after frames: [String], _ close: CloseFrame) -> Action {

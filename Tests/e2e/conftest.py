@@ -217,6 +217,12 @@ class ParlorServer:
 
     def pause(self):
         """Stops the server process (SIGTERM), keeping its data directory: `resume` starts it again."""
+        self._terminate()
+
+    def _terminate(self):
+        """Stops the server process as an operator would (SIGTERM), killing it after 10 s."""
+        if self.process.poll() is not None:
+            return
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=10)
@@ -281,13 +287,7 @@ class ParlorServer:
         for runner in self.runners:
             runner.kill()
             runner.wait(timeout=5)
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        self._terminate()
         self.log.close()
         shutil.rmtree(self.data_dir, ignore_errors=True)
 

@@ -167,9 +167,7 @@ struct ConversationRoutes {
         router.get("/api/conversations/:id/staged") { _, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            try await services.membership.requireMember(user.id, of: conversation)
-            let staged = try await services.store.staged(user: user.id, conversation: conversation)
-            return try JSONBody.response(Wire.StagedReply(staged: await renderer.staged(staged, user: user.id, conversation: conversation)))
+            return try JSONBody.response(Wire.StagedReply(staged: try await services.apps.staged(for: user.id, in: conversation)))
         }
     }
 

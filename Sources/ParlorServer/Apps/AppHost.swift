@@ -152,6 +152,14 @@ final class AppHost: Sendable {
         await sendUpdate(update, user: user, scope: scope)
     }
 
+    /// `user`'s compose field in `conversation`, as their tabs show it.
+    /// - Throws: `notFound` when they are not a member.
+    func staged(for user: UserID, in conversation: ConversationID) async throws -> Wire.Staged? {
+        try await membership.requireMember(user, of: conversation)
+        let staged = try await store.staged(user: user, conversation: conversation)
+        return await renderer.staged(staged, user: user, conversation: conversation)
+    }
+
     /// What a reconnecting tab needs besides messages: its compose fields and the apps it has open.
     func sessionFrames(for user: UserID, in conversations: [ConversationID]) async -> [Wire.ServerFrame] {
         var frames: [Wire.ServerFrame] = []

@@ -247,6 +247,13 @@ final class Messaging: Sendable {
         }
     }
 
+    /// The message a session's reply conflicted with (`sessionConflict`), as `user` sees it: sent
+    /// with the error, so that the client can apply its change to it.
+    func conflictingHead(_ error: MessagesError, in conversation: ConversationID, for user: UserID) async -> Wire.Message? {
+        guard let id = error.sessionHead?.id, let stored = try? await store.message(id: id, in: conversation) else { return nil }
+        return await renderer.render(stored, for: user)
+    }
+
     /// The head an outside app checked a message against (`id` nil: it starts a session, or has none).
     private struct CheckedHead {
         let id: MessageID?

@@ -127,12 +127,12 @@ struct Gateway: Sendable {
         do {
             try await dispatch(request, user: user.id, connection: connection)
         } catch let error as MessagesError where error.code == .sessionConflict {
-            var head: Wire.Message?
-            if let conversation = request.frame.conversation, let id = error.sessionHead?.id,
-               let stored = try? await services.store.message(id: id, in: conversation)
-            {
-                head = await services.renderer.render(stored, for: user.id)
-            }
+            let head: Wire.Message? =
+                if let conversation = request.frame.conversation {
+                    await services.messaging.conflictingHead(error, in: conversation, for: user.id)
+                } else {
+                    nil
+                }
             reply(.error(APIError(error), requestId: request.requestId, head: head), on: connection)
         } catch {
             if APIError(error).status == .internalServerError {

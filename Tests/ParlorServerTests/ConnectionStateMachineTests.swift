@@ -128,6 +128,23 @@ struct ConnectionStateMachineTests {
         #expect(!replaying.hasFallenBehind)
     }
 
+    @Test("The channel gone during a replay: the job's frames are refused, its end writes nothing, and the connection is not counted as fallen behind")
+    func channelClosedDuringReplay() {
+        var machine = Machine(limit: 8)
+        _ = machine.enqueue(.start(since: [:]))
+        _ = machine.drain(writable: true)
+        #expect(machine.state == .replaying)
+        #expect(machine.enqueue(live(1)) == .queued)
+        machine.channelClosed()
+        #expect(machine.state == .closed)
+        #expect(machine.waiting == 0, "what waited is dropped")
+        #expect(machine.storeJobWrites([frame(1)]) == .none, "the job stops at its next page")
+        #expect(machine.storeJobDone(.failed, writable: false) == .none, "no close frame on a channel that is gone")
+        #expect(machine.isClosed)
+        #expect(!machine.hasFallenBehind, "not a slow consumer")
+        #expect(machine.enqueue(live(2)) == .refused)
+    }
+
     @Test("While the socket takes no more, items wait without asking for a drain; writable again, they go out in order")
     func pausedResumes() {
         var machine = streaming([a: 0])

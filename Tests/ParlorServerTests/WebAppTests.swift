@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -30,7 +31,7 @@ struct WebAppTests {
     /// What the server writes above the worker's script.
     struct Build: Decodable {
         let version: String
-        let shell: [String]
+        let shell: [String: String]
     }
 
     /// Paths whose answers are private or live: never in the worker's shell.
@@ -97,12 +98,15 @@ struct WebAppTests {
             #expect(Self.isHex(build.version, digits: 16), "\(build.version)")
             #expect(reply.text.contains("caches.delete"), "the worker drops the shells of other versions")
 
-            let shell = Set(build.shell)
+            let shell = Set(build.shell.keys)
             #expect(shell.isSuperset(of: ["/", "/js/main.js", "/js/updates.js", "/css/app.css", "/manifest.webmanifest", "/apple-touch-icon.png", "/icons/parlor-192.png"]))
             #expect(!shell.contains("/sw.js") && !shell.contains("/index.html"))
-            for path in build.shell {
+            for (path, digest) in build.shell {
                 #expect(!Self.privatePrefixes.contains { path == $0 || path.hasPrefix($0 + "/") }, "\(path)")
-                #expect(try await api.get(path).status == .ok, "\(path)")
+                let file = try await api.get(path)
+                #expect(file.status == .ok, "\(path)")
+                // What the worker checks before it keeps a file: the bytes served are these.
+                #expect(SHA256.hash(data: file.body).map { String(format: "%02x", $0) }.joined() == digest, "\(path)")
             }
 
             let head = try await api.request(.head, "/sw.js")
@@ -133,7 +137,9 @@ struct WebAppTests {
         try Data("self.addEventListener('fetch', () => {});".utf8).write(to: folder.appendingPathComponent("sw.js"))
 
         let first = try WebAppRoutes(root: folder)
-        #expect(first.shell == ["/", "/js/main.js"])
+        #expect(first.shell.keys.sorted() == ["/", "/js/main.js"])
+        // SHA-256 of "export {};", as `printf 'export {};' | sha256sum` gives it.
+        #expect(first.shell["/js/main.js"] == "2e29cd9a98755c46896f7a2d56524db2d6d96b248e36db46de14c30bf47c8d05")
         #expect(try WebAppRoutes(root: folder).version == first.version, "the same files, the same version")
 
         try Data("export const changed = 1;".utf8).write(to: folder.appendingPathComponent("js/main.js"))

@@ -7,6 +7,8 @@ is announced with a way to reload."""
 import pytest
 from selenium.webdriver.common.keys import Keys
 
+from conftest import parlor_binary
+
 OFFLINE_TEXT = "Connection lost. Reconnecting…"
 PRIVATE_PREFIXES = ("/api", "/ws", "/images", "/blobs")
 
@@ -71,21 +73,36 @@ def test_installable_and_opens_without_the_server(browsers, server):
 
 
 @pytest.mark.flow
-def test_a_new_version_taking_over_is_announced(browsers):
+def test_a_new_version_taking_over_is_announced(browsers, server):
     alice = browsers("alice", width=390, height=844)
     alice.wait(lambda: controlled(alice), "the service worker to control the page", timeout=15)
     assert not alice.find(".update-card"), "an announcement with nothing new"
+    first = list(alice.driver.execute_async_script(CACHED_PATHS))
+    alice.js("window.__beforeReload = true;")
 
-    # What the browser does when a newer worker takes over this page (a server of another
-    # version: tested on the server's side by WebAppTests).
-    alice.js("navigator.serviceWorker.dispatchEvent(new Event('controllerchange')); window.__beforeReload = true;")
-    notice = alice.wait(lambda: alice.visible(".update-notice[role=status] .update-card"), "the update notice")[0]
-    assert " ".join(notice.text.split()) == "Parlor was updated — Reload", notice.text
-    alice.shot("update-notice")
+    # The server is upgraded: the same binary, one file of its client changed (in the built
+    # client the server reads, put back afterwards).
+    stylesheet = parlor_binary().parent / "Parlor_ParlorServer.resources" / "Web" / "css" / "app.css"
+    original = stylesheet.read_bytes()
+    try:
+        server.pause()
+        stylesheet.write_bytes(original + b"\n/* the next version */\n")
+        server.resume()
+        # The page reconnects by itself, asks for the worker again, and the new one (its files
+        # checked against their digests) takes over.
+        notice = alice.wait(lambda: alice.visible(".update-notice[role=status] .update-card"), "the update notice", timeout=30)[0]
+        assert " ".join(notice.text.split()) == "Parlor was updated — Reload", notice.text
+        # The page's controller changes as the new worker activates; it drops the old shell then.
+        alice.wait(lambda: len(list(alice.driver.execute_async_script(CACHED_PATHS))) == 1, "the old version's shell dropped")
+        caches = list(alice.driver.execute_async_script(CACHED_PATHS))
+        assert caches != first, f"the shell of the new version: {first} → {caches}"
+        alice.shot("update-notice")
 
-    # Its button is a real one, worked from the keyboard: Enter reloads the page.
-    button = alice.button("Reload")
-    assert button is not None and button.tag_name == "button"
-    button.send_keys(Keys.ENTER)
-    alice.wait(lambda: alice.js("return window.__beforeReload === undefined") and alice.visible(".sidebar"), "Parlor reloaded")
-    assert not alice.find(".update-card")
+        # Its button is a real one, worked from the keyboard: Enter reloads the page.
+        button = alice.button("Reload")
+        assert button is not None and button.tag_name == "button"
+        button.send_keys(Keys.ENTER)
+        alice.wait(lambda: alice.js("return window.__beforeReload === undefined") and alice.visible(".sidebar"), "Parlor reloaded")
+        assert not alice.find(".update-card")
+    finally:
+        stylesheet.write_bytes(original)

@@ -25,8 +25,10 @@ struct WebAppRoutes: Sendable {
 
     /// A digest of the client's files, their paths and contents (16 hex digits).
     let version: String
-    /// The paths the worker keeps, as the page asks for them: `/` for `index.html`.
-    let shell: [String]
+    /// The paths the worker keeps, as the page asks for them (`/` for `index.html`), each with the
+    /// SHA-256 of its contents in hex: the worker keeps a file only when its bytes are these, so a
+    /// server restarted with other files meanwhile never fills this version's shell with them.
+    let shell: [String: String]
     /// The worker's script as served.
     let worker: ByteBuffer
 
@@ -42,17 +44,21 @@ struct WebAppRoutes: Sendable {
         }.sorted()
         var hasher = SHA256()
         var script: Data?
+        var shell: [String: String] = [:]
         for path in paths {
             let contents = try Data(contentsOf: root.appendingPathComponent(path))
             hasher.update(data: Data(path.utf8))
             hasher.update(data: withUnsafeBytes(of: UInt64(contents.count).bigEndian) { Data($0) })
             hasher.update(data: contents)
-            if path == Self.workerFile { script = contents }
+            if path == Self.workerFile {
+                script = contents
+            } else {
+                let served = path == "index.html" ? "/" : "/" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
+                shell[served] = Self.hex(SHA256.hash(data: contents))
+            }
         }
-        version = String(hasher.finalize().map { String(format: "%02x", $0) }.joined().prefix(16))
-        shell = paths.filter { $0 != Self.workerFile }.map { path in
-            path == "index.html" ? "/" : "/" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path)
-        }
+        version = String(Self.hex(hasher.finalize()).prefix(16))
+        self.shell = shell
         var worker = ByteBuffer(string: "const BUILD = ")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -66,7 +72,11 @@ struct WebAppRoutes: Sendable {
     /// What the worker is told above its script.
     private struct Build: Encodable {
         let version: String
-        let shell: [String]
+        let shell: [String: String]
+    }
+
+    private static func hex(_ digest: some Sequence<UInt8>) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
     }
 
     func add(to router: Router<some RequestContext>) {

@@ -55,8 +55,9 @@ final class ClientConnection: Sendable {
     }
 
     /// Returns once the connection's event loop has run what was queued for it before the call:
-    /// a frame queued then has been written, or waits for the socket to take more (a slow client
-    /// holds nobody up here).
+    /// a frame queued then has been written, or waits, for the socket to take more or behind a
+    /// store job (a replay, a gap fill, a message drawn for each viewer); a slow client holds
+    /// nobody up here.
     func written() async {
         try? await channel.eventLoop.submit {}.get()
     }
@@ -85,6 +86,7 @@ final class ClientConnection: Sendable {
 
     /// On the event loop, when the socket takes writes again.
     func writable() {
+        channel.eventLoop.assertInEventLoop()
         run(machine.withLock { $0.writable() })
     }
 
@@ -97,6 +99,7 @@ final class ClientConnection: Sendable {
     /// On the event loop: carries out `action`. After writes it drains again, since more may have
     /// come meanwhile, until the machine says there is nothing more; all with one flush.
     private func run(_ action: ConnectionStateMachine.Action) {
+        channel.eventLoop.assertInEventLoop()
         var action = action
         var written = 0
         while case .write(let frames) = action {

@@ -4,25 +4,41 @@
 //
 // The server serves this file at /sw.js (the root: its scope is all of Parlor) with `BUILD`
 // written above it (API/WebAppRoutes.swift): `version`, a digest of every file of the client,
-// and `shell`, the paths kept. A server with other files serves another worker; the browser
-// installs it, it takes over at once and drops the shells of other versions, and the open page
-// says "Parlor was updated" (js/updates.js).
+// and `shell`, the paths kept with the SHA-256 of each. A server with other files serves another
+// worker; the browser installs it, it takes over at once and drops the shells of other versions,
+// and the open page says "Parlor was updated" (js/updates.js).
+//
+// While the server answers, everything comes from it, so a page never mixes files of two
+// versions; the kept shell is only for when it does not. A file is kept only if its bytes are the
+// ones `BUILD` names: a server restarted with other files during the install fails the install
+// (the browser tries again later) instead of filling this version's shell with another's files.
 
 /* global BUILD */
 
 const CACHE = `parlor-shell-${BUILD.version}`;
-const SHELL = new Set(BUILD.shell);
+const SHELL = new Set(Object.keys(BUILD.shell));
 /** Never answered from here, whatever they are: private or live. */
 const PRIVATE = /^\/(api|ws|images|blobs)(\/|$)/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // Past the HTTP cache, and without the cookie: the shell is the same for everyone.
-    await cache.addAll(BUILD.shell.map((path) => new Request(path, { cache: 'reload', credentials: 'omit' })));
+    await Promise.all(Object.entries(BUILD.shell).map(async ([path, digest]) => {
+      // Past the HTTP cache, and without the cookie: the shell is the same for everyone.
+      const response = await fetch(new Request(path, { cache: 'reload', credentials: 'omit' }));
+      if (!response.ok) throw new Error(`${path}: ${response.status}`);
+      if (await sha256(response.clone()) !== digest) throw new Error(`${path} is not this version's`);
+      await cache.put(path, response);
+    }));
     await self.skipWaiting();
   })());
 });
+
+/** The SHA-256 of a response's body, in hex. */
+async function sha256(response) {
+  const digest = await crypto.subtle.digest('SHA-256', await response.arrayBuffer());
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
@@ -39,34 +55,27 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || PRIVATE.test(url.pathname)) return;
   if (request.mode === 'navigate') {
-    event.respondWith(navigation(request));
+    event.respondWith(fromServer(request, '/'));
   } else if (SHELL.has(url.pathname) && !url.search) {
-    event.respondWith(shellFile(request));
+    event.respondWith(fromServer(request, url.pathname));
   }
 });
 
-/** The network's page, or the kept one when the server cannot be reached. */
-async function navigation(request) {
+/** The server's answer, or the kept `path` when the server cannot be reached. */
+async function fromServer(request, path) {
   try {
     const response = await fetch(request);
     // A proxy in front of a server that is down: Parlor's page says so better.
     if (response.status < 502 || response.status > 504) return response;
-    return (await keptPage()) ?? response;
+    return (await kept(path)) ?? response;
   } catch (error) {
-    const kept = await keptPage();
-    if (kept) return kept;
+    const found = await kept(path);
+    if (found) return found;
     throw error;
   }
 }
 
-async function keptPage() {
+async function kept(path) {
   const cache = await caches.open(CACHE);
-  return cache.match('/');
-}
-
-/** A file of this version's shell, from the cache. One missing (the browser evicted it) comes from
- * the network and is not kept: the server may be of another version by now. */
-async function shellFile(request) {
-  const cache = await caches.open(CACHE);
-  return (await cache.match(request.url)) ?? fetch(request);
+  return cache.match(path);
 }

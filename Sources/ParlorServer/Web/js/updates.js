@@ -4,8 +4,9 @@
 
 import { h } from './dom.js';
 
-/** Whether a worker controls this page: the first one to take over a page loaded from the
- * network changes nothing of it, and is not news. */
+/** Whether a worker controls this page, or one is installed (a hard reload leaves the page
+ * uncontrolled): the first one ever to take over a page changes nothing of it, and is not news;
+ * any other is a new version. */
 let controlled = false;
 let notice = null;
 
@@ -14,6 +15,12 @@ export function startUpdates() {
   if (!navigator.serviceWorker) return;
   const workers = navigator.serviceWorker;
   controlled = Boolean(workers.controller);
+  workers.getRegistration().then((registration) => {
+    if (registration?.active) controlled = true;
+  }, (error) => {
+    // No registration to read: none is installed, so the first takeover is not news.
+    console.info('Parlor could not read its service worker:', error.message);
+  });
   // There from the start and empty, so that what goes in is announced (politely).
   notice = h('div', { class: 'update-notice', attrs: { role: 'status' } });
   document.body.append(notice);

@@ -4,7 +4,7 @@
 
 import { appCard, stickerView, summaryLine, textBubble } from './bubbles.js';
 import { timeLabel } from './times.js';
-import { h, safeImageURL } from './dom.js';
+import { announce, h, safeImageURL } from './dom.js';
 import { readableText, sameId } from './mentions.js';
 import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
@@ -15,6 +15,10 @@ import { editWindow, unsendWindow } from './rules.js';
 const GAP_FOR_TIME = 15 * 60 * 1000;
 /** How long a press on a reaction lasts before it shows who reacted instead of toggling. */
 const LONG_PRESS = 500;
+/** The key of the "N new messages" divider above the first message that was unread on opening. */
+const UNREAD_DIVIDER = 'unread-divider';
+/** How near the bottom (px) counts as at the newest messages. */
+const NEAR_BOTTOM = 60;
 
 
 /** Messages' six tapbacks, as emoji, with the names people know them by. */
@@ -56,7 +60,24 @@ export class TranscriptView {
     this.empty = h('p', { class: 'transcript-empty', text: 'No messages yet. Say hello!' });
     this.earlier = h('button', { type: 'button', class: 'button button-plain transcript-earlier', hidden: true, text: 'Show earlier messages', on: { click: () => this.showEarlier() } });
     this.typing = h('p', { class: 'typing-indicator', attrs: { 'aria-live': 'polite' } });
-    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list, this.typing);
+    // Scrolled up: a button that jumps to the newest message, saying how many arrived meanwhile.
+    this.jumpText = h('span', { class: 'jump-latest-text' });
+    this.jumpButton = h('button', {
+      type: 'button', class: 'jump-latest-button', hidden: true, on: { click: () => this.jumpToLatest() },
+    }, h('span', { class: 'jump-latest-arrow', attrs: { 'aria-hidden': 'true' }, text: '↓' }), this.jumpText);
+    this.jump = h('div', { class: 'jump-latest' }, this.jumpButton);
+    this.element = h('div', { class: 'transcript', tabIndex: -1, attrs: { role: 'region', 'aria-label': 'Conversation transcript' } }, this.earlier, this.empty, this.list, this.typing, this.jump);
+    /** Where the unread run began on opening ({sequence, count}), null when nothing was unread, undefined until known. */
+    this.unread = undefined;
+    this.unreadPlaced = false;
+    /** Whether the view stays at the unread divider (as content above it loads) until the reader scrolls. */
+    this.holdingDivider = false;
+    this.heldTop = 0;
+    /** The newest sequence drawn, and how many messages of others arrived below since the reader scrolled up. */
+    this.newestSequence = undefined;
+    this.newCount = 0;
+    /** The message tapped last (where there is no hover, its reaction button shows). */
+    this.selected = null;
     this.stickToBottom = true;
     // Where scrollToBottom last left the transcript (or lower, where the reader went since),
     // until the reader scrolls up from there.
@@ -68,7 +89,9 @@ export class TranscriptView {
       // transcript may have grown shorter under it: a tray opened, the compose field grew), so
       // scrolling up from the real bottom always unpins.
       if (this.pinnedTop !== null) this.pinnedTop = el.scrollTop < this.pinnedTop - 1 ? null : Math.max(this.pinnedTop, el.scrollTop);
-      this.stickToBottom = this.pinnedTop !== null || el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+      this.stickToBottom = this.pinnedTop !== null || el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM;
+      if (this.holdingDivider && Math.abs(el.scrollTop - this.heldTop) > 2) this.holdingDivider = false;
+      this.updateJump();
     });
     // A sticker dragged from the drawer onto a message is placed there, where it was dropped.
     const bubbleUnder = (event) => {
@@ -99,9 +122,15 @@ export class TranscriptView {
       const y = rect.height ? (event.clientY - rect.top) / rect.height : 0.5;
       this.handlers.onPlaceSticker(under.entry.dataset.messageId, sticker, x, y);
     });
-    // Images arriving late change heights: stay at the bottom if we were there.
-    this.element.addEventListener('load', () => this.stickToBottom && this.scrollToBottom(), true);
-    new ResizeObserver(() => this.stickToBottom && this.scrollToBottom()).observe(this.list);
+    // Images arriving late change heights: stay at the bottom if we were there (or at the
+    // unread divider, when the conversation opened there).
+    const keepPlace = () => {
+      if (this.stickToBottom) this.scrollToBottom();
+      else if (this.holdingDivider) this.scrollToDivider();
+      this.updateJump();
+    };
+    this.element.addEventListener('load', keepPlace, true);
+    new ResizeObserver(keepPlace).observe(this.list);
   }
 
   /** Loads older messages above, keeping what the person was reading in place. */
@@ -115,12 +144,91 @@ export class TranscriptView {
     }
     this.stickToBottom = false;
     this.pinnedTop = null;
+    this.holdingDivider = false;
     this.element.scrollTop = this.element.scrollHeight - before;
   }
 
   scrollToBottom() {
+    this.holdingDivider = false;
     this.element.scrollTop = this.element.scrollHeight;
     this.pinnedTop = this.element.scrollTop;
+  }
+
+  /** Puts the unread divider near the top of the view. */
+  scrollToDivider() {
+    const divider = this.cache.get(UNREAD_DIVIDER)?.el;
+    if (!divider?.isConnected) {
+      this.holdingDivider = false;
+      return;
+    }
+    this.element.scrollTop = Math.max(0, divider.offsetTop - 8);
+    this.heldTop = this.element.scrollTop;
+  }
+
+  /** The jump button's press: to the newest message, following new ones again. */
+  jumpToLatest() {
+    this.newCount = 0;
+    this.stickToBottom = true;
+    this.scrollToBottom();
+    this.updateJump();
+  }
+
+  /**
+   * Shows the jump button while the reader is more than about a screen above the newest message,
+   * or above new messages that arrived meanwhile ("↓ 2 new messages"); hides it at the bottom.
+   */
+  updateJump() {
+    const el = this.element;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    if (distance < NEAR_BOTTOM) this.newCount = 0;
+    const show = el.clientHeight > 0 && (distance > el.clientHeight || (this.newCount > 0 && distance >= NEAR_BOTTOM));
+    const count = show ? this.newCount : 0;
+    const text = count === 0 ? '' : count === 1 ? '1 new message' : `${count} new messages`;
+    if (this.jumpButton.hidden === !show && this.jumpText.textContent === text) return;
+    const hadFocus = document.activeElement === this.jumpButton;
+    this.jumpText.textContent = text;
+    this.jumpButton.classList.toggle('has-count', count > 0);
+    this.jumpButton.setAttribute('aria-label', count > 0 ? `Jump to ${text}` : 'Jump to the latest messages');
+    this.jumpButton.title = count > 0 ? `Jump to ${text}` : 'Jump to the latest messages';
+    this.jumpButton.hidden = !show;
+    if (count > 0) this.announceNew(text);
+    // The button went from under the focus (pressed, or the reader reached the bottom): the focus
+    // goes to the newest message.
+    if (hadFocus && !show) this.focusNewest();
+  }
+
+  /** Says how many new messages are below, once a burst has settled. */
+  announceNew(text) {
+    clearTimeout(this.announceTimer);
+    this.announceTimer = setTimeout(() => {
+      if (!this.jumpButton.hidden && this.jumpText.textContent === text && this.element.isConnected) announce(`${text} below.`);
+    }, 800);
+  }
+
+  /** Focus on the newest message (its reaction button), else on the transcript. */
+  focusNewest() {
+    const buttons = this.list.querySelectorAll(':scope > .entry[data-message-id] > .entry-body > .react-button');
+    const target = buttons[buttons.length - 1] ?? this.element;
+    target.focus({ preventScroll: true });
+  }
+
+  /** Selects a tapped message (again: unselects it); on touch its reaction button shows. */
+  select(messageId) {
+    this.selected = this.selected === messageId ? null : messageId;
+    for (const entry of this.list.querySelectorAll(':scope > .entry.is-selected')) entry.classList.remove('is-selected');
+    if (this.selected) this.list.querySelector(`:scope > [data-message-id="${CSS.escape(this.selected)}"]`)?.classList.add('is-selected');
+  }
+
+  /** Counts messages of others that arrived below while the reader was scrolled up. */
+  noteArrivals(t) {
+    if (!t.loaded) return;
+    const me = state.me?.id;
+    let newest = this.newestSequence ?? null;
+    for (const m of t.messages.values()) {
+      if (this.newestSequence !== undefined && m.sequence > (this.newestSequence ?? -Infinity) && m.sender !== me && !this.stickToBottom) this.newCount += 1;
+      if (newest === null || m.sequence > newest) newest = m.sequence;
+    }
+    this.newestSequence = newest;
   }
 
   /** Shows who is typing ("Alice is typing…"), or nothing. */
@@ -147,6 +255,10 @@ export class TranscriptView {
   /** Redraws from the transcript's messages and pending sends. */
   render(t, conversation) {
     this.conversation = conversation;
+    // Where the unread run starts is decided once, from the count the conversation had on opening
+    // (the read that follows sets it to 0); the divider stays while the conversation is open.
+    if (this.unread === undefined && t.loaded && conversation) this.unread = firstUnread(t, conversation, state.me?.id);
+    this.noteArrivals(t);
     // A redraw replaces an entry's elements: the control that had the focus gets it back.
     const focused = document.activeElement;
     const focusEntry = this.list.contains(focused) ? focused.closest('[data-key]')?.dataset.key : null;
@@ -185,6 +297,18 @@ export class TranscriptView {
       this.scrollToBottom();
       this.stickToBottom = true;
     }
+    // Opened with more unread than fits: at the divider, the first unread message under it.
+    if (this.unread !== undefined && !this.unreadPlaced) {
+      this.unreadPlaced = true;
+      const divider = this.cache.get(UNREAD_DIVIDER)?.el;
+      if (divider && this.element.scrollHeight - divider.offsetTop > this.element.clientHeight) {
+        this.stickToBottom = false;
+        this.pinnedTop = null;
+        this.holdingDivider = true;
+        this.scrollToDivider();
+      }
+    }
+    this.updateJump();
     if (focusKey && !this.list.contains(document.activeElement)) {
       const entry = this.cache.get(focusEntry)?.el;
       entry?.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
@@ -220,8 +344,14 @@ export class TranscriptView {
       }
       previous = { time: Number.isFinite(time) ? time : previous?.time ?? 0, sender: item.sender, summary: item.summary };
     };
+    let dividerAt = this.unread ? this.unread.sequence : null;
     for (const m of messages) {
       if (m.placement && (onUnsent.has(m.id) || placedOn.get(m.placement.message)?.includes(m))) continue;
+      if (dividerAt !== null && m.sequence >= dividerAt) {
+        dividerAt = null;
+        const text = unreadText(this.unread.count);
+        entries.push({ key: UNREAD_DIVIDER, sig: text, build: () => h('li', { class: 'entry entry-unread' }, h('span', { class: 'entry-unread-text', text })) });
+      }
       const session = m.app?.sessionID;
       const collapsed = Boolean(session && newestOfSession.get(session) !== m.id);
       const mine = m.sender === me;
@@ -271,6 +401,7 @@ export class TranscriptView {
       dataset: { messageId: m.id, sequence: m.sequence },
       title: timeLabel(m.sentAt),
     });
+    if (this.selected === m.id) li.classList.add('is-selected');
     if (showSender) {
       const member = conversation?.members.find((person) => person.id === m.sender);
       li.append(h('p', { class: 'entry-sender' }, avatarView(m.senderName, m.sender, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: m.senderName })));
@@ -287,7 +418,13 @@ export class TranscriptView {
     // hover (the title) and, where there is no hover, when the bubble is tapped.
     const body = h('div', {
       class: 'entry-body',
-      on: { click: (event) => { if (!event.target.closest('a, button, input, img.link-preview-image')) li.classList.toggle('shows-time'); } },
+      on: {
+        click: (event) => {
+          if (event.target.closest('a, button, input, img.link-preview-image')) return;
+          li.classList.toggle('shows-time');
+          this.select(m.id);
+        },
+      },
     });
     li.append(body);
     li.append(h('p', { class: 'entry-sent-time', attrs: { 'aria-hidden': 'true' }, text: timeLabel(m.sentAt) }));
@@ -365,6 +502,7 @@ export class TranscriptView {
     if (!entry) return false;
     this.stickToBottom = false;
     this.pinnedTop = null;
+    this.holdingDivider = false;
     entry.scrollIntoView({ block: 'center' });
     entry.classList.remove('is-highlighted');
     void entry.offsetWidth;
@@ -675,6 +813,25 @@ function receiptText(message, conversation, reads, me) {
     return at ? `Read ${timeLabel(at)}` : 'Read';
   }
   return readers.length === others.length && others.length > 3 ? 'Read by everyone' : `Read by ${readers.map((r) => r.displayName).join(', ')}`;
+}
+
+/**
+ * Where the unread run starts: the oldest of the last `unreadCount` messages of others (the server
+ * counts those after the person's read mark, their own never), as {sequence, count}; null when
+ * nothing is unread. With more unread than loaded, the oldest loaded one.
+ */
+function firstUnread(t, conversation, me) {
+  const count = conversation.unreadCount ?? 0;
+  if (count <= 0) return null;
+  const upTo = conversation.lastSequence ?? Infinity;
+  const theirs = t.sorted().filter((m) => m.sender !== me && m.sequence <= upTo);
+  if (theirs.length === 0) return null;
+  return { sequence: theirs[Math.max(0, theirs.length - count)].sequence, count };
+}
+
+function unreadText(count) {
+  if (!count) return 'New messages';
+  return count === 1 ? '1 new message' : `${count} new messages`;
 }
 
 /** A placed sticker's tilt, from -12° to 12°, the same for everyone (from its id). */

@@ -1,0 +1,149 @@
+"""Finding your place: a conversation opened with unread messages shows "N new messages" above the
+first of them and starts there; scrolled up while messages arrive, a button jumps to the newest
+("↓ 2 new messages"); on a phone the reaction button shows only on the bubble tapped, and the
+offline banner leaves the conversation's title alone."""
+
+import uuid
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+
+from parlor_api import call, sign_in
+
+# Where things are in the transcript's viewport, read in one go.
+PLACE = """
+    const transcript = document.querySelector('.transcript');
+    const view = transcript.getBoundingClientRect();
+    const inView = (e) => { if (!e) return false; const r = e.getBoundingClientRect();
+                            return r.height > 0 && r.top >= view.top - 1 && r.bottom <= view.bottom + 1; };
+    const divider = document.querySelector('.transcript-list > .entry-unread');
+    let first = divider && divider.nextElementSibling;
+    while (first && !first.dataset.messageId) first = first.nextElementSibling;
+    const bubbles = [...document.querySelectorAll('.transcript-list > .entry[data-message-id] .bubble-body')];
+    const last = bubbles[bubbles.length - 1];
+    return {
+        divider: divider && divider.textContent,
+        dividerInView: inView(divider),
+        dividerFromTop: divider && divider.getBoundingClientRect().top - view.top,
+        first: first && first.querySelector('.bubble-body').textContent,
+        firstInView: inView(first),
+        lastInView: inView(last),
+        fromBottom: transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight,
+        height: transcript.clientHeight,
+    };
+"""
+
+
+def place(person) -> dict:
+    return person.js(PLACE)
+
+
+def jump_button(person):
+    """The jump-to-latest button when it shows: (its text, its accessible label, the element)."""
+    found = person.visible(".transcript .jump-latest-button")
+    if not found:
+        return None
+    return " ".join(found[0].text.split()), found[0].get_attribute("aria-label"), found[0]
+
+
+def shown_react_buttons(person) -> list[str]:
+    """The message ids whose ☺︎+ button a person can see (not collapsed out of sight)."""
+    return person.js("""
+        return [...document.querySelectorAll('.transcript-list > .entry[data-message-id] > .entry-body > .react-button')]
+            .filter((b) => { const r = b.getBoundingClientRect(); const s = getComputedStyle(b);
+                             return r.width > 4 && r.height > 4 && s.opacity !== '0' && s.visibility !== 'hidden'; })
+            .map((b) => b.closest('.entry').dataset.messageId);
+    """)
+
+
+@pytest.mark.flow
+def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
+    bob = sign_in(server.url, "bob")
+    group = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c.get("title") == "Parlor demo")
+    messages = f"/api/conversations/{group['id']}/messages"
+
+    def bob_says(text: str):
+        call(server.url, "POST", messages, {"id": str(uuid.uuid4()), "text": text}, bob)
+
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    # Alice's own message in the group is never unread for her.
+    call(server.url, "POST", messages, {"id": str(uuid.uuid4()), "text": "Back soon"}, sign_in(server.url, "alice"))
+    for index in range(1, 31):
+        bob_says(f"Unread {index}")
+    alice.wait(lambda: alice.unread_count("Parlor demo") == 30, "30 unread in the group's row")
+
+    # Opened: the divider above the first unread, near the top, with that message under it.
+    alice.open_conversation("Parlor demo")
+    alice.wait(lambda: place(alice)["divider"] == "30 new messages", "the divider '30 new messages'")
+    where = alice.wait(lambda: (p := place(alice))["dividerInView"] and p["firstInView"] and p, "the divider and the first unread on screen")
+    assert where["first"] == "Unread 1", where
+    assert where["dividerFromTop"] < where["height"] / 3, f"the divider near the top of the view: {where}"
+    assert not where["lastInView"] and where["fromBottom"] > 0, f"opened at the divider, not at the bottom: {where}"
+    # More than a screen above the newest: a plain jump button.
+    text, label, _ = alice.wait(lambda: jump_button(alice), "the jump button while far from the newest")
+    assert (text, label) == ("↓", "Jump to the latest messages"), (text, label)
+    alice.assert_accessible("a conversation opened at its unread divider")
+    alice.shot("divider")
+    # Messages read since: the list says so, and the divider stays while Alice is here.
+    alice.wait(lambda: alice.unread_count("Parlor demo") == 0, "the group read")
+
+    # Scrolled to the top while Bob writes twice: "↓ 2 new messages", said to screen readers too.
+    alice.js("document.querySelector('.transcript').scrollTop = 0")
+    bob_says("New while scrolled up 1")
+    bob_says("New while scrolled up 2")
+    text, label, button = alice.wait(lambda: (b := jump_button(alice)) and b[0] == "↓ 2 new messages" and b,
+                                     "the jump button to say 2 new messages")
+    assert label == "Jump to 2 new messages" and button.tag_name == "button", (label, button.tag_name)
+    assert place(alice)["fromBottom"] > place(alice)["height"], "still scrolled up: new messages do not pull the reader down"
+    alice.wait(lambda: "2 new messages below." in alice.announcements(), "the count announced")
+    assert place(alice)["divider"] == "30 new messages", "the divider stays while the conversation is open"
+    alice.shot("jump-button")
+
+    # Enter on it: at the newest, the button gone, the focus on the newest message.
+    button.send_keys(Keys.ENTER)
+    alice.wait(lambda: not jump_button(alice) and place(alice)["fromBottom"] < 2, "at the bottom, the button gone")
+    assert place(alice)["lastInView"]
+    assert "react-button" in alice.focused_element(), alice.focused_element()
+    # At the bottom, new messages are followed as before: no button.
+    bob_says("Followed at the bottom")
+    alice.wait_for_text_bubble("Followed at the bottom")
+    alice.wait(lambda: place(alice)["lastInView"], "the new message followed")
+    assert not jump_button(alice)
+    # Scrolled up with nothing new: the plain button; back down by hand: gone.
+    alice.js("document.querySelector('.transcript').scrollTop = 0")
+    alice.wait(lambda: (b := jump_button(alice)) and b[1] == "Jump to the latest messages", "the plain jump button")
+    alice.js("const t = document.querySelector('.transcript'); t.scrollTop = t.scrollHeight")
+    alice.wait(lambda: not jump_button(alice), "the button gone at the bottom")
+
+    # Opened again, everything read: no divider, at the bottom.
+    alice.open_conversation("Bob")
+    alice.open_conversation("Parlor demo")
+    alice.wait(lambda: place(alice)["lastInView"], "the newest message on screen")
+    assert place(alice)["divider"] is None, "no divider once read"
+
+    # A phone: no ☺︎+ on every bubble, only on the one tapped; the offline banner above the title.
+    carol = browsers("carol", width=390, height=844)
+    carol.open_conversation("Parlor demo")
+    carol.wait(lambda: len(carol.text_bubbles("Unread 5")) == 1, "the group's messages")
+    assert shown_react_buttons(carol) == [], "no reaction button on bubbles nobody tapped"
+    # Still there for the keyboard and screen readers.
+    assert len(carol.find(".transcript-list .react-button")) >= 30
+    tapped = carol.wait(lambda: [b for b in carol.text_bubbles("Unread 20") if b.is_displayed()], "a bubble on screen")[0]
+    entry = tapped.find_element("xpath", "./ancestor::li[@data-message-id]").get_attribute("data-message-id")
+    tapped.click()
+    carol.wait(lambda: shown_react_buttons(carol) == [entry], "the reaction button of the tapped bubble only")
+    carol.shot("tapped")
+    carol.click(lambda: carol.find(f'.entry[data-message-id="{entry}"] .react-button')[0], "the tapped bubble's ☺︎+")
+    carol.wait(lambda: carol.visible(".reaction-picker .tapback"), "the tapbacks")
+
+    carol.js("window.__parlorTest.drop(true)")
+    banner = carol.wait(lambda: (carol.visible(".connection-banner") or [None])[0], "the connection-lost banner")
+    overlap = carol.js("""
+        const a = arguments[0].getBoundingClientRect(), b = document.querySelector('.conversation-title').getBoundingClientRect();
+        return {banner: [a.top, a.bottom], title: [b.top, b.bottom], overlaps: a.bottom > b.top && b.bottom > a.top && a.right > b.left && b.right > a.left};
+    """, banner)
+    assert not overlap["overlaps"], f"the banner covers the title: {overlap}"
+    carol.shot("offline")
+    carol.js("window.__parlorTest.restore()")
+    carol.wait(lambda: not carol.visible(".connection-banner"), "the connection back")

@@ -41,6 +41,31 @@ struct ConversationFrameTests {
         }
     }
 
+    @Test("Naming an admin and leaving reach the other members as conversation frames (what the details panel redraws from)")
+    func adminAndLeavingFrames() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol], title: "Plans")
+            let bobSocket = try await TestSocket.session(port: port, as: bob)
+            let carolSocket = try await TestSocket.session(port: port, as: carol)
+
+            _ = try await api.request(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
+            #expect(try await carolSocket.next("conversation").conversationInfo?.admins == [alice.id, bob.id])
+            #expect(try await bobSocket.next("conversation").conversationInfo?.admins == [alice.id, bob.id])
+
+            #expect(try await api.request(.delete, "/api/conversations/\(group.id)/members/\(bob.id)", as: bob).status == .noContent)
+            let left = try await carolSocket.next("conversation").conversationInfo
+            #expect(left?.members.map(\.username) == ["alice", "carol"], "the others see who left")
+            #expect(left?.admins == [alice.id])
+            #expect(try await bobSocket.next("conversation").conversationInfo == nil, "the one who left is told it is gone for them")
+            await bobSocket.disconnect()
+            await carolSocket.disconnect()
+        }
+    }
+
     @Test("A read frame moves the read mark: the unread count drops")
     func readMark() async throws {
         try await TestServer().run(.live) { api in

@@ -140,6 +140,10 @@ struct ConversationTests {
                     ("POST messages", try await api.post("\(base)/messages", as: mallory, json: ["id": "\(UUID().uuidString)", "text": "hi"])),
                     ("POST retry of alice's id", try await api.post("\(base)/messages", as: mallory, json: ["id": "\(message.id)", "text": "hi"])),
                     ("GET staged", try await api.get("\(base)/staged", as: mallory)),
+                    ("GET reads", try await api.get("\(base)/reads", as: mallory)),
+                    ("PUT admin", try await api.request(.put, "\(base)/admins/\(mallory.id)", as: mallory)),
+                    ("DELETE admin", try await api.request(.delete, "\(base)/admins/\(alice.id)", as: mallory)),
+                    ("PUT muted", try await api.request(.put, "\(base)/muted", as: mallory)),
                 ]
                 for (what, reply) in replies {
                     #expect(reply.status == .notFound, "\(what) \(id): \(reply.text)")

@@ -340,19 +340,24 @@ function receiveError(frame) {
 }
 
 function receiveConversation(frame) {
-  if (frame.conversationInfo) {
-    const isNew = !state.conversations.has(frame.conversation);
-    const info = frame.conversationInfo;
+  applyConversation(frame.conversation, frame.conversationInfo ?? null);
+}
+
+/** The conversation as the server shows it to this person now; null: they are no longer in it
+ * (they left or were removed), and it leaves their list. */
+function applyConversation(conversationId, info) {
+  if (info) {
+    const isNew = !state.conversations.has(conversationId);
     // The server counts from the last read it heard of; what is on screen is read already.
-    if (frame.conversation === visibleConversation && document.visibilityState === 'visible') {
+    if (conversationId === visibleConversation && document.visibilityState === 'visible') {
       info.unreadCount = 0;
       info.unreadMentions = 0;
     }
-    state.conversations.set(frame.conversation, info);
-    if (isNew) bump(frame.conversation);
+    state.conversations.set(conversationId, info);
+    if (isNew) bump(conversationId);
   } else {
-    state.conversations.delete(frame.conversation);
-    state.order = state.order.filter((id) => id !== frame.conversation);
+    state.conversations.delete(conversationId);
+    state.order = state.order.filter((id) => id !== conversationId);
   }
   emit('conversations');
 }
@@ -498,6 +503,39 @@ export async function setMuted(conversationId, muted) {
   const conversation = await api(`/api/conversations/${encodeURIComponent(conversationId)}/muted`, { method: muted ? 'PUT' : 'DELETE' });
   state.conversations.set(conversationId, conversation);
   emit('conversations');
+  return conversation;
+}
+
+// A conversation's details: each call answers with the conversation as it is now (the members'
+// other tabs hear of it by a `conversation` frame); the server decides who may do what.
+
+const conversationPath = (conversationId) => `/api/conversations/${encodeURIComponent(conversationId)}`;
+
+/** Renames a group (a blank title removes it). */
+export async function renameConversation(conversationId, title) {
+  const conversation = await api(conversationPath(conversationId), { method: 'PATCH', body: { title } });
+  applyConversation(conversationId, conversation);
+  return conversation;
+}
+
+/** Adds the person called `username` to a group. */
+export async function addMember(conversationId, username) {
+  const conversation = await api(`${conversationPath(conversationId)}/members`, { method: 'POST', body: { username } });
+  applyConversation(conversationId, conversation);
+  return conversation;
+}
+
+/** Removes a member from a group; removing yourself is leaving, and the conversation leaves the list. */
+export async function removeMember(conversationId, userId) {
+  await api(`${conversationPath(conversationId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });
+  if (userId === state.me?.id) applyConversation(conversationId, null);
+  else applyConversation(conversationId, await api(conversationPath(conversationId)));
+}
+
+/** Makes a member one of the group's admins, or not. */
+export async function setAdmin(conversationId, userId, isAdmin) {
+  const conversation = await api(`${conversationPath(conversationId)}/admins/${encodeURIComponent(userId)}`, { method: isAdmin ? 'PUT' : 'DELETE' });
+  applyConversation(conversationId, conversation);
   return conversation;
 }
 

@@ -4,6 +4,7 @@
 import * as client from './client.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { Composer } from './compose.js';
+import { ConversationInfo } from './conversationinfo.js';
 import { Drawer } from './drawer.js';
 import { readableText } from './mentions.js';
 import { conversationTitle, on, state, transcript } from './state.js';
@@ -23,11 +24,18 @@ export class ConversationView {
     this.placingOn = null;
 
     this.title = h('h1', { class: 'conversation-title', tabIndex: -1 });
+    /** The details dialog: title, members and admins, adding, removing, leaving. */
+    this.info = new ConversationInfo(conversationId, shell);
     this.subtitle = h('p', { class: 'conversation-subtitle' });
     this.header = h('header', { class: 'conversation-header' },
       h('a', { class: 'icon-button back-button', href: '#/', attrs: { 'aria-label': 'Back to conversations' } },
         h('span', { class: 'icon icon-back', attrs: { 'aria-hidden': 'true' } })),
       h('div', { class: 'conversation-heading' }, this.title, this.subtitle),
+      this.infoButton = h('button', {
+        type: 'button', class: 'icon-button info-button', title: 'Conversation info',
+        attrs: { 'aria-label': 'Conversation info', 'aria-haspopup': 'dialog' },
+        on: { click: () => this.info.open(this.infoButton) },
+      }, h('span', { class: 'icon icon-info', attrs: { 'aria-hidden': 'true' } })),
       this.muteButton = h('button', {
         type: 'button', class: 'icon-button mute-button', attrs: { 'aria-label': 'Mute', 'aria-pressed': 'false' },
         on: { click: () => this.toggleMuted() },
@@ -226,8 +234,10 @@ export class ConversationView {
     this.muteButton.firstChild.className = `icon ${muted ? 'icon-muted' : 'icon-bell'}`;
     this.title.textContent = conversationTitle(conversation);
     const others = conversation ? conversation.members.filter((m) => !state.me || m.id !== state.me.id).map((m) => m.displayName) : [];
-    this.subtitle.textContent = conversation?.isGroup ? `${others.join(', ')} and you` : '';
+    this.subtitle.textContent = conversation?.isGroup ? (others.length ? `${others.join(', ')} and you` : 'Just you') : '';
     this.subtitle.hidden = !conversation?.isGroup;
+    this.infoButton.disabled = !conversation;
+    this.info.refresh();
   }
 
   renderTranscript() {

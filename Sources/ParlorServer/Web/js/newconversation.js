@@ -1,4 +1,5 @@
-// Starting a conversation: find people, pick one (1:1) or several (a group, with a title).
+// Starting a conversation: find people, pick one (1:1) or several (a group, with a title). The
+// picker is shared with a group's "Add people…" (conversationinfo.js).
 
 import { api } from './api.js';
 import { focus, h, replaceChildren } from './dom.js';
@@ -6,51 +7,37 @@ import { state } from './state.js';
 import { initials } from './avatars.js';
 import { rules } from './rules.js';
 
-export class NewConversationDialog {
-  /** onCreated(conversation) */
-  constructor(onCreated) {
-    this.onCreated = onCreated;
+/**
+ * A search field over the server's people, a list to pick from and the picked ones as chips.
+ * `id`: the search field's id (unique on the page); `label`: its visible label; `exclude()`: the
+ * usernames not to offer (you, always; a group's members); `onChange()` after each pick;
+ * `onError(message)` when the search fails.
+ */
+export class PeoplePicker {
+  constructor({ id, label, exclude = () => new Set(), onChange = () => {}, onError = () => {} }) {
+    this.exclude = exclude;
+    this.onChange = onChange;
+    this.onError = onError;
+    /** username → the person. */
     this.picked = new Map();
+    this.requestNumber = 0;
     this.results = h('ul', { class: 'people-results', attrs: { 'aria-label': 'People' } });
     this.chips = h('ul', { class: 'people-picked', attrs: { 'aria-label': 'Picked' } });
     this.search = h('input', {
-      type: 'search',
-      id: 'people-search',
-      class: 'input',
-      placeholder: 'Name or username',
-      autocomplete: 'off',
+      type: 'search', id, class: 'input', placeholder: 'Name or username', autocomplete: 'off',
       on: { input: () => this.find() },
     });
-    this.titleInput = h('input', { type: 'text', id: 'group-title', class: 'input', maxLength: rules.maxTitleLength, placeholder: 'Optional' });
-    this.titleField = h('div', { class: 'form-field', hidden: true }, h('label', { htmlFor: 'group-title', text: 'Group name' }), this.titleInput);
-    this.error = h('p', { class: 'form-error', attrs: { role: 'alert' } });
-    this.create = h('button', { type: 'submit', class: 'button button-primary', text: 'Start', disabled: true });
-    this.element = h('dialog', { class: 'dialog new-conversation-dialog', attrs: { 'aria-labelledby': 'new-conversation-title' } },
-      h('form', { class: 'dialog-form', on: { submit: (event) => this.submit(event) } },
-        h('header', { class: 'dialog-header' },
-          h('h2', { id: 'new-conversation-title', text: 'New conversation' }),
-          h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Cancel' }, on: { click: () => this.element.close() } },
-            h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
-        h('div', { class: 'form-field' }, h('label', { htmlFor: 'people-search', text: 'To' }), this.search),
-        this.chips,
-        this.results,
-        this.titleField,
-        this.error,
-        h('div', { class: 'dialog-actions' },
-          h('button', { type: 'button', class: 'button button-plain', text: 'Cancel', on: { click: () => this.element.close() } }),
-          this.create)));
-    document.body.append(this.element);
-    this.requestNumber = 0;
+    this.field = h('div', { class: 'form-field' }, h('label', { htmlFor: id, text: label }), this.search);
+    /** What a form shows of the picker, in order. */
+    this.elements = [this.field, this.chips, this.results];
   }
 
-  open() {
+  /** Forgets what was picked and typed, and lists everyone again. */
+  reset() {
     this.picked.clear();
     this.search.value = '';
-    this.titleInput.value = '';
-    this.error.textContent = '';
     this.renderPicked();
-    this.element.showModal();
-    focus(this.search);
+    replaceChildren(this.results);
     this.find();
   }
 
@@ -59,9 +46,10 @@ export class NewConversationDialog {
     try {
       const people = await api(`/api/users?query=${encodeURIComponent(this.search.value.trim())}`);
       if (number !== this.requestNumber) return;
-      this.renderResults(people.filter((p) => !state.me || p.id !== state.me.id));
+      const excluded = this.exclude();
+      this.renderResults(people.filter((p) => (!state.me || p.id !== state.me.id) && !excluded.has(p.username)));
     } catch (failure) {
-      this.error.textContent = failure.message;
+      this.onError(failure.message);
     }
   }
 
@@ -94,19 +82,62 @@ export class NewConversationDialog {
 
   renderPicked() {
     replaceChildren(this.chips, [...this.picked.values()].map((person) => h('li', { class: 'chip', text: person.displayName })));
-    this.titleField.hidden = this.picked.size < 2;
-    this.create.disabled = this.picked.size === 0;
-    this.create.textContent = this.picked.size > 1 ? 'Start group' : 'Start';
+    this.onChange();
+  }
+}
+
+export class NewConversationDialog {
+  /** onCreated(conversation) */
+  constructor(onCreated) {
+    this.onCreated = onCreated;
+    this.picker = new PeoplePicker({
+      id: 'people-search', label: 'To',
+      onChange: () => this.renderPicked(),
+      onError: (message) => { this.error.textContent = message; },
+    });
+    this.titleInput = h('input', { type: 'text', id: 'group-title', class: 'input', maxLength: rules.maxTitleLength, placeholder: 'Optional' });
+    this.titleField = h('div', { class: 'form-field', hidden: true }, h('label', { htmlFor: 'group-title', text: 'Group name' }), this.titleInput);
+    this.error = h('p', { class: 'form-error', attrs: { role: 'alert' } });
+    this.create = h('button', { type: 'submit', class: 'button button-primary', text: 'Start', disabled: true });
+    this.element = h('dialog', { class: 'dialog new-conversation-dialog', attrs: { 'aria-labelledby': 'new-conversation-title' } },
+      h('form', { class: 'dialog-form', on: { submit: (event) => this.submit(event) } },
+        h('header', { class: 'dialog-header' },
+          h('h2', { id: 'new-conversation-title', text: 'New conversation' }),
+          h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Cancel' }, on: { click: () => this.element.close() } },
+            h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+        this.picker.elements,
+        this.titleField,
+        this.error,
+        h('div', { class: 'dialog-actions' },
+          h('button', { type: 'button', class: 'button button-plain', text: 'Cancel', on: { click: () => this.element.close() } }),
+          this.create)));
+    document.body.append(this.element);
+  }
+
+  open() {
+    this.titleInput.value = '';
+    this.error.textContent = '';
+    this.picker.reset();
+    this.element.showModal();
+    focus(this.picker.search);
+  }
+
+  renderPicked() {
+    const count = this.picker.picked.size;
+    this.titleField.hidden = count < 2;
+    this.create.disabled = count === 0;
+    this.create.textContent = count > 1 ? 'Start group' : 'Start';
   }
 
   async submit(event) {
     event.preventDefault();
-    if (this.picked.size === 0) return;
+    const picked = this.picker.picked;
+    if (picked.size === 0) return;
     this.create.disabled = true;
     try {
-      const body = { members: [...this.picked.keys()] };
+      const body = { members: [...picked.keys()] };
       const title = this.titleInput.value.trim();
-      if (this.picked.size > 1 && title) body.title = title;
+      if (picked.size > 1 && title) body.title = title;
       const conversation = await api('/api/conversations', { method: 'POST', body });
       this.element.close();
       this.onCreated(conversation);

@@ -143,7 +143,6 @@ struct SpecScenario {
         try await call(.get, "/metrics", as: alice)
         try await call(.get, "/")
         try await call(.get, "/sw.js")
-        try await call(.get, "/manifest.webmanifest")
         try await call(.get, "/ws", as: alice)
         try await call(.get, "/ws")
         try await call(.get, "/api/apps/connect", as: alice)

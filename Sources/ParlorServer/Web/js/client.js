@@ -8,6 +8,9 @@ import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
 import { alertsUser, readableText } from './mentions.js';
 import { rules } from './rules.js';
 
+/** Where a conversation's routes start. */
+const conversationPath = (conversationId) => `/api/conversations/${encodeURIComponent(conversationId)}`;
+
 const HISTORY_PAGE = 200;
 let connection = null;
 /** Conversation ids the person is looking at (for unread counts and read receipts). */
@@ -99,9 +102,9 @@ export function ensureTranscript(conversationId) {
   t.loading = (async () => {
     try {
       const [messages, staged, reads] = await Promise.all([
-        api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?limit=${HISTORY_PAGE}`),
-        api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`),
-        api(`/api/conversations/${encodeURIComponent(conversationId)}/reads`).catch(() => []),
+        api(`${conversationPath(conversationId)}/messages?limit=${HISTORY_PAGE}`),
+        api(`${conversationPath(conversationId)}/staged`),
+        api(`${conversationPath(conversationId)}/reads`).catch(() => []),
       ]);
       state.reads.set(conversationId, new Map(reads.map((r) => [r.userID, r])));
       for (const message of messages) t.put(message);
@@ -119,7 +122,7 @@ export function ensureTranscript(conversationId) {
 }
 
 export async function refreshStaged(conversationId) {
-  const body = await api(`/api/conversations/${encodeURIComponent(conversationId)}/staged`);
+  const body = await api(`${conversationPath(conversationId)}/staged`);
   state.staged.set(conversationId, body?.staged ?? null);
   emit('staged', conversationId);
 }
@@ -130,7 +133,7 @@ export async function loadEarlier(conversationId) {
   const oldest = t.firstSequence();
   if (oldest === null || t.reachedStart) return;
   const after = Math.max(0, oldest - HISTORY_PAGE - 1);
-  const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${HISTORY_PAGE}`);
+  const messages = await api(`${conversationPath(conversationId)}/messages?after=${after}&limit=${HISTORY_PAGE}`);
   for (const message of messages) if (message.sequence < oldest) t.put(message);
   if (after === 0) t.reachedStart = true;
   emit('transcript', conversationId);
@@ -145,7 +148,7 @@ export async function loadBackTo(conversationId, sequence) {
     const oldest = t.firstSequence();
     if (oldest === null || t.reachedStart || oldest <= sequence) return;
     const after = Math.max(0, sequence - 11, oldest - 1 - rules.maxPageSize);
-    const messages = await api(`/api/conversations/${encodeURIComponent(conversationId)}/messages?after=${after}&limit=${oldest - 1 - after}`);
+    const messages = await api(`${conversationPath(conversationId)}/messages?after=${after}&limit=${oldest - 1 - after}`);
     for (const message of messages) if (message.sequence < oldest) t.put(message);
     if (after === 0) t.reachedStart = true;
     emit('transcript', conversationId);
@@ -439,11 +442,11 @@ export const unsend = (conversation, message) => send({ type: 'unsend', conversa
 
 /** The texts a message had before its edits, oldest first. */
 export const versions = (conversation, message) =>
-  api(`/api/conversations/${encodeURIComponent(conversation)}/messages/${encodeURIComponent(message)}/versions`);
+  api(`${conversationPath(conversation)}/messages/${encodeURIComponent(message)}/versions`);
 
 /** The replies to a message, oldest first. */
 export const replies = (conversation, message) =>
-  api(`/api/conversations/${encodeURIComponent(conversation)}/messages/${encodeURIComponent(message)}/replies`);
+  api(`${conversationPath(conversation)}/messages/${encodeURIComponent(message)}/replies`);
 
 export const react = (conversation, message, emoji, on) => send({ type: 'react', conversation, message, emoji, on });
 /** Says whether the person is typing; said only while online (a late notice would be wrong). */
@@ -500,7 +503,7 @@ export const loadMe = () => api('/api/me');
 
 /** Mutes a conversation for this person (or unmutes it); their other tabs hear of it from the server. */
 export async function setMuted(conversationId, muted) {
-  const conversation = await api(`/api/conversations/${encodeURIComponent(conversationId)}/muted`, { method: muted ? 'PUT' : 'DELETE' });
+  const conversation = await api(`${conversationPath(conversationId)}/muted`, { method: muted ? 'PUT' : 'DELETE' });
   state.conversations.set(conversationId, conversation);
   emit('conversations');
   return conversation;
@@ -508,8 +511,6 @@ export async function setMuted(conversationId, muted) {
 
 // A conversation's details: each call answers with the conversation as it is now (the members'
 // other tabs hear of it by a `conversation` frame); the server decides who may do what.
-
-const conversationPath = (conversationId) => `/api/conversations/${encodeURIComponent(conversationId)}`;
 
 /** Renames a group (a blank title removes it). */
 export async function renameConversation(conversationId, title) {
@@ -525,11 +526,12 @@ export async function addMember(conversationId, username) {
   return conversation;
 }
 
-/** Removes a member from a group; removing yourself is leaving, and the conversation leaves the list. */
+/** Removes a member from a group; removing yourself is leaving, and the conversation leaves the
+ * list. The server answers with nothing: the members' lists, this one's too, follow its
+ * `conversation` frame. */
 export async function removeMember(conversationId, userId) {
   await api(`${conversationPath(conversationId)}/members/${encodeURIComponent(userId)}`, { method: 'DELETE' });
   if (userId === state.me?.id) applyConversation(conversationId, null);
-  else applyConversation(conversationId, await api(conversationPath(conversationId)));
 }
 
 /** Makes a member one of the group's admins, or not. */

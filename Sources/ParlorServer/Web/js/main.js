@@ -15,6 +15,7 @@ import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
 import { loadRules } from './rules.js';
+import { retryDelay } from './socket.js';
 import { checkForUpdate, startUpdates } from './updates.js';
 
 const root = document.getElementById('app');
@@ -78,9 +79,8 @@ function showOffline() {
         h('p', { text: 'Parlor cannot reach its server. It opens by itself as soon as the server answers.' }),
         h('button', { type: 'button', class: 'button button-primary', text: 'Try again', on: { click: () => boot() } }))));
   }
-  const base = Math.min(15000, 400 * 2 ** bootAttempts);
+  bootTimer = setTimeout(boot, retryDelay(bootAttempts));
   bootAttempts += 1;
-  bootTimer = setTimeout(boot, base / 2 + Math.random() * (base / 2));
 }
 
 window.addEventListener('online', () => {

@@ -12,6 +12,13 @@ const CONNECT_TIMEOUT = 10000;
  * change): docs/PROTOCOL.md §7. Reconnecting would be refused. */
 const SIGNED_OUT = 4401;
 
+/** How long to wait (ms) before try number `attempt` (from 0) to reach the server: further and
+ * further apart up to 15 s, spread at random so that tabs do not all come back at once. */
+export function retryDelay(attempt) {
+  const base = Math.min(15000, 400 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
 export class Connection {
   /**
    * onFrame(frame): every server frame. onStatus(status): 'connecting' | 'online' | 'offline'.
@@ -185,8 +192,7 @@ export class Connection {
 
   scheduleReconnect() {
     if (this.stopped || this.retryTimer) return;
-    const base = Math.min(15000, 400 * 2 ** this.attempt);
-    const delay = base / 2 + Math.random() * (base / 2);
+    const delay = retryDelay(this.attempt);
     this.attempt += 1;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;

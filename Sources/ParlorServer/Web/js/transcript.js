@@ -183,7 +183,7 @@ export class TranscriptView {
     if (distance < NEAR_BOTTOM) this.newCount = 0;
     const show = el.clientHeight > 0 && (distance > el.clientHeight || (this.newCount > 0 && distance >= NEAR_BOTTOM));
     const count = show ? this.newCount : 0;
-    const text = count === 0 ? '' : count === 1 ? '1 new message' : `${count} new messages`;
+    const text = count === 0 ? '' : unreadText(count);
     if (this.jumpButton.hidden === !show && this.jumpText.textContent === text) return;
     const hadFocus = document.activeElement === this.jumpButton;
     this.jumpText.textContent = text;

@@ -158,9 +158,20 @@ struct AppCrashTests {
             let otherTab = try await TestSocket.session(port: try #require(api.port), as: alice, since: [direct.id: 0])
             let request = UUID().uuidString
             try await otherTab.send("sendStaged", ["conversation": .string(direct.id.description), "requestId": .string(request)])
+            // The tab's frames are read in order: once its later ping is answered, sendStaged was handed on.
+            try await otherTab.send("ping", ["requestId": "after"])
+            _ = try await otherTab.next("pong") { $0.requestId == "after" }
+            // Time for a send that did not wait to commit (a wrong one does within this; a right
+            // one never does before the release, which the order below shows however slow it is).
             try await Task.sleep(for: .milliseconds(300))
-            #expect(try await api.messages(in: direct.id, as: alice).isEmpty, "not committed while the app's state for it is not saved")
             await gate.release()
+            // The other tab hears the staging call's answer ("Sent 1") and the message in the order the
+            // server wrote them: a message committed before that call ended would come first.
+            // (The tab's replay showed the app as it was before that call: "Sent 0".)
+            let first = try await otherTab.next(timeout: .seconds(15)) { frame in
+                frame.update?.view.text(id: "sent") == "Sent 1" || frame.type == "message" || frame.requestId == request
+            }
+            #expect(first.type == "app", "not committed while the app's state for it is not saved (\(first.type) came first)")
             let ack = try await otherTab.reply(to: request)
             #expect(ack.type == "ack")
             let saved = try #require(try await store.instance(user: alice.id, scope: .conversation(direct.id), app: Counter.id))

@@ -14,27 +14,18 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     private let app: App
     private var configuration: InstanceConfiguration
     private var state: App.State
-    private var isActive = false
-    private var style: PresentationStyle = .compact
-    private var selectedMessage: Message?
-    private var modal: String?
+    private var lifecycle = InstanceLifecycle()
     private var lastView: ViewNode = .empty
     /// The app draws with a call (`RendersAsynchronously`) and `lastView` was not drawn since
     /// the instance resumed: drawn before the first call is handled, which checks actions against it.
     private var needsRender = false
     private var failure: InstanceFailure?
-    /// The state is older than a message the instance sent during the call running now: a hook
-    /// that sent then threw, and no hook that sent has returned since.
-    private var stateOlderThanItsMessage = false
     /// Why the snapshot could not be resumed; reported with the first call's update too.
     private var resumeFailure: InstanceFailure?
-    /// A first-come first-served lock, so one call's awaits never let another call interleave.
-    /// The app could not be reached during this call (`appUnavailable`: an app outside the
-    /// process that is gone, late or unreadable): the call's other hooks and its render are not
-    /// tried, so a hung app costs its user one deadline, not one per hook.
-    private var unreachable = false
-    private var busy = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The calls, one at a time, first come first served: one call's awaits never let another in.
+    private var calls = CallQueue<CheckedContinuation<Void, Never>>()
+    /// What the call running now has learned about the app.
+    private var findings = CallFindings()
 
     /// How deep hooks may chain presentation requests (a transition that requests a transition…).
     static var maxRequestDepth: Int { 8 }
@@ -47,16 +38,11 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         if let snapshot = configuration.snapshot {
             if let restored = try? CompactJSONDecoder().decode(App.State.self, from: snapshot.state) {
                 state = restored
-                isActive = snapshot.isActive
-                style = snapshot.presentationStyle
-                selectedMessage = snapshot.selectedMessage
-                modal = snapshot.modal
-                needsRender = isActive && app is any RendersAsynchronously
-                if isActive {
+                lifecycle = InstanceLifecycle(resuming: snapshot)
+                needsRender = lifecycle.isActive && app is any RendersAsynchronously
+                if lifecycle.isActive {
                     // The view the user last saw: what `current()` shows and what actions are checked against.
-                    lastView = app.body(
-                        state: state,
-                        environment: Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage))
+                    lastView = app.body(state: state, environment: Self.environment(configuration: configuration, lifecycle: lifecycle))
                 }
             } else {
                 let failure = InstanceFailure(
@@ -72,8 +58,8 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func openFromDrawer() async -> InstanceUpdate {
         await serialized {
-            guard !isActive else { return }
-            selectedMessage = nil
+            guard !lifecycle.isActive else { return }
+            lifecycle.select(nil)
             await becomeActive(style: .compact)
         }
     }
@@ -81,22 +67,22 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func openHome() async -> InstanceUpdate {
         await serialized {
             configuration.surface = .home
-            guard !isActive else { return }
+            guard !lifecycle.isActive else { return }
             await becomeActive(style: .expanded)
         }
     }
 
     public func tap(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive, style != .transcript else {
-                selectedMessage = message
+            guard lifecycle.isInteractive else {
+                lifecycle.select(message)
                 await becomeActive(style: .expanded)
                 return
             }
             let willSelect = await run(.willSelect) { app, state, context in
                 try await app.willSelect(message, state: &state, context: context)
             }
-            selectedMessage = message
+            lifecycle.select(message)
             let didSelect = await run(.didSelect) { app, state, context in
                 try await app.didSelect(message, state: &state, context: context)
             }
@@ -107,14 +93,14 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func openInTranscript(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            selectedMessage = message
+            lifecycle.select(message)
             await becomeActive(style: .transcript)
         }
     }
 
     public func receive(_ message: Message) async -> InstanceUpdate {
         await serialized(userInitiated: false) {
-            guard isActive, style != .transcript else { return }
+            guard lifecycle.isInteractive else { return }
             let requests = await run(.didReceive) { app, state, context in
                 try await app.didReceive(message, state: &state, context: context)
             }
@@ -124,19 +110,21 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func perform(_ event: ViewEvent) async -> InstanceUpdate {
         await serialized {
-            guard isActive else {
+            switch lifecycle.state {
+            case .inactive:
                 fail(MessagesError(.sendWhileNotVisible, "\(manifest.name) is not open."), detail: "event while inactive", cause: .client)
                 return
-            }
-            guard style != .transcript else {
+            case .transcript:
                 fail(
                     MessagesError(.apiUnavailableInPresentationContext, "Open \(manifest.name) by tapping its message to use it."),
                     detail: "event in transcript style", cause: .client)
                 return
+            case .compact, .expanded:
+                break
             }
             switch event.kind {
             case .dismissModal:
-                modal = nil
+                lifecycle.dismissModal()
             case .insertSticker:
                 await insertSticker(id: event.stickerID)
             case .action:
@@ -158,7 +146,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didStartSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive, style != .transcript else { return }
+            guard lifecycle.isInteractive else { return }
             let requests = await run(.didStartSending) { app, state, context in
                 try await app.didStartSending(message, state: &state, context: context)
             }
@@ -168,7 +156,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     public func didCancelSending(_ message: Message) async -> InstanceUpdate {
         await serialized {
-            guard isActive, style != .transcript else { return }
+            guard lifecycle.isInteractive else { return }
             let requests = await run(.didCancelSending) { app, state, context in
                 try await app.didCancelSending(message, state: &state, context: context)
             }
@@ -183,22 +171,23 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     public func current() -> InstanceUpdate { update() }
 
     public func settle() async {
-        await acquire()
-        release()
+        await enterQueue()
+        exitQueue()
     }
 
     public func snapshot() -> InstanceSnapshot {
         InstanceSnapshot(
-            state: (try? InstanceSnapshot.encoder.encode(state)) ?? Data("null".utf8), isActive: isActive,
-            presentationStyle: style, selectedMessage: selectedMessage, modal: modal)
+            state: (try? InstanceSnapshot.encoder.encode(state)) ?? Data("null".utf8), isActive: lifecycle.isActive,
+            presentationStyle: lifecycle.style, selectedMessage: lifecycle.selectedMessage, modal: lifecycle.modal)
     }
+
+    /// How many calls wait for the one running to end (for tests that hold a call).
+    var waitingCalls: Int { calls.waiting }
 
     // MARK: Lifecycle steps
 
-    private func becomeActive(style newStyle: PresentationStyle) async {
-        style = newStyle
-        modal = nil
-        isActive = true
+    private func becomeActive(style: PresentationStyle) async {
+        lifecycle.becomeActive(style)
         let will = await run(.willBecomeActive) { app, state, context in
             try await app.willBecomeActive(state: &state, context: context)
         }
@@ -209,25 +198,24 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     }
 
     private func resign(depth: Int) async {
-        guard isActive else { return }
+        guard lifecycle.isActive else { return }
         // Presentation requests made while resigning are dropped: the app is closing, and opening
         // it again starts from the drawer's or the message's style.
         _ = await run(.willResignActive) { app, state, context in
             try await app.willResignActive(state: &state, context: context)
         }
-        isActive = false
-        modal = nil
+        lifecycle.resignActive()
         _ = await run(.didResignActive) { app, state, context in
             try await app.didResignActive(state: &state, context: context)
         }
     }
 
     private func transition(to newStyle: PresentationStyle, depth: Int) async {
-        guard isActive, newStyle != style, style != .transcript, depth < Self.maxRequestDepth else { return }
+        guard lifecycle.allowsTransition(to: newStyle), depth < Self.maxRequestDepth else { return }
         let will = await run(.willTransition) { app, state, context in
             try await app.willTransition(to: newStyle, state: &state, context: context)
         }
-        style = newStyle
+        lifecycle.transition(to: newStyle)
         let did = await run(.didTransition) { app, state, context in
             try await app.didTransition(to: newStyle, state: &state, context: context)
         }
@@ -236,12 +224,12 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private func apply(_ requests: [PresentationRequest], depth: Int) async {
         // A live bubble cannot change how it is shown: it cannot dismiss itself or present a modal.
-        guard style != .transcript else { return }
+        guard lifecycle.style != .transcript else { return }
         for request in requests {
             switch request {
             case .style(let requested): await transition(to: requested, depth: depth)
             case .dismiss: await resign(depth: depth)
-            case .modal(let name): modal = name
+            case .modal(let name): lifecycle.present(modal: name)
             }
         }
     }
@@ -279,10 +267,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 return
             } catch let error as MessagesError where error.code == .sessionConflict && error.sessionHead != nil {
                 // Someone replaced the session head first: re-run the action on the new head.
-                selectedMessage = error.sessionHead
-                if attempt == MessageRules.maxRebases { record(error, hook: AppWire.Hook.handle.rawValue) }
+                lifecycle.select(error.sessionHead)
+                if attempt == MessageRules.maxRebases { record(error, from: .hook(.handle)) }
             } catch {
-                record(error, hook: AppWire.Hook.handle.rawValue)
+                record(error, from: .hook(.handle))
                 return
             }
         }
@@ -302,7 +290,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
                 try await context.conversation.insertSticker(sticker)
             }
         } catch {
-            record(error, hook: "insertSticker")
+            record(error, from: .insertSticker)
         }
     }
 
@@ -322,19 +310,19 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
     /// Runs a lifecycle hook; a failure is recorded and leaves the state unchanged. Not run once
     /// the app proved unreachable in this call.
     private func run(_ name: AppWire.Hook, _ hook: HookBody) async -> [PresentationRequest] {
-        guard !unreachable else { return [] }
+        guard findings.unreachable == nil else { return [] }
         do {
             return try await call(interaction: false, hook)
         } catch {
-            record(error, hook: name.rawValue)
+            record(error, from: .hook(name))
             return []
         }
     }
 
     /// Runs app code with a fresh context; commits the state only when the code returns normally.
     private func call(interaction: Bool, _ hook: HookBody) async throws -> [PresentationRequest] {
-        if unreachable, let failure { throw failure.error }
-        let gate = EffectGate(visible: isActive, transcript: style == .transcript, interaction: interaction)
+        if let unreachable = findings.unreachable { throw unreachable }
+        let gate = EffectGate(visible: lifecycle.isActive, transcript: lifecycle.style == .transcript, interaction: interaction)
         defer { gate.close() }
         let context = makeContext(gate: gate)
         var working = state
@@ -342,10 +330,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             try await hook(app, &working, context)
         } catch {
             // The state stays as before the hook, and so before what it sent.
-            if gate.hasSent { stateOlderThanItsMessage = true }
+            findings.threw(sent: gate.hasSent)
             throw error
         }
-        if gate.hasSent { stateOlderThanItsMessage = false }
+        findings.returned(sent: gate.hasSent)
         state = working
         return context.presentationRequests
     }
@@ -354,20 +342,20 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         let conversation = Conversation(
             localParticipantIdentifier: configuration.localParticipant,
             remoteParticipantIdentifiers: configuration.remoteParticipants,
-            selectedMessage: selectedMessage, appID: manifest.id,
+            selectedMessage: lifecycle.selectedMessage, appID: manifest.id,
             host: configuration.surface == .home ? NoConversationHost() : configuration.conversationHost, gate: gate)
         return AppContext(
-            conversation: conversation, presentationStyle: style, surface: configuration.surface,
+            conversation: conversation, presentationStyle: lifecycle.style, surface: configuration.surface,
             container: manifest.keepsData ? configuration.container : RefusingContainer(appName: manifest.name), manifest: manifest,
             httpClient: configuration.httpClient, gate: gate)
     }
 
-    private func record(_ error: any Error, hook: String) {
+    private func record(_ error: any Error, from source: FailureSource) {
         if let error = error as? MessagesError {
-            if error.code == .appUnavailable { unreachable = true }
-            fail(error, detail: "\(hook): \(error)")
+            if error.code == .appUnavailable { findings.appUnreachable(error) }
+            fail(error, detail: "\(source): \(error)")
         } else {
-            fail(MessagesError(.unknown, "\(manifest.name) ran into a problem and could not finish that."), detail: "\(hook): \(error)")
+            fail(MessagesError(.unknown, "\(manifest.name) ran into a problem and could not finish that."), detail: "\(source): \(error)")
         }
     }
 
@@ -379,17 +367,18 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
 
     private func update() -> InstanceUpdate {
         InstanceUpdate(
-            appID: manifest.id, isActive: isActive, presentationStyle: style, modal: modal, view: lastView, error: failure)
+            appID: manifest.id, isActive: lifecycle.isActive, presentationStyle: lifecycle.style, modal: lifecycle.modal, view: lastView,
+            error: failure)
     }
 
     private func render() async {
-        guard isActive else {
+        guard lifecycle.isActive else {
             lastView = .empty
             return
         }
         // The last view stays, with the reason the app could not be reached.
-        guard !unreachable else { return }
-        let environment = Self.environment(configuration: configuration, style: style, modal: modal, selectedMessage: selectedMessage)
+        guard findings.unreachable == nil else { return }
+        let environment = Self.environment(configuration: configuration, lifecycle: lifecycle)
         guard let drawer = app as? any RendersAsynchronously else {
             lastView = app.body(state: state, environment: environment)
             return
@@ -398,7 +387,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             lastView = try await Self.draw(drawer, state: state, environment: environment)
         } catch {
             // The last view stays, with the reason it could not be drawn again.
-            record(error, hook: AppWire.Hook.render.rawValue)
+            record(error, from: .hook(.render))
         }
     }
 
@@ -409,23 +398,20 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         return try await drawer.render(state: state, environment: environment)
     }
 
-    private static func environment(
-        configuration: InstanceConfiguration, style: PresentationStyle, modal: String?, selectedMessage: Message?
-    ) -> ViewEnvironment {
+    private static func environment(configuration: InstanceConfiguration, lifecycle: InstanceLifecycle) -> ViewEnvironment {
         ViewEnvironment(
-            presentationStyle: style, surface: configuration.surface, modal: modal,
+            presentationStyle: lifecycle.style, surface: configuration.surface, modal: lifecycle.modal,
             localParticipantIdentifier: configuration.localParticipant,
             remoteParticipantIdentifiers: configuration.surface == .home ? [] : configuration.remoteParticipants,
-            selectedMessage: selectedMessage)
+            selectedMessage: lifecycle.selectedMessage)
     }
 
     /// Runs `body` alone (one call at a time), then renders, shows (`InstanceConfiguration.show`),
     /// saves (`InstanceConfiguration.save`) and reports. A call the user did not cause
     /// (`userInitiated: false`, a delivery) keeps the error the user has not seen yet.
     private func serialized(userInitiated: Bool = true, _ body: () async -> Void) async -> InstanceUpdate {
-        await acquire()
-        stateOlderThanItsMessage = false
-        unreachable = false
+        await enterQueue()
+        findings = CallFindings()
         if userInitiated || resumeFailure != nil {
             failure = resumeFailure
         }
@@ -438,28 +424,27 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         await render()
         let result = update()
         await configuration.show?(result)
-        // Saved before the lock passes on: a later call's send drops what this one saved, never
+        // Saved before the next call's turn: a later call's send drops what this one saved, never
         // the reverse.
         if let save = configuration.save {
-            await save(snapshot(), stateOlderThanItsMessage)
+            await save(snapshot(), findings.stateOlderThanItsMessage)
         }
-        release()
+        exitQueue()
         return result
     }
 
-    /// Takes the one-call lock, first come first served.
-    private func acquire() async {
-        if busy {
-            await withCheckedContinuation { waiters.append($0) }  // handed over with `busy` still true
-        }
-        busy = true
+    /// Returns when it is this call's turn: at once when no call runs, else once the calls that
+    /// arrived before it have ended.
+    private func enterQueue() async {
+        guard calls.enter() == .wait else { return }
+        await withCheckedContinuation { calls.wait($0) }  // resumed by the call before it, in `exitQueue`
     }
 
-    private func release() {
-        if waiters.isEmpty {
-            busy = false
-        } else {
-            waiters.removeFirst().resume()  // hands the lock over: `busy` stays true
+    /// Ends this call's turn, handing it to the oldest waiting call.
+    private func exitQueue() {
+        switch calls.exit() {
+        case .idle: break
+        case .resume(let next): next.resume()
         }
     }
 }

@@ -75,14 +75,6 @@ public actor ConversationSimulator {
         SimulatedParticipant(name: name, simulator: self)
     }
 
-    /// Adds a participant (with every app installed) to the conversation.
-    public func addParticipant(_ name: String) async {
-        guard !names.contains(name) else { return }
-        names.append(name)
-        installed[name] = Set(apps.keys)
-        await refreshParticipants()
-    }
-
     /// Removes a participant: their apps are closed and they see nothing new.
     public func removeParticipant(_ name: String) async throws {
         try requireParticipant(name)

@@ -120,11 +120,6 @@ public struct SimulatedParticipant: Sendable {
         throw SimulatorError("No picker '\(labelOrID)'. \(Self.describe(view))")
     }
 
-    /// Taps a sticker in the open app's sticker browser.
-    public func tapAppSticker(_ id: String) async throws {
-        _ = try await simulator.perform(.insertSticker(id), for: name)
-    }
-
     /// Closes the presented modal screen with its close control.
     public func closeModal() async throws {
         _ = try await simulator.perform(.dismissModal, for: name)

@@ -1,5 +1,5 @@
 import Foundation
-import ParlorHost
+@testable import ParlorHost
 import ParlorKit
 import Testing
 
@@ -126,8 +126,8 @@ struct FailureAndRebaseTests {
         let first = Task { await instance.perform(.action(slow)) }
         try await waitUntil { harness.log.names.contains("slow started") }
         let second = Task { await instance.perform(.action(fast)) }
-        // Give the second call ample time to start; it must wait for the first.
-        try await Task.sleep(for: .milliseconds(100))
+        // The second call either waits its turn or (were calls to interleave) runs at once.
+        try await waitUntil { await instance.waitingCalls == 1 || harness.log.names.contains("fast") }
         #expect(!harness.log.names.contains("fast"))
 
         await harness.gate.open()
@@ -135,13 +135,5 @@ struct FailureAndRebaseTests {
         let last = await second.value
         #expect(harness.log.names.filter { !$0.hasPrefix("handle") }.suffix(3) == ["slow started", "slow finished", "fast"])
         #expect(last.count == "count 2")
-    }
-
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        for _ in 0..<1_000 {
-            if condition() { return }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-        Issue.record("condition never became true")
     }
 }

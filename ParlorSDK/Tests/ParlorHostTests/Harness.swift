@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Hosting) import ParlorHost
 @_spi(Hosting) import ParlorKit
+import Testing
 
 /// Builds instances and messages for the tests.
 struct Harness {
@@ -56,4 +57,17 @@ extension InstanceUpdate {
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Returns once `condition` holds, for a test to know a call reached a point (it runs, or it
+/// waits its turn) instead of sleeping and hoping it did; records an issue if it never does.
+func waitUntil(
+    _ condition: () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(2))
+    }
+    Issue.record("The condition never held", sourceLocation: sourceLocation)
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ParlorHost
+@testable import ParlorHost
 import ParlorKit
 import Synchronization
 import Testing
@@ -63,7 +63,8 @@ struct SnapshotTests {
         await saves.waitUntilHolding()
         #expect(shown.withLock { $0 } == ["count 0", "count 1"], "the answer is shown while its save still runs")
         async let crashed = instance.perform(.action(crash))
-        try await Task.sleep(for: .milliseconds(200))
+        // The crash either waits its turn or (were the save not waited for) runs at once.
+        try await waitUntil { await instance.waitingCalls == 1 || harness.log.names.contains("handle(crash)") }
         #expect(harness.log.names.filter { $0.hasPrefix("handle") } == ["handle(increment)"],
                 "the next call waits until the save of the one before has finished")
         #expect(shown.withLock { $0 }.count == 2, "nor is its answer shown")
@@ -114,9 +115,17 @@ struct SnapshotTests {
         let opened = await instance.openFromDrawer()
         let slow = try opened.action("Slow")
         async let slowed = instance.perform(.action(slow))
-        while !harness.log.names.contains("slow started") { try await Task.sleep(for: .milliseconds(5)) }
-        let settled = Task { await instance.settle(); return await saves.entries.count }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil { harness.log.names.contains("slow started") }
+        let returned = Mutex(false)
+        let settled = Task {
+            await instance.settle()
+            returned.withLock { $0 = true }
+            return await saves.entries.count
+        }
+        // settle either waits its turn or (were it not to wait) returns at once.
+        try await waitUntil { await instance.waitingCalls == 1 || returned.withLock { $0 } }
+        let returnedEarly = returned.withLock { $0 }
+        #expect(!returnedEarly, "settle waits while the slow call runs")
         #expect(await saves.entries.count == 1, "only the opening is saved while the slow call runs")
         await harness.gate.open()
         #expect(await settled.value == 2, "settle returned after the slow call's save")

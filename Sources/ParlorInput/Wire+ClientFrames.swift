@@ -34,9 +34,35 @@ extension Wire {
         case unsend(conversation: ConversationID, message: MessageID)
 
         /// Every client frame's `type`, as the wire spells it.
+        ///
+        /// The table of the client's side of the protocol: the decoder (`ClientRequest.Reader`), the
+        /// gateway's dispatch and `fields` switch over it, so the compiler points at each place a new
+        /// kind needs; `parlor protocol` publishes it to the browser and other clients.
         public enum Kind: String, CaseIterable, Sendable {
             case hello, ping, sendText, sendSticker, sendStaged, removeStaged, openApp, tapMessage, appEvent, setStyle
             case closeApp, openHome, homeEvent, closeHome, read, keep, react, typing, edit, unsend
+
+            /// The fields a frame of this kind carries besides `type` and the optional `requestId`
+            /// (ProtocolTableTests checks them against what the decoder reads).
+            public var fields: [Field] {
+                switch self {
+                case .hello: [.optional("since")]
+                case .ping: []
+                case .sendText: [.required("conversation"), .required("id"), .required("text"), .optional("replyTo"), .optional("linkPreview")]
+                case .sendSticker: [.required("conversation"), .required("id"), .required("sticker"), .optional("placement")]
+                case .sendStaged, .removeStaged, .closeApp: [.required("conversation")]
+                case .openApp: [.required("conversation"), .required("app")]
+                case .tapMessage, .keep, .unsend: [.required("conversation"), .required("message")]
+                case .appEvent: [.required("conversation"), .required("app"), .required("event")]
+                case .setStyle: [.required("conversation"), .required("style")]
+                case .openHome, .closeHome: [.required("app")]
+                case .homeEvent: [.required("app"), .required("event")]
+                case .read: [.required("conversation"), .required("sequence")]
+                case .react: [.required("conversation"), .required("message"), .required("emoji"), .required("on")]
+                case .typing: [.required("conversation"), .required("typing")]
+                case .edit: [.required("conversation"), .required("message"), .required("text")]
+                }
+            }
         }
 
         public var kind: Kind {

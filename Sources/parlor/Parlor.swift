@@ -8,7 +8,9 @@ struct Parlor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parlor",
         abstract: "Parlor: message apps inside conversations.",
-        subcommands: [Serve.self, UserCommand.self, StickersCommand.self, AppsCommand.self, Backup.self, Restore.self])
+        subcommands: [
+            Serve.self, UserCommand.self, StickersCommand.self, AppsCommand.self, Backup.self, Restore.self, ProtocolCommand.self,
+        ])
 }
 
 /// Where Parlor keeps its data, shared by the commands that open the store.

@@ -17,6 +17,11 @@ import uuid
 
 import pytest
 import websockets
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 PG_URL = os.environ.get("PARLOR_TEST_POSTGRES_URL")
 BINARY = os.environ.get("PARLOR_BINARY", ".build/debug/parlor")
@@ -97,7 +102,7 @@ class Client:
         self.socket = await websockets.connect(
             f"ws://127.0.0.1:{self.node.port}/ws", additional_headers={"Authorization": f"Bearer {self.token}"})
         since = {self.conversation: self.received[-1] if self.received else 0}
-        await self.socket.send(json.dumps({"type": "hello", "since": since}))
+        await self.socket.send(json.dumps({"type": protocol.Client.hello, "since": since}))
         ready = asyncio.get_running_loop().create_future()
         self.reader = asyncio.create_task(self.read(ready))
         await asyncio.wait_for(ready, 10)
@@ -106,21 +111,21 @@ class Client:
         try:
             async for raw in self.socket:
                 frame = json.loads(raw)
-                if frame["type"] == "ready" and not ready.done():
+                if frame["type"] == protocol.Server.ready and not ready.done():
                     ready.set_result(True)
-                elif frame["type"] == "message" and frame["message"]["conversation"] == self.conversation:
+                elif frame["type"] == protocol.Server.message and frame["message"]["conversation"] == self.conversation:
                     self.received.append(frame["message"]["sequence"])
                     self.texts[frame["message"]["sequence"]] = frame["message"].get("text")
-                elif frame["type"] in ("reactions", "typing", "readReceipt") and frame.get("conversation") == self.conversation:
+                elif frame["type"] in (protocol.Server.reactions, protocol.Server.typing, protocol.Server.readReceipt) and frame.get("conversation") == self.conversation:
                     self.others.append(frame)
-                elif frame["type"] == "messageChanged" and frame["message"]["conversation"] == self.conversation:
+                elif frame["type"] == protocol.Server.messageChanged and frame["message"]["conversation"] == self.conversation:
                     self.others.append(frame)
         except websockets.ConnectionClosed:
             pass
 
     async def send(self, text):
         await self.socket.send(json.dumps({
-            "type": "sendText", "requestId": text, "conversation": self.conversation, "id": str(uuid.uuid4()).upper(), "text": text}))
+            "type": protocol.Client.sendText, "requestId": text, "conversation": self.conversation, "id": str(uuid.uuid4()).upper(), "text": text}))
 
     async def close(self):
         if self.socket:
@@ -236,28 +241,28 @@ def test_reactions_edits_receipts_and_typing_cross_nodes(database):
             # Alice, on node A, reacts: Bob, on node B, sees it; then she takes it off.
             for on in (True, False):
                 await alice.socket.send(json.dumps({
-                    "type": "react", "conversation": conversation, "message": message, "emoji": "❤️", "on": on}))
+                    "type": protocol.Client.react, "conversation": conversation, "message": message, "emoji": "❤️", "on": on}))
                 expected = [{"emoji": "❤️", "users": [alice_id]}] if on else []
-                await until(lambda: any(f["type"] == "reactions" and f["reactions"] == expected for f in bob.others),
+                await until(lambda: any(f["type"] == protocol.Server.reactions and f["reactions"] == expected for f in bob.others),
                             f"Bob to see the heart {'put' if on else 'taken off'}")
             history = node_b.http("GET", f"/api/conversations/{conversation}/messages", token=bob_token)
             assert "reactions" not in history[0]
 
             # Alice edits her message on node A: Bob on node B sees the new text.
-            await alice.socket.send(json.dumps({"type": "edit", "conversation": conversation, "message": message, "text": "hello, edited"}))
-            await until(lambda: any(f["type"] == "messageChanged" and f["message"].get("text") == "hello, edited" for f in bob.others),
+            await alice.socket.send(json.dumps({"type": protocol.Client.edit, "conversation": conversation, "message": message, "text": "hello, edited"}))
+            await until(lambda: any(f["type"] == protocol.Server.messageChanged and f["message"].get("text") == "hello, edited" for f in bob.others),
                         "Bob to see the edit")
             # Bob reads on node B: Alice on node A sees his receipt.
-            await bob.socket.send(json.dumps({"type": "read", "conversation": conversation, "sequence": 1}))
-            await until(lambda: any(f["type"] == "readReceipt" and f["receipt"]["sequence"] == 1 for f in alice.others),
+            await bob.socket.send(json.dumps({"type": protocol.Client.read, "conversation": conversation, "sequence": 1}))
+            await until(lambda: any(f["type"] == protocol.Server.readReceipt and f["receipt"]["sequence"] == 1 for f in alice.others),
                         "Alice to see Bob's read receipt")
 
             # Alice types on node A: Bob on node B sees her start and stop; nothing is stored.
             for typing in (True, False):
-                await alice.socket.send(json.dumps({"type": "typing", "conversation": conversation, "typing": typing}))
-                await until(lambda: any(f["type"] == "typing" and f["typing"] == typing and f["userID"] == alice_id for f in bob.others),
+                await alice.socket.send(json.dumps({"type": protocol.Client.typing, "conversation": conversation, "typing": typing}))
+                await until(lambda: any(f["type"] == protocol.Server.typing and f["typing"] == typing and f["userID"] == alice_id for f in bob.others),
                             f"Bob to see Alice {'start' if typing else 'stop'} typing")
-            assert not [f for f in alice.others if f["type"] == "typing"], "the typist's own tab hears nothing"
+            assert not [f for f in alice.others if f["type"] == protocol.Server.typing], "the typist's own tab hears nothing"
             await alice.close()
             await bob.close()
 
@@ -293,31 +298,31 @@ def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_th
 
         async def connect(node, token):
             socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
-            await socket.send(json.dumps({"type": "hello", "since": {conversation: 0}}))
-            await frames_until(socket, lambda f: f["type"] == "ready")
+            await socket.send(json.dumps({"type": protocol.Client.hello, "since": {conversation: 0}}))
+            await frames_until(socket, lambda f: f["type"] == protocol.Server.ready)
             return socket
 
         async def scenario():
             tab_a, tab_b = await connect(node_a, alice_token), await connect(node_b, alice_token)
             bob = await connect(node_b, bob_token)
-            await tab_a.send(json.dumps({"type": "openApp", "conversation": conversation, "app": "org.parlor.hello"}))
-            opened = await frames_until(tab_a, lambda f: f["type"] == "app" and f["update"]["isActive"])
+            await tab_a.send(json.dumps({"type": protocol.Client.openApp, "conversation": conversation, "app": "org.parlor.hello"}))
+            opened = await frames_until(tab_a, lambda f: f["type"] == protocol.Server.app and f["update"]["isActive"])
             action = find_button(opened["update"]["view"], "Good morning")
             assert action, "the Hello app shows its greetings"
             # Alice's other tab, on node B, follows the app she opened on node A.
-            followed = await frames_until(tab_b, lambda f: f["type"] == "app")
+            followed = await frames_until(tab_b, lambda f: f["type"] == protocol.Server.app)
             assert followed["update"]["isActive"]
-            await tab_a.send(json.dumps({"type": "appEvent", "conversation": conversation, "app": "org.parlor.hello",
+            await tab_a.send(json.dumps({"type": protocol.Client.appEvent, "conversation": conversation, "app": "org.parlor.hello",
                                          "event": {"kind": "action", "action": action}}))
-            staged = await frames_until(tab_b, lambda f: f["type"] == "staged" and f.get("staged"))
+            staged = await frames_until(tab_b, lambda f: f["type"] == protocol.Server.staged and f.get("staged"))
             assert staged["staged"]["app"]["layout"]["caption"] == "Good morning"
             # Sent from the tab on node B: Bob (on node B too) gets it, and both of Alice's tabs see the field cleared.
-            await tab_b.send(json.dumps({"type": "sendStaged", "requestId": "s1", "conversation": conversation}))
-            ack = await frames_until(tab_b, lambda f: f["type"] == "ack")
+            await tab_b.send(json.dumps({"type": protocol.Client.sendStaged, "requestId": "s1", "conversation": conversation}))
+            ack = await frames_until(tab_b, lambda f: f["type"] == protocol.Server.ack)
             assert ack["message"]["app"]["layout"]["caption"] == "Good morning"
-            received = await frames_until(bob, lambda f: f["type"] == "message")
+            received = await frames_until(bob, lambda f: f["type"] == protocol.Server.message)
             assert received["message"]["id"] == ack["message"]["id"]
-            cleared = await frames_until(tab_a, lambda f: f["type"] == "staged" and not f.get("staged"))
+            cleared = await frames_until(tab_a, lambda f: f["type"] == protocol.Server.staged and not f.get("staged"))
             assert cleared["conversation"] == conversation
             for socket in (tab_a, tab_b, bob):
                 await socket.close()
@@ -376,8 +381,8 @@ def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_e
 async def open_socket(node, token):
     """A `/ws` connection that said hello and got `ready`."""
     socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
-    await socket.send(json.dumps({"type": "hello", "since": {}}))
-    while json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] != "ready":
+    await socket.send(json.dumps({"type": protocol.Client.hello, "since": {}}))
+    while json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] != protocol.Server.ready:
         pass
     return socket
 
@@ -397,8 +402,8 @@ async def close_code(socket, timeout):
 
 async def answers_ping(socket):
     request = uuid.uuid4().hex
-    await socket.send(json.dumps({"type": "ping", "requestId": request}))
-    while json.loads(await asyncio.wait_for(socket.recv(), 5)) != {"type": "pong", "requestId": request}:
+    await socket.send(json.dumps({"type": protocol.Client.ping, "requestId": request}))
+    while json.loads(await asyncio.wait_for(socket.recv(), 5)) != {"type": protocol.Server.pong, "requestId": request}:
         pass
     return True
 

@@ -20,6 +20,11 @@ the same `error` frame (both endpoints speak JSON text only) and the connection 
 from __future__ import annotations
 
 import json
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 # Every text message that is not a JSON frame of the endpoint's protocol, and every binary one,
 # is answered with this (the connection stays open).
@@ -66,7 +71,7 @@ class Endpoint:
 
     def is_welcome(self, payload: bytes) -> bool:
         try:
-            return json.loads(payload).get("type") == "welcome"
+            return json.loads(payload).get("type") == "welcome"  # both protocols start with one
         except ValueError:
             return False
 
@@ -81,7 +86,7 @@ class BrowserSocket(Endpoint):
     name = "ws"
     path = "/ws"
     max_message_bytes = 64 * 1024  # ServerConfiguration.maxClientMessageBytes
-    _head = b'{"type":"ping","requestId":"{ID}","pad":"'
+    _head = b'{"type":"' + protocol.Client.ping.encode() + b'","requestId":"{ID}","pad":"'
 
     def answer(self, request_id):
         return ("pong", request_id)
@@ -93,9 +98,9 @@ class BrowserSocket(Endpoint):
             return ("unreadable", payload[:80])
         if not isinstance(frame, dict):
             return ("other", payload[:80])
-        if frame.get("type") == "pong" and set(frame) == {"type", "requestId"}:
+        if frame.get("type") == protocol.Server.pong and set(frame) == {"type", "requestId"}:
             return ("pong", frame["requestId"])
-        if frame.get("type") == "error":
+        if frame.get("type") == protocol.Server.error:
             error = frame.get("error") or {}
             return ("error", error.get("code"), frame.get("requestId"))
         return ("frame", frame.get("type"), payload[:80])
@@ -118,6 +123,6 @@ class AppSocket(Endpoint):
             return ("unreadable", payload[:80])
         if not isinstance(frame, dict):
             return ("other", payload[:80])
-        if frame.get("type") == "error":
+        if frame.get("type") == "error":  # the app protocol's (docs/APPS-PROTOCOL.md)
             return ("error", frame.get("code"), frame.get("id"))
         return ("frame", frame.get("type"), payload[:80])

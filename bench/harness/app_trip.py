@@ -17,6 +17,14 @@ import uuid
 import parlor_driver
 from servers import ParlorServer
 from stats import DeliveryLedger, bench_text, ms, new_histogram, now_ns
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
+
+# The frames a player waits for besides app messages, as their text shows them.
+_WAITED_FOR = tuple(protocol.marker(kind) for kind in (protocol.Server.app, protocol.Server.staged, protocol.Server.ack, protocol.Server.error))
 
 APP = "org.parlor.tictactoe"
 DRAW = [0, 1, 2, 4, 3, 5, 7, 6, 8]
@@ -47,12 +55,12 @@ class Player:
         member.on_frame = self._frame
 
     def _frame(self, member, text, at):
-        if '"type":"message"' in text and '"kind":"app"' in text:
+        if protocol.marker(protocol.Server.message) in text and '"kind":"app"' in text:
             frame = json.loads(text)
             message_id = frame["message"]["id"]
             self.bubbles[message_id] = self.bubbles.get(message_id, 0) + 1
             self.inbox.put_nowait((frame, at))
-        elif any(f'"type":"{kind}"' in text for kind in ("app", "staged", "ack", "error")):
+        elif any(marker in text for marker in _WAITED_FOR):
             self.inbox.put_nowait((json.loads(text), at))
 
     def drain(self):
@@ -63,7 +71,7 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             frame, at = await asyncio.wait_for(self.inbox.get(), max(0.01, deadline - time.monotonic()))
-            if frame["type"] == "error":
+            if frame["type"] == protocol.Server.error:
                 raise RuntimeError(f"{self.member.username}: {json.dumps(frame)[:300]}")
             if accept(frame):
                 return frame, at
@@ -85,14 +93,14 @@ class Game:
         other.drain()
         tapped = now_ns()
         if self.last_message is None:
-            await mover.member.send({"type": "openApp", "conversation": conversation, "app": APP})
+            await mover.member.send({"type": protocol.Client.openApp, "conversation": conversation, "app": APP})
         else:
-            await mover.member.send({"type": "tapMessage", "conversation": conversation, "message": self.last_message})
+            await mover.member.send({"type": protocol.Client.tapMessage, "conversation": conversation, "message": self.last_message})
         found = {}
 
         def board(frame):
             # The square's action is looked up once, in the frame that has it.
-            if frame["type"] != "app" or frame.get("conversation") != conversation or not frame["update"]["isActive"]:
+            if frame["type"] != protocol.Server.app or frame.get("conversation") != conversation or not frame["update"]["isActive"]:
                 return False
             found["action"] = find_action(frame["update"]["view"], f"square{square}")
             return found["action"] is not None
@@ -100,13 +108,13 @@ class Game:
         _, viewed = await mover.wait(board)
         action = found["action"]
         evented = now_ns()
-        await mover.member.send({"type": "appEvent", "conversation": conversation, "app": APP, "event": {"kind": "action", "action": action}})
-        _, staged = await mover.wait(lambda f: f["type"] == "staged" and f.get("conversation") == conversation and f.get("staged"))
+        await mover.member.send({"type": protocol.Client.appEvent, "conversation": conversation, "app": APP, "event": {"kind": "action", "action": action}})
+        _, staged = await mover.wait(lambda f: f["type"] == protocol.Server.staged and f.get("conversation") == conversation and f.get("staged"))
         request = str(uuid.uuid4())
         sending = now_ns()
-        await mover.member.send({"type": "sendStaged", "conversation": conversation, "requestId": request})
-        delivered_frame, delivered = await other.wait(lambda f: f["type"] == "message" and f["message"]["conversation"] == conversation)
-        ack, _ = await mover.wait(lambda f: f["type"] == "ack" and f.get("requestId") == request)
+        await mover.member.send({"type": protocol.Client.sendStaged, "conversation": conversation, "requestId": request})
+        delivered_frame, delivered = await other.wait(lambda f: f["type"] == protocol.Server.message and f["message"]["conversation"] == conversation)
+        ack, _ = await mover.wait(lambda f: f["type"] == protocol.Server.ack and f.get("requestId") == request)
         if ack["message"]["id"] != delivered_frame["message"]["id"]:
             raise RuntimeError("the other player got another bubble than the one sent")
         self.last_message = ack["message"]["id"]
@@ -194,7 +202,7 @@ async def measure(data_dir, config, log, outside=False):
             number = next(numbers)
             intended = now_ns()
             ledger.expect(number, intended)
-            await sender.member.send({"type": "sendText", "requestId": str(number), "conversation": game.conversation,
+            await sender.member.send({"type": protocol.Client.sendText, "requestId": str(number), "conversation": game.conversation,
                                       "id": str(uuid.uuid4()).upper(), "text": bench_text(number, intended)})
             deadline = time.monotonic() + 30
             while ledger.remaining[number] and time.monotonic() < deadline:

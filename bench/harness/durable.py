@@ -22,6 +22,10 @@ import xmpp_driver
 from servers import XMPP_SERVERS, ParlorServer
 from stats import DeliveryLedger, bench_text, now_ns
 import itertools
+import sys
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 _numbers = itertools.count(10**8)
 
@@ -122,11 +126,11 @@ async def commit_rate(data_dir, durability, writers, seconds, log):
         acks = {}
 
         def on_frame(member, frame, at):
-            if '"type":"ack"' in frame:
+            if protocol.marker(protocol.Server.ack) in frame:
                 future = acks.pop(member.username, None)
                 if future is not None and not future.done():
                     future.set_result(at)
-            elif '"type":"error"' in frame:
+            elif protocol.marker(protocol.Server.error) in frame:
                 future = acks.pop(member.username, None)
                 if future is not None and not future.done():
                     future.set_exception(RuntimeError(frame[:300]))

@@ -18,6 +18,10 @@ import time
 
 import parlor_driver
 from servers import ParlorServer
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 
 async def measure(data_dir, seconds, log):
@@ -32,7 +36,7 @@ async def measure(data_dir, seconds, log):
         alice = parlor_driver.ParlorMember(server, "alice", tokens["alice"], 0)
         alice.conversation = conversation
         acks = asyncio.Queue()
-        alice.on_frame = lambda member, frame, at: acks.put_nowait(1) if '"type":"ack"' in frame else None
+        alice.on_frame = lambda member, frame, at: acks.put_nowait(1) if protocol.marker(protocol.Server.ack) in frame else None
         await alice.connect()
         start = opened = time.monotonic()
         count = total = 0

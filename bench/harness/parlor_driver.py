@@ -13,6 +13,11 @@ from websockets.asyncio.client import connect
 
 import receiver
 from stats import now_ns
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 PASSWORD = "bench-password"
 _request_ids = itertools.count()
@@ -83,7 +88,7 @@ class ParlorMember:
             compression=None, max_size=8 * 1024 * 1024, max_queue=None, ping_interval=None,
             **({"local_addr": (self.source, 0)} if self.source else {})), timeout)
         self.reader = asyncio.create_task(self._read())
-        await self.ws.send('{"type":"hello","since":{}}')
+        await self.ws.send(json.dumps({"type": protocol.Client.hello, "since": {}}, separators=(",", ":")))
         await asyncio.wait_for(asyncio.shield(self.ready), timeout)
 
     async def _read(self):
@@ -92,13 +97,13 @@ class ParlorMember:
                 at = now_ns()
                 # Swift's JSONEncoder does not keep key order: look for the type anywhere (nested
                 # objects of these frames carry no "type" key).
-                if '"type":"message"' in frame:
+                if protocol.marker(protocol.Server.message) in frame:
                     if self.on_text is not None:
                         self.on_text(self.index, frame, at)
-                elif '"type":"ready"' in frame:
+                elif protocol.marker(protocol.Server.ready) in frame:
                     if not self.ready.done():
                         self.ready.set_result(True)
-                elif '"type":"error"' in frame:
+                elif protocol.marker(protocol.Server.error) in frame:
                     self.errors.append(frame[:300])
                 if self.on_frame is not None:
                     self.on_frame(self, frame, at)
@@ -106,7 +111,7 @@ class ParlorMember:
             pass
 
     def send_text(self, text):
-        frame = json.dumps({"type": "sendText", "requestId": str(next(_request_ids)), "conversation": self.conversation,
+        frame = json.dumps({"type": protocol.Client.sendText, "requestId": str(next(_request_ids)), "conversation": self.conversation,
                             "id": str(uuid.uuid4()).upper(), "text": text})
         return asyncio.ensure_future(self.ws.send(frame))
 
@@ -184,7 +189,7 @@ class RawParlorMember:
         head, data = data.split(b"\r\n\r\n", 1)
         if not head.startswith(b"HTTP/1.1 101"):
             raise RuntimeError(f"{self.username}: upgrade refused: {head[:200]!r}")
-        await loop.sock_sendall(sock, _frame(1, b'{"type":"hello","since":{}}'))
+        await loop.sock_sendall(sock, _frame(1, json.dumps({"type": protocol.Client.hello, "since": {}}, separators=(",", ":")).encode()))
         while True:
             frame = receiver.frame_at(data, 0)
             if frame is None:
@@ -199,12 +204,12 @@ class RawParlorMember:
                 await loop.sock_sendall(sock, _frame(10, payload))
             elif opcode == 8:
                 raise RuntimeError(f"{self.username}: closed before ready: {payload[:200]!r}")
-            elif b'"type":"ready"' in payload:
+            elif protocol.marker(protocol.Server.ready).encode() in payload:
                 break
-            elif b'"type":"error"' in payload:
+            elif protocol.marker(protocol.Server.error).encode() in payload:
                 self.errors.append(payload[:300])
         self.pending = data
-        self.prefix = (b'{"type":"sendText","conversation":' + json.dumps(self.conversation).encode()
+        self.prefix = (b'{"type":"' + protocol.Client.sendText.encode() + b'","conversation":' + json.dumps(self.conversation).encode()
                        + b',"requestId":"')
 
     def hand_over(self, pool):

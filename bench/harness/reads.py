@@ -14,6 +14,10 @@ from pathlib import Path
 
 import parlor_driver
 from servers import ParlorServer
+import sys
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 WRITERS = 8
 
@@ -24,8 +28,8 @@ async def populate(members, conversation, count):
     acked = asyncio.Queue()
 
     def on_frame(member, frame, at):
-        if '"type":"ack"' in frame or '"type":"error"' in frame:
-            acked.put_nowait('"type":"error"' in frame)
+        if protocol.marker(protocol.Server.ack) in frame or protocol.marker(protocol.Server.error) in frame:
+            acked.put_nowait(protocol.marker(protocol.Server.error) in frame)
 
     for member in members:
         member.on_frame = on_frame
@@ -48,16 +52,16 @@ async def timed_reads(reader, server, conversation, first, count):
     answered = asyncio.Queue()
 
     def on_frame(member, frame, at):
-        if '"type":"conversation"' in frame:
+        if protocol.marker(protocol.Server.conversation) in frame:
             answered.put_nowait(at)
-        elif '"type":"error"' in frame:
+        elif protocol.marker(protocol.Server.error) in frame:
             answered.put_nowait(None)
 
     reader.on_frame = on_frame
     cpu0 = server.cpu_seconds()
     started = time.monotonic()
     for sequence in range(first, first + count):
-        await reader.send({"type": "read", "conversation": conversation, "sequence": sequence})
+        await reader.send({"type": protocol.Client.read, "conversation": conversation, "sequence": sequence})
     failures = 0
     for _ in range(count):
         failures += (await asyncio.wait_for(answered.get(), 120)) is None

@@ -34,6 +34,9 @@ from pathlib import Path
 
 from stats import HEAD_BYTES, now_ns
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
+
 XMPP, WEBSOCKET = 0, 1
 HANDOVER = struct.Struct("<HB")
 # What a receiver process reports per marker: receiver index, message number (0: an error
@@ -46,10 +49,10 @@ CHUNK_RECORDS = 2048  # records a message at most (45 KB, well under a socket bu
 HERE = Path(__file__).resolve().parent
 _MARK = b"BENCH "
 _XMPP_ERRORS = (b"type='error'", b'type="error"')
-_WS_ERROR = b'"type":"error"'
+_WS_ERROR = protocol.marker(protocol.Server.error).encode()
 # Swift's JSONEncoder does not keep key order: the type is looked for anywhere in the frame
 # (nested objects of these frames carry no "type" key).
-_WS_MESSAGE = b'"type":"message"'
+_WS_MESSAGE = protocol.marker(protocol.Server.message).encode()
 
 
 class MarkerScanner:

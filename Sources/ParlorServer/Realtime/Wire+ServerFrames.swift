@@ -33,9 +33,35 @@ extension Wire {
         case error(ErrorBody, requestId: String?, head: Message?)
 
         /// Every server frame's `type`, as the wire spells it.
+        ///
+        /// The table of the server's side of the protocol: the encoder and decoder below and `fields`
+        /// switch over it; `parlor protocol` publishes it to the browser and other clients.
         public enum Kind: String, CaseIterable, Sendable {
             case welcome, ready, pong, message, messageChanged, ack, resync, conversation, staged, composeText, app, home, expired
             case reactions, typing, readReceipt, error
+
+            /// The fields a frame of this kind carries besides `type` (ProtocolTableTests checks them
+            /// against what the encoder writes).
+            public var fields: [Wire.Field] {
+                switch self {
+                case .welcome: [.required("protocolVersion"), .required("user")]
+                case .ready: []
+                case .pong: [.optional("requestId")]
+                case .message, .messageChanged: [.required("message")]
+                case .ack: [.optional("requestId"), .required("message")]
+                case .resync: [.required("conversation")]
+                case .conversation: [.required("conversation"), .optional("conversationInfo")]
+                case .staged: [.required("conversation"), .optional("staged")]
+                case .composeText: [.required("conversation"), .required("text")]
+                case .app: [.required("conversation"), .required("app"), .required("update")]
+                case .home: [.required("app"), .required("update")]
+                case .expired: [.required("conversation"), .required("messageID")]
+                case .reactions: [.required("conversation"), .required("messageID"), .required("reactions")]
+                case .typing: [.required("conversation"), .required("userID"), .required("typing")]
+                case .readReceipt: [.required("conversation"), .required("receipt")]
+                case .error: [.required("error"), .optional("requestId"), .optional("head")]
+                }
+            }
         }
 
         public var kind: Kind {

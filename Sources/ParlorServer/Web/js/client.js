@@ -7,6 +7,7 @@ import { Connection } from './socket.js';
 import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
 import { alertsUser, readableText } from './mentions.js';
 import { rules } from './rules.js';
+import { ClientFrame, ServerFrame } from './protocol.js';
 
 /** Where a conversation's routes start. */
 const conversationPath = (conversationId) => `/api/conversations/${encodeURIComponent(conversationId)}`;
@@ -170,63 +171,63 @@ export async function reloadTranscript(conversationId) {
 
 function handleFrame(frame) {
   switch (frame.type) {
-    case 'welcome':
+    case ServerFrame.welcome:
       if (frame.user) state.me = frame.user;
       break;
-    case 'ready':
+    case ServerFrame.ready:
       window.dispatchEvent(new Event('parlor-ready'));
       break;
-    case 'message':
-    case 'ack':
+    case ServerFrame.message:
+    case ServerFrame.ack:
       if (frame.message) receiveMessage(frame.message);
       break;
-    case 'messageChanged':
+    case ServerFrame.messageChanged:
       if (frame.message) receiveChange(frame.message);
       break;
-    case 'error':
+    case ServerFrame.error:
       receiveError(frame);
       break;
-    case 'staged':
+    case ServerFrame.staged:
       state.staged.set(frame.conversation, frame.staged ?? null);
       emit('staged', frame.conversation);
       break;
-    case 'composeText':
+    case ServerFrame.composeText:
       emit('composeText', { conversation: frame.conversation, text: frame.text ?? '' });
       break;
-    case 'app':
+    case ServerFrame.app:
       if (frame.update) {
         state.apps.set(frame.conversation, frame.update);
         emit('app', frame.conversation);
       }
       break;
-    case 'home':
+    case ServerFrame.home:
       if (frame.update) {
         state.homes.set(frame.app, frame.update);
         emit('home', frame.app);
       }
       break;
-    case 'conversation':
+    case ServerFrame.conversation:
       receiveConversation(frame);
       break;
-    case 'expired': {
+    case ServerFrame.expired: {
       const t = state.transcripts.get(frame.conversation);
       if (t && t.messages.delete(frame.messageID)) emit('transcript', frame.conversation);
       break;
     }
-    case 'resync':
+    case ServerFrame.resync:
       reloadTranscript(frame.conversation).catch(() => {});
       break;
-    case 'reactions':
+    case ServerFrame.reactions:
       receiveReactions(frame);
       break;
-    case 'readReceipt':
+    case ServerFrame.readReceipt:
       if (frame.receipt) {
         if (!state.reads.has(frame.conversation)) state.reads.set(frame.conversation, new Map());
         state.reads.get(frame.conversation).set(frame.receipt.userID, frame.receipt);
         emit('transcript', frame.conversation);
       }
       break;
-    case 'typing':
+    case ServerFrame.typing:
       if (frame.typing) startTyping(frame.conversation, frame.userID);
       else stopTyping(frame.conversation, frame.userID);
       break;
@@ -389,7 +390,7 @@ export function sendText(conversationId, text, reply = null, linkPreview = null)
     id, kind: 'text', text, replyTo: reply ?? undefined, linkPreview: linkPreview ?? undefined, status: 'sending', requestId, sentAt: new Date().toISOString(),
   });
   emit('transcript', conversationId);
-  send({ type: 'sendText', requestId, conversation: conversationId, id, text, replyTo: reply?.id, linkPreview: linkPreview ?? undefined }, { retry: true });
+  send({ type: ClientFrame.sendText, requestId, conversation: conversationId, id, text, replyTo: reply?.id, linkPreview: linkPreview ?? undefined }, { retry: true });
 }
 
 /** The card of the page at `url` (GET /api/link-preview), as the compose field shows it before sending. */
@@ -404,7 +405,7 @@ export function sendSticker(conversationId, sticker, placement = null) {
   const requestId = newId();
   t.pending.set(id, { id, kind: 'sticker', sticker, placement, status: 'sending', requestId, sentAt: new Date().toISOString() });
   emit('transcript', conversationId);
-  send({ type: 'sendSticker', requestId, conversation: conversationId, id, sticker: sticker.id, placement: placement ?? undefined }, { retry: true });
+  send({ type: ClientFrame.sendSticker, requestId, conversation: conversationId, id, sticker: sticker.id, placement: placement ?? undefined }, { retry: true });
 }
 
 /** Sends a failed message again, with the same id (the server keeps one copy). */
@@ -416,8 +417,8 @@ export function retry(conversationId, id) {
   pending.requestId = newId();
   emit('transcript', conversationId);
   const frame = pending.kind === 'text'
-    ? { type: 'sendText', text: pending.text, replyTo: pending.replyTo?.id, linkPreview: pending.linkPreview }
-    : { type: 'sendSticker', sticker: pending.sticker.id, placement: pending.placement ?? undefined };
+    ? { type: ClientFrame.sendText, text: pending.text, replyTo: pending.replyTo?.id, linkPreview: pending.linkPreview }
+    : { type: ClientFrame.sendSticker, sticker: pending.sticker.id, placement: pending.placement ?? undefined };
   send({ ...frame, requestId: pending.requestId, conversation: conversationId, id }, { retry: true });
 }
 
@@ -426,19 +427,19 @@ export function discard(conversationId, id) {
   emit('transcript', conversationId);
 }
 
-export const sendStaged = (conversation) => send({ type: 'sendStaged', conversation });
-export const removeStaged = (conversation) => send({ type: 'removeStaged', conversation });
-export const openApp = (conversation, app) => send({ type: 'openApp', conversation, app });
-export const tapMessage = (conversation, message) => send({ type: 'tapMessage', conversation, message });
-export const appEvent = (conversation, app, event) => send({ type: 'appEvent', conversation, app, event });
-export const setStyle = (conversation, style) => send({ type: 'setStyle', conversation, style });
-export const closeApp = (conversation) => send({ type: 'closeApp', conversation });
-export const openHome = (app) => send({ type: 'openHome', app });
-export const homeEvent = (app, event) => send({ type: 'homeEvent', app, event });
-export const closeHome = (app) => send({ type: 'closeHome', app });
-export const keep = (conversation, message) => send({ type: 'keep', conversation, message });
-export const edit = (conversation, message, text) => send({ type: 'edit', conversation, message, text });
-export const unsend = (conversation, message) => send({ type: 'unsend', conversation, message });
+export const sendStaged = (conversation) => send({ type: ClientFrame.sendStaged, conversation });
+export const removeStaged = (conversation) => send({ type: ClientFrame.removeStaged, conversation });
+export const openApp = (conversation, app) => send({ type: ClientFrame.openApp, conversation, app });
+export const tapMessage = (conversation, message) => send({ type: ClientFrame.tapMessage, conversation, message });
+export const appEvent = (conversation, app, event) => send({ type: ClientFrame.appEvent, conversation, app, event });
+export const setStyle = (conversation, style) => send({ type: ClientFrame.setStyle, conversation, style });
+export const closeApp = (conversation) => send({ type: ClientFrame.closeApp, conversation });
+export const openHome = (app) => send({ type: ClientFrame.openHome, app });
+export const homeEvent = (app, event) => send({ type: ClientFrame.homeEvent, app, event });
+export const closeHome = (app) => send({ type: ClientFrame.closeHome, app });
+export const keep = (conversation, message) => send({ type: ClientFrame.keep, conversation, message });
+export const edit = (conversation, message, text) => send({ type: ClientFrame.edit, conversation, message, text });
+export const unsend = (conversation, message) => send({ type: ClientFrame.unsend, conversation, message });
 
 /** The texts a message had before its edits, oldest first. */
 export const versions = (conversation, message) =>
@@ -448,9 +449,9 @@ export const versions = (conversation, message) =>
 export const replies = (conversation, message) =>
   api(`${conversationPath(conversation)}/messages/${encodeURIComponent(message)}/replies`);
 
-export const react = (conversation, message, emoji, on) => send({ type: 'react', conversation, message, emoji, on });
+export const react = (conversation, message, emoji, on) => send({ type: ClientFrame.react, conversation, message, emoji, on });
 /** Says whether the person is typing; said only while online (a late notice would be wrong). */
-export const typing = (conversation, isTyping) => (state.ready ? send({ type: 'typing', conversation, typing: isTyping }) : null);
+export const typing = (conversation, isTyping) => (state.ready ? send({ type: ClientFrame.typing, conversation, typing: isTyping }) : null);
 
 /**
  * The person has seen the conversation up to its last message. The server hears of it at once,
@@ -486,7 +487,7 @@ function sendRead(conversationId) {
   if (!t || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo) return;
   t.readUpTo = t.seenUpTo;
   readSentAt.set(conversationId, Date.now());
-  send({ type: 'read', conversation: conversationId, sequence: t.seenUpTo });
+  send({ type: ClientFrame.read, conversation: conversationId, sequence: t.seenUpTo });
 }
 
 /** Sends the reads still waiting for their turn (the person leaves the conversation or the page). */

@@ -4,13 +4,11 @@
 
 import { newId } from './ids.js';
 import { rules } from './rules.js';
+import { ClientFrame, CloseCode, ServerFrame } from './protocol.js';
 
 const PING_INTERVAL = 25000;
 const PING_TIMEOUT = 10000;
 const CONNECT_TIMEOUT = 10000;
-/** The close code of a socket whose sign-in ended (signed out here or elsewhere, a password
- * change): docs/PROTOCOL.md §7. Reconnecting would be refused. */
-const SIGNED_OUT = 4401;
 
 /** How long to wait (ms) before try number `attempt` (from 0) to reach the server: further and
  * further apart up to 15 s, spread at random so that tabs do not all come back at once. */
@@ -74,7 +72,8 @@ export class Connection {
     }, CONNECT_TIMEOUT);
     socket.addEventListener('message', (event) => this.receive(socket, event));
     socket.addEventListener('close', (event) => {
-      if (event.code === SIGNED_OUT && socket === this.socket) {
+      // The sign-in ended (signed out here or elsewhere, a password change): reconnecting would be refused.
+      if (event.code === CloseCode.signedOut && socket === this.socket) {
         this.stop();
         this.onSignedOut?.();
       } else {
@@ -148,10 +147,10 @@ export class Connection {
     }
     if (!frame || typeof frame.type !== 'string') return;
     switch (frame.type) {
-      case 'welcome':
-        socket.send(JSON.stringify({ type: 'hello', since: this.since() }));
+      case ServerFrame.welcome:
+        socket.send(JSON.stringify({ type: ClientFrame.hello, since: this.since() }));
         break;
-      case 'ready': {
+      case ServerFrame.ready: {
         const isReconnect = this.everReady;
         this.ready = true;
         this.everReady = true;
@@ -163,11 +162,11 @@ export class Connection {
         this.onReady(isReconnect);
         break;
       }
-      case 'pong':
+      case ServerFrame.pong:
         clearTimeout(this.pongTimer);
         break;
       default:
-        if (frame.requestId && (frame.type === 'ack' || frame.type === 'error')) this.settle(frame.requestId);
+        if (frame.requestId && (frame.type === ServerFrame.ack || frame.type === ServerFrame.error)) this.settle(frame.requestId);
         break;
     }
     this.onFrame(frame);
@@ -204,7 +203,7 @@ export class Connection {
     this.stopPing();
     this.pingTimer = setInterval(() => {
       if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
-      this.socket.send(JSON.stringify({ type: 'ping', requestId: newId() }));
+      this.socket.send(JSON.stringify({ type: ClientFrame.ping, requestId: newId() }));
       clearTimeout(this.pongTimer);
       const socket = this.socket;
       // No answer: the connection is dead even if the browser has not noticed.

@@ -49,13 +49,17 @@ public enum ParlorServer {
                 logger.error("The web client's files cannot be read: no service worker", metadata: ["error": "\(error)"])
             }
         }
-        OperatorRoutes(services: services, gate: gate).add(to: router)
+        OperatorRoutes(services: services, readiness: store, gate: gate).add(to: router)
         AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)
         ConversationRoutes(services: services).add(to: router)
-        AppRoutes(services: services).add(to: router)
-        AdminRoutes(services: services, gate: gate).add(to: router)
+        AppRoutes(
+            drawers: services.drawers, directory: directory, renderer: services.renderer, uploads: services.uploads,
+            configuration: configuration).add(to: router)
+        AdminRoutes(
+            registrations: AppRegistrations(store: store), remoteApps: services.remoteApps, directory: directory, gate: gate).add(to: router)
         ImageProxy(configuration: configuration, links: services.renderer.imageLinks, metrics: metrics).add(to: router)
-        let gateway = Gateway(services: services)
+        let gateway = Gateway(
+            services: services, deliverySource: StoreDeliverySource(store: store, renderer: services.renderer, apps: services.apps))
         router.socket("/ws") { request, context in
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
             guard let user = context.user, let tokenHash = context.tokenHash else { throw APIError.unauthorized }
@@ -107,10 +111,9 @@ public enum ParlorServer {
                     try await services.sessions.sweep()
                 },
                 PeriodicWork(name: "Unused upload sweep", interval: .seconds(3600), logger: logger) {
-                    let lifetime = TimeInterval(configuration.unusedUploadLifetime.components.seconds)
-                    _ = try await services.store.removeUnusedUploads(before: Date().addingTimeInterval(-lifetime))
+                    try await services.uploads.removeUnused(olderThan: configuration.unusedUploadLifetime)
                 },
-                AppDeliveryService(deliveries: services.deliveries, host: services.apps),
+                AppDeliveryService(deliveries: services.fanOut.deliveries, host: services.apps),
                 // Apps added or removed with `parlor apps` while the server runs.
                 PeriodicWork(name: "App registrations", interval: .seconds(1), logger: logger) {
                     try await services.remoteApps.sync()
@@ -121,7 +124,7 @@ public enum ParlorServer {
                         logger.info("A sticker pack was imported", metadata: ["pack": "\(pack)"])
                     }
                 },
-                HTTPClientService(client: httpClient), ClusterSync(services: services),
+                HTTPClientService(client: httpClient), ClusterSync(services: services, store: store),
             ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port

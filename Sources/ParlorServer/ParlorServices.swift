@@ -11,29 +11,28 @@ import ParlorStore
 /// - `membership`: who is in which conversation (every request's first check);
 /// - `drawers`: what each user installed;
 /// - `renderer`: what a viewer sees on the wire (reads only);
-/// - `notices`: `conversation` frames to members' connections;
+/// - `notices` (held by `messaging` and `conversations`): `conversation` frames to members'
+///   connections;
 /// - `messaging`: sending, fan-out, reading and expiry, with `MessageRules`;
 /// - `apps`: running app instances and the compose field (uses `messaging` to send);
 /// - `conversations`: creating conversations and changing their titles and members (uses `apps`
 ///   for participants);
 /// - `remoteApps`: apps outside the server, their connections and calls (closes their surfaces
-///   through `apps` when one is removed).
+///   through `apps` when one is removed);
+/// - `uploads`: blobs within each person's quota.
 ///
-/// Messaging hands new app messages to the apps through `deliveries`, a queue run by
-/// `AppDeliveryService`, so nothing below `apps` calls up into it.
+/// Each is given the roles of the store it uses (`Messaging.Store`, …), never the whole store,
+/// which none of them holds. Messaging hands new app messages to the apps through
+/// `fanOut.deliveries`, a queue run by `AppDeliveryService`, so nothing below `apps` calls up into it.
 final class ParlorServices: Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
-    let store: any ParlorStore
     let directory: AppDirectory
-    let bus: any ClusterBus
-    let hub: Hub
-    let fanOutTracker: FanOutTracker
-    let deliveries: AppDeliveries
+    /// This node's connections and the other nodes, where committed changes go.
+    let fanOut: FanOut
     let membership: Membership
     let drawers: Drawers
     let renderer: Renderer
-    let notices: ConversationNotices
     let messaging: Messaging
     let reactions: Reactions
     let changes: MessageChanges
@@ -42,6 +41,7 @@ final class ParlorServices: Sendable {
     let apps: AppHost
     let conversations: Conversations
     let remoteApps: RemoteApps
+    let uploads: Uploads
     let metrics: ServerMetrics
     let accounts: Accounts
     let sessions: Sessions
@@ -50,40 +50,39 @@ final class ParlorServices: Sendable {
         store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
         bus: any ClusterBus, metrics: ServerMetrics, logger: Logger
     ) {
-        self.store = store
         self.directory = directory
         self.configuration = configuration
-        self.bus = bus
         self.logger = logger
         self.metrics = metrics
         let caches = ViewerCaches()
-        hub = Hub(metrics: metrics)
+        let fanOut = FanOut(hub: Hub(metrics: metrics), bus: bus, tracker: FanOutTracker(), deliveries: AppDeliveries())
+        self.fanOut = fanOut
         accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
-        sessions = Sessions(accounts: accounts, store: store, hub: hub, bus: bus, logger: logger)
-        fanOutTracker = FanOutTracker()
-        deliveries = AppDeliveries()
+        sessions = Sessions(accounts: accounts, store: store, hub: fanOut.hub, bus: bus, logger: logger)
+        uploads = Uploads(store: store, quota: configuration.uploadQuotaBytes)
         membership = Membership(store: store, caches: caches)
         drawers = Drawers(store: store, caches: caches, directory: directory)
         renderer = Renderer(
             store: store, caches: caches, directory: directory, drawers: drawers, imageLinks: ImageLinkSigner(store: store, logger: logger))
-        notices = ConversationNotices(store: store, caches: caches, renderer: renderer, hub: hub, bus: bus, logger: logger)
+        let notices = ConversationNotices(store: store, caches: caches, renderer: renderer, fanOut: fanOut, logger: logger)
         messaging = Messaging(
-            store: store, membership: membership, renderer: renderer, notices: notices, hub: hub, caches: caches,
-            fanOutTracker: fanOutTracker, deliveries: deliveries, directory: directory, configuration: configuration,
-            metrics: metrics, bus: bus, linkPreviews: LinkPreviews(configuration: configuration, logger: logger))
-        changes = MessageChanges(
-            store: store, messaging: messaging, renderer: renderer, caches: caches, hub: hub, bus: bus, configuration: configuration)
-        search = MessageSearch(store: store, renderer: renderer, configuration: configuration)
-        reactions = Reactions(store: store, membership: membership, caches: caches, hub: hub, bus: bus, configuration: configuration)
-        typing = TypingRelay(
-            membership: membership, caches: caches, store: store, hub: hub, bus: bus, interval: configuration.typingInterval)
+            store: store, membership: membership, renderer: renderer, notices: notices, fanOut: fanOut,
+            policy: Messaging.Policy(
+                configuration: configuration, directory: directory, linkPreviews: LinkPreviews(configuration: configuration, logger: logger),
+                metrics: metrics))
+        changes = MessageChanges(store: store, messaging: messaging, renderer: renderer, fanOut: fanOut, limits: .init(configuration))
+        search = MessageSearch(store: store, renderer: renderer, searchesPerMinute: configuration.searchesPerMinute)
+        reactions = Reactions(
+            store: store, membership: membership, fanOut: fanOut, perMinute: configuration.reactionsPerMinute,
+            maxKinds: configuration.maxReactionKinds)
+        typing = TypingRelay(membership: membership, fanOut: fanOut, interval: configuration.typingInterval)
         apps = AppHost(
-            store: store, membership: membership, drawers: drawers, renderer: renderer, messaging: messaging, hub: hub, bus: bus,
-            instances: InstanceRegistry(), caches: caches, directory: directory, httpClient: ServerFetchClient(client: httpClient),
-            allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger)
+            store: store, membership: membership, renderer: renderer, messaging: messaging, fanOut: fanOut,
+            hosting: AppHost.Hosting(
+                directory: directory, drawers: drawers, httpClient: ServerFetchClient(client: httpClient),
+                allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger))
         conversations = Conversations(
-            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, caches: caches,
-            configuration: configuration)
+            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, limits: .init(configuration))
         let apps = apps
         remoteApps = RemoteApps(
             store: store, directory: directory, deadline: configuration.appCallDeadline, metrics: metrics, logger: logger

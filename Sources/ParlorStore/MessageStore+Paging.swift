@@ -1,7 +1,7 @@
 import Foundation
 import ParlorKit
 
-extension ParlorStore {
+extension MessageStore {
     /// The most messages one page of `forEachPage` reads.
     public static var pageSize: Int { 200 }
 

@@ -6,37 +6,40 @@ import ParlorStore
 
 /// `/api/admin/apps`: what `parlor apps` does, over HTTP, for the operator only (`AdminGate`).
 struct AdminRoutes {
-    let services: ParlorServices
+    let registrations: AppRegistrations
+    /// Told of every change, so connections of removed apps and replaced credentials close.
+    let remoteApps: RemoteApps
+    /// The apps built in, whose ids and names a registered app may not take.
+    let directory: AppDirectory
     let gate: AdminGate
 
     func add(to router: Router<ParlorRequestContext>) {
-        let registrations = AppRegistrations(store: services.store)
         router.get("/api/admin/apps") { request, context in
             try await gate.check(request, context)
             var apps: [Wire.RegisteredAppInfo] = []
             for app in try await registrations.list() {
-                apps.append(Wire.RegisteredAppInfo(app, connections: await services.remoteApps.connectionCount(of: app.manifest.id)))
+                apps.append(Wire.RegisteredAppInfo(app, connections: await remoteApps.connectionCount(of: app.manifest.id)))
             }
             return try JSONBody.response(apps)
         }
         router.post("/api/admin/apps") { request, context in
             try await gate.check(request, context)
             let manifest = try await JSONBody.decode(AppManifest.self, from: request)
-            let secret = try await registrations.add(manifest, builtIn: services.directory.builtInManifests)
-            try await services.remoteApps.sync()
+            let secret = try await registrations.add(manifest, builtIn: directory.builtInManifests)
+            try await remoteApps.sync()
             return try JSONBody.response(Wire.AppCredential(app: manifest.id, credential: secret), status: .created)
         }
         router.delete("/api/admin/apps/:app") { request, context in
             try await gate.check(request, context)
             try await registrations.remove(try appID(context))
-            try await services.remoteApps.sync()
+            try await remoteApps.sync()
             return Response(status: .noContent)
         }
         router.post("/api/admin/apps/:app/credential") { request, context in
             try await gate.check(request, context)
             let id = try appID(context)
             let secret = try await registrations.rotateSecret(of: id)
-            try await services.remoteApps.sync()
+            try await remoteApps.sync()
             return try JSONBody.response(Wire.AppCredential(app: id, credential: secret))
         }
     }

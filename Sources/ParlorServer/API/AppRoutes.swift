@@ -9,7 +9,11 @@ import ParlorStore
 /// `/api/apps`, `/api/drawer`, `/api/stickers`, `/assets/*` and `/blobs`: the store, the drawer,
 /// sticker packs, app images and uploads.
 struct AppRoutes {
-    let services: ParlorServices
+    let drawers: Drawers
+    let directory: AppDirectory
+    let renderer: Renderer
+    let uploads: Uploads
+    let configuration: ServerConfiguration
 
     /// The types of uploads shown as images (anything else is downloaded).
     static let imageTypes: Set<String> = Set(ImageFormat.allCases.map(\.mimeType))
@@ -25,32 +29,32 @@ struct AppRoutes {
         router.put("/api/drawer") { request, context in
             let user = try context.requireUser()
             let body = try await JSONBody.decode(Wire.DrawerOrder.self, from: request)
-            try await services.drawers.setDrawer(body.items, of: user.id)
+            try await drawers.setDrawer(body.items, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.post("/api/apps/:item/install") { _, context in
             let user = try context.requireUser()
             let item = try drawerItem(context)
-            var drawer = try await services.drawers.drawer(of: user.id)
+            var drawer = try await drawers.drawer(of: user.id)
             if !drawer.contains(item) { drawer.append(item) }
-            try await services.drawers.setDrawer(drawer, of: user.id)
+            try await drawers.setDrawer(drawer, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.delete("/api/apps/:item/install") { _, context in
             let user = try context.requireUser()
             let item = try drawerItem(context)
-            try await services.drawers.setDrawer(try await services.drawers.drawer(of: user.id).filter { $0 != item }, of: user.id)
+            try await drawers.setDrawer(try await drawers.drawer(of: user.id).filter { $0 != item }, of: user.id)
             return try JSONBody.response(try await directory(for: user.id))
         }
         router.get("/assets/apps/:app/:file") { _, context in
-            guard let app = context.parameters.get("app").flatMap({ services.directory.app(AppID($0)) }),
+            guard let app = context.parameters.get("app").flatMap({ directory.app(AppID($0)) }),
                   let url = context.parameters.get("file").flatMap(app.assetURL(named:))
             else { throw APIError.notFound }
             return try fileResponse(url)
         }
         router.get("/assets/stickers/:pack/:file") { _, context in
             guard let pack = context.parameters.get("pack"), let file = context.parameters.get("file"),
-                  let image = services.directory.packImage(pack: pack, name: file)
+                  let image = directory.packImage(pack: pack, name: file)
             else { throw APIError.notFound }
             return Response(
                 status: .ok, headers: [.contentType: image.mediaType, .cacheControl: "public, max-age=3600"],
@@ -63,19 +67,14 @@ struct AppRoutes {
             guard kind == nil || kind == "file" else { throw APIError.invalid("'kind' is file, or left out for an image.") }
             let anyFile = kind == "file"
             var request = request
-            let limit = services.configuration.maxBlobBytes
+            let limit = configuration.maxBlobBytes
             guard let buffer = try? await request.collectBody(upTo: limit) else {
                 throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
             }
             guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: "emptyUpload", "The file is empty: there is nothing to send.") }
-            let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: services.configuration.imageBudget)
+            let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: configuration.imageBudget)
             let hash = Digest.sha256Hex(data)
-            let quota = services.configuration.uploadQuotaBytes
-            guard try await services.store.putBlob(data, hash: hash, contentType: type, owner: user.id, quota: quota, at: Date()) else {
-                throw APIError(
-                    .contentTooLarge, code: "uploadQuotaExceeded",
-                    "Your uploads take the \(quota / 1024 / 1024) MiB they may; uploads no message uses are removed after a day.")
-            }
+            try await uploads.put(data, hash: hash, contentType: type, owner: user.id)
             return try JSONBody.response(
                 Wire.Blob(hash: hash, url: "/blobs/\(hash)", contentType: type, size: Int64(data.count)), status: .created)
         }
@@ -87,10 +86,10 @@ struct AppRoutes {
             // Asked again each time (a blob stops being shared when its message is unsent or the
             // viewer leaves), but its bytes are never sent twice: its hash is its ETag.
             let etag = "\"\(hash)\""
-            if request.headers[.ifNoneMatch] == etag, try await services.store.blobInfo(hash: hash, readableBy: user.id) != nil {
+            if request.headers[.ifNoneMatch] == etag, try await uploads.isReadable(hash: hash, by: user.id) {
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
             }
-            guard let blob = try await services.store.blob(hash: hash, readableBy: user.id) else { throw APIError.notFound }
+            guard let blob = try await uploads.blob(hash: hash, readableBy: user.id) else { throw APIError.notFound }
             var headers: HTTPFields = [.contentType: blob.contentType, .cacheControl: "private, no-cache", .eTag: etag]
             // Only the images recognised by their bytes are shown; anything else is downloaded.
             if !Self.imageTypes.contains(blob.contentType) { headers[.contentDisposition] = "attachment" }
@@ -128,26 +127,26 @@ struct AppRoutes {
     }
 
     private func drawerItem(_ context: ParlorRequestContext) throws -> String {
-        guard let item = context.parameters.get("item"), services.directory.contains(drawerItem: item) else {
+        guard let item = context.parameters.get("item"), directory.contains(drawerItem: item) else {
             throw APIError(.notFound, code: "unknownApp", "There is no such app or sticker pack in the store.")
         }
         return item
     }
 
     private func directory(for user: UserID) async throws -> Wire.Directory {
-        let drawer = try await services.drawers.drawer(of: user)
+        let drawer = try await drawers.drawer(of: user)
         var apps: [Wire.AppInfo] = []
-        for app in services.directory.apps {
+        for app in directory.apps {
             apps.append(Wire.AppInfo(
                 id: app.manifest.id, name: app.manifest.name, summary: app.manifest.summary,
-                iconURL: await services.renderer.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
+                iconURL: await renderer.imageURL(app.manifest.icon, app: app.manifest.id), hasHomeSurface: app.manifest.hasHomeSurface,
                 permissions: app.manifest.permissions, installed: drawer.contains(app.manifest.id.rawValue),
-                isOutside: !services.directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher))
+                isOutside: !directory.builtInIDs.contains(app.manifest.id), publisher: app.manifest.publisher))
         }
         var packs: [Wire.PackInfo] = []
-        for entry in services.directory.packs {
+        for entry in directory.packs {
             var stickers: [Wire.StickerRef] = []
-            for sticker in entry.pack.stickers { stickers.append(await services.renderer.wire(sticker)) }
+            for sticker in entry.pack.stickers { stickers.append(await renderer.wire(sticker)) }
             packs.append(Wire.PackInfo(
                 id: entry.pack.id, drawerID: AppDirectory.drawerID(ofPack: entry.pack.id), name: entry.pack.name, author: entry.pack.author,
                 gridSize: entry.pack.gridSize, stickers: stickers, installed: drawer.contains(AppDirectory.drawerID(ofPack: entry.pack.id))))

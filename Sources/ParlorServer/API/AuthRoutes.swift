@@ -64,35 +64,24 @@ struct AuthRoutes {
         }
         router.get("/api/me") { _, context in
             let user = try context.requireUser()
-            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
+            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
         router.patch("/api/me") { request, context in
             let user = try context.requireUser()
             let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
-            if let shares = change.sharesReadReceipts { try await accounts.store.setSharesReadReceipts(shares, user: user.id) }
+            if let shares = change.sharesReadReceipts { try await accounts.setSharesReadReceipts(shares, of: user.id) }
             if let avatar = change.avatar {
                 try await setAvatar(avatar, of: user.id)
             }
-            let now = try await accounts.store.user(id: user.id) ?? user
-            return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.store.sharesReadReceipts(user.id)))
+            let now = try await accounts.user(id: user.id) ?? user
+            return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
     }
 
-    /// Sets `user`'s profile picture to an image they uploaded, or clears it (nil). A photo someone
-    /// else sent, which `user` can see, is not theirs to show to everyone they talk to (nor to keep
-    /// showing once its sender unsent it).
-    /// - Throws: `avatarNotFound` (404) for a blob that is not their upload; `improperFileType`
-    ///   (400) for one that is not an image.
+    /// Sets or clears `user`'s profile picture (`Accounts.setAvatar`) and tells every node's
+    /// caches that their look changed.
     func setAvatar(_ hash: String?, of user: UserID) async throws {
-        if let hash {
-            guard hash.count == 64, let blob = try await accounts.store.uploadInfo(hash: hash, owner: user) else {
-                throw APIError(.notFound, code: "avatarNotFound", "There is no upload of yours with that hash; upload the picture first.")
-            }
-            guard blob.contentType.hasPrefix("image/") else {
-                throw APIError(.badRequest, code: "improperFileType", "A profile picture is an image: PNG, JPEG or GIF.")
-            }
-        }
-        try await accounts.store.setAvatar(hash, user: user)
+        try await accounts.setAvatar(hash, of: user)
         await caches.forgetUser(user)
         await bus.publish(.userChanged(user))
     }

@@ -60,7 +60,7 @@ struct ImageLinks: Sendable {
 /// The server's `ImageLinks`, with the key every node shares: read from the store once (made
 /// there by the first node to ask), kept for the process's life.
 final class ImageLinkSigner: Sendable {
-    private let store: any ParlorStore
+    private let store: any SecretStore
     private let logger: Logger
     private let links = Mutex<ImageLinks?>(nil)
     /// This process's key while the store's cannot be read.
@@ -68,7 +68,7 @@ final class ImageLinkSigner: Sendable {
     /// The store's name of the key.
     static let secretName = "image-proxy-key"
 
-    init(store: any ParlorStore, logger: Logger) {
+    init(store: any SecretStore, logger: Logger) {
         self.store = store
         self.logger = logger
     }

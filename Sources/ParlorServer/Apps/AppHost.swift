@@ -9,35 +9,48 @@ import ParlorStore
 /// compose fields (staging and sending what they staged), telling open apps of new messages and
 /// of participant changes. Each instance's look is saved and sent to its user's connections only.
 final class AppHost: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store the host uses: instance snapshots, compose fields and participant
+    /// ids; the message an app message's tap opens, and whether it expired for the reader.
+    typealias Store = AppStateStore & MessageStore & ExpiryStore
+
+    /// The apps this node hosts and what they may do: which exist (`directory`), who installed
+    /// which (`drawers`), how their HTTP requests go out (`httpClient`, reaching private addresses
+    /// through `*` only when `allowsPrivateHosts`), and where their failures are logged.
+    struct Hosting: Sendable {
+        let directory: AppDirectory
+        let drawers: Drawers
+        let httpClient: ServerFetchClient
+        /// Apps may reach private addresses through `*` (`ServerConfiguration.allowsPrivateHosts`).
+        let allowsPrivateHosts: Bool
+        let logger: Logger
+    }
+
+    let store: any Store
     let membership: Membership
     let drawers: Drawers
     let renderer: Renderer
     let messaging: Messaging
     let hub: Hub
     let bus: any ClusterBus
-    let instances: InstanceRegistry
-    let caches: ViewerCaches
+    let instances = InstanceRegistry()
     let directory: AppDirectory
     let httpClient: ServerFetchClient
     /// Apps may reach private addresses through `*` (`ServerConfiguration.allowsPrivateHosts`).
     let allowsPrivateHosts: Bool
     let logger: Logger
 
-    init(store: any ParlorStore, membership: Membership, drawers: Drawers, renderer: Renderer, messaging: Messaging, hub: Hub, bus: any ClusterBus, instances: InstanceRegistry, caches: ViewerCaches, directory: AppDirectory, httpClient: ServerFetchClient, allowsPrivateHosts: Bool, logger: Logger) {
+    init(store: any Store, membership: Membership, renderer: Renderer, messaging: Messaging, fanOut: FanOut, hosting: Hosting) {
         self.store = store
         self.membership = membership
-        self.drawers = drawers
         self.renderer = renderer
         self.messaging = messaging
-        self.hub = hub
-        self.bus = bus
-        self.instances = instances
-        self.caches = caches
-        self.directory = directory
-        self.httpClient = httpClient
-        self.allowsPrivateHosts = allowsPrivateHosts
-        self.logger = logger
+        hub = fanOut.hub
+        bus = fanOut.bus
+        drawers = hosting.drawers
+        directory = hosting.directory
+        httpClient = hosting.httpClient
+        allowsPrivateHosts = hosting.allowsPrivateHosts
+        logger = hosting.logger
     }
 
     /// Opens `app` from the drawer in a conversation (compact), closing another open app.
@@ -113,7 +126,7 @@ final class AppHost: Sendable {
 
     /// Participants changed: running instances learn the new remote participant ids.
     func refreshParticipants(in conversation: ConversationID) async {
-        guard let record = try? await caches.conversation(conversation, store: store) else { return }
+        guard let record = try? await membership.conversation(conversation) else { return }
         for (key, instance) in await instances.instances(in: conversation) {
             var remote: [ParticipantID] = []
             for member in record.members where member != key.user {

@@ -5,9 +5,9 @@ import ParlorStore
 /// Adding, listing, removing apps that run outside the server, and replacing their credentials:
 /// what `parlor apps` does, on the store a running server reads every second (`RemoteApps`).
 public struct AppRegistrations: Sendable {
-    let store: any ParlorStore
+    let store: any AppRegistryStore
 
-    public init(store: any ParlorStore) {
+    public init(store: any AppRegistryStore) {
         self.store = store
     }
 

@@ -4,11 +4,11 @@ import ParlorStore
 
 /// What each user installed: their drawer of apps and sticker packs, in order.
 final class Drawers: Sendable {
-    let store: any ParlorStore
+    let store: any DrawerStore
     let caches: ViewerCaches
     let directory: AppDirectory
 
-    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory) {
+    init(store: any DrawerStore, caches: ViewerCaches, directory: AppDirectory) {
         self.store = store
         self.caches = caches
         self.directory = directory

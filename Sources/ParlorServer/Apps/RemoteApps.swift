@@ -15,7 +15,7 @@ import ParlorStore
 /// connected copies in turn; an app that is not connected, late, or unusable costs its own users
 /// a sentence in the app's surface and nothing else.
 actor RemoteApps {
-    let store: any ParlorStore
+    let store: any AppRegistryStore
     let directory: AppDirectory
     let logger: Logger
     /// How long a call waits for its answer.
@@ -34,7 +34,7 @@ actor RemoteApps {
     private let unknownCredentials = RateLimiter(limit: 20, window: .seconds(60))
 
     init(
-        store: any ParlorStore, directory: AppDirectory, deadline: Duration, metrics: ServerMetrics, logger: Logger,
+        store: any AppRegistryStore, directory: AppDirectory, deadline: Duration, metrics: ServerMetrics, logger: Logger,
         onRemoved: @escaping @Sendable (AppID, String) async -> Void
     ) {
         self.store = store

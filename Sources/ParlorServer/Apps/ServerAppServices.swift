@@ -8,7 +8,7 @@ import ParlorStore
 
 /// An app's container for one user, kept in the store.
 struct StoreContainer: AppContainer {
-    let store: any ParlorStore
+    let store: any AppStateStore
     let user: UserID
     let app: AppID
     static let maxValueBytes = 1024 * 1024

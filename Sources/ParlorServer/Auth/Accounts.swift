@@ -8,7 +8,11 @@ import ParlorStore
 /// Sign-up, sign-in and sign-out: bcrypt password hashes (computed off the event loops), random
 /// session tokens stored only as SHA-256 hashes, and a throttle on failed sign-ins.
 public struct Accounts: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store accounts use: accounts and tokens, and a person's settings (read
+    /// receipts, a profile picture from their uploads).
+    public typealias Store = AccountStore & TokenStore & ReceiptStore & BlobStore
+
+    let store: any Store
     let configuration: ServerConfiguration
     let throttle: SignInThrottle
     /// Accounts created per client address (`signUpsPerHour`).
@@ -26,7 +30,7 @@ public struct Accounts: Sendable {
 
     /// - Parameter metrics: where sign-in failures and lockouts are counted (a server's; a command
     ///   that signs nobody in can leave the default).
-    public init(store: any ParlorStore, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
+    public init(store: any Store, configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration

@@ -14,7 +14,7 @@ import ParlorStore
 /// another process, or this node missed another node's event) is closed there.
 final class Sessions: Sendable {
     let accounts: Accounts
-    let store: any ParlorStore
+    let store: any TokenStore
     let hub: Hub
     let bus: any ClusterBus
     let logger: Logger
@@ -26,7 +26,7 @@ final class Sessions: Sendable {
     /// Token hashes named in one cluster event: a NOTIFY payload stays under PostgreSQL's limit.
     static let hashesPerEvent = 50
 
-    init(accounts: Accounts, store: any ParlorStore, hub: Hub, bus: any ClusterBus, logger: Logger) {
+    init(accounts: Accounts, store: any TokenStore, hub: Hub, bus: any ClusterBus, logger: Logger) {
         self.accounts = accounts
         self.store = store
         self.hub = hub

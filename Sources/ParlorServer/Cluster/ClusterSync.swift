@@ -23,12 +23,14 @@ actor FanOutTracker {
 /// stretch (`listenerRestarted`) this node catches up from the store.
 struct ClusterSync: Service {
     let services: ParlorServices
+    /// What catching up reads: the conversations of the users here, their messages, compose fields.
+    let store: any ConversationStore & MessageStore & AppStateStore
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await envelope in services.bus.events() {
+            for await envelope in services.fanOut.bus.events() {
                 // This node's own changes are applied already; `.listenerRestarted` is its own news.
-                guard envelope.origin != services.bus.nodeID || envelope.event == .listenerRestarted else { continue }
+                guard envelope.origin != services.fanOut.bus.nodeID || envelope.event == .listenerRestarted else { continue }
                 await apply(envelope.event)
             }
         }
@@ -49,8 +51,8 @@ struct ClusterSync: Service {
                     try await fanOut(range, in: conversation)
                 }
             case .stagedChanged(let user, let conversation):
-                guard await services.hub.isOnline(user) else { return }
-                let staged = try await services.store.staged(user: user, conversation: conversation)
+                guard await services.fanOut.hub.isOnline(user) else { return }
+                let staged = try await store.staged(user: user, conversation: conversation)
                 await services.apps.pushStaged(staged, user: user, conversation: conversation)
             case .instanceChanged(let user, let conversation, let app):
                 await services.apps.refreshInstance(user: user, scope: InstanceScope(conversation: conversation), app: app)
@@ -75,13 +77,13 @@ struct ClusterSync: Service {
                 // users connected to it. Its newest message is enough: a connection that missed
                 // the ones before it fills the gap from the store.
                 var newest: [ConversationID: Int64] = [:]
-                for user in await services.hub.onlineUsers {
-                    for summary in try await services.store.conversations(of: user) {
+                for user in await services.fanOut.hub.onlineUsers {
+                    for summary in try await store.conversations(of: user) {
                         newest[summary.conversation.id] = summary.conversation.lastSequence
                     }
                 }
-                for conversation in await services.fanOutTracker.conversations.keys where newest[conversation] == nil {
-                    newest[conversation] = try await services.store.conversation(id: conversation)?.lastSequence
+                for conversation in await services.fanOut.tracker.conversations.keys where newest[conversation] == nil {
+                    newest[conversation] = try await store.conversation(id: conversation)?.lastSequence
                 }
                 for (conversation, sequence) in newest.sorted(by: { $0.key < $1.key }) where sequence > 0 {
                     try await fanOut(sequence...sequence, in: conversation)
@@ -97,9 +99,9 @@ struct ClusterSync: Service {
     /// Connections drop what they already have.
     private func fanOut(_ range: ClosedRange<Int64>, in conversation: ConversationID) async throws {
         let sequence = range.upperBound
-        let last = await services.fanOutTracker.last(conversation) ?? (range.lowerBound - 1)
+        let last = await services.fanOut.tracker.last(conversation) ?? (range.lowerBound - 1)
         guard sequence > last else { return }
-        try await services.store.forEachPage(in: conversation, after: last, through: sequence) { page in
+        try await store.forEachPage(in: conversation, after: last, through: sequence) { page in
             for message in page { await services.messaging.fanOut(message) }
         }
     }

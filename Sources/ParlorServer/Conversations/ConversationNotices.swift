@@ -7,19 +7,19 @@ import ParlorStore
 /// Tells people's connections that a conversation changed: its `conversation` frame, as each
 /// member's list shows it (title, members, unread count).
 final class ConversationNotices: Sendable {
-    let store: any ParlorStore
+    let store: any ConversationStore
     let caches: ViewerCaches
     let renderer: Renderer
     let hub: Hub
     let bus: any ClusterBus
     let logger: Logger
 
-    init(store: any ParlorStore, caches: ViewerCaches, renderer: Renderer, hub: Hub, bus: any ClusterBus, logger: Logger) {
+    init(store: any ConversationStore, caches: ViewerCaches, renderer: Renderer, fanOut: FanOut, logger: Logger) {
         self.store = store
         self.caches = caches
         self.renderer = renderer
-        self.hub = hub
-        self.bus = bus
+        hub = fanOut.hub
+        bus = fanOut.bus
         self.logger = logger
     }
 

@@ -9,12 +9,29 @@ import ParlorStore
 /// is announced to the members' connections on every node, and running app instances learn the
 /// new participants.
 final class Conversations: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store conversations use: conversations, and accounts (people are found by
+    /// username).
+    typealias Store = ConversationStore & AccountStore
+
+    /// How big a group grows and how fast people are added.
+    struct Limits: Sendable {
+        /// The most members a group may have (`maxGroupMembers`).
+        let maxMembers: Int
+        /// Additions of the same person by the same person per minute (`additionsPerMinute`).
+        let additionsPerMinute: Int
+
+        /// The limits `configuration` sets.
+        init(_ configuration: ServerConfiguration) {
+            maxMembers = configuration.maxGroupMembers
+            additionsPerMinute = configuration.additionsPerMinute
+        }
+    }
+
+    let store: any Store
     let membership: Membership
     let renderer: Renderer
     let notices: ConversationNotices
     let apps: AppHost
-    let caches: ViewerCaches
     /// The most members a group may have.
     let maxMembers: Int
     /// Additions to conversations, per (who adds, who is added): one person cannot pull another
@@ -24,20 +41,16 @@ final class Conversations: Sendable {
     /// least a full group's worth): a flood spread over many people.
     let additionsBy: RateLimiter
 
-    init(
-        store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, caches: ViewerCaches,
-        configuration: ServerConfiguration
-    ) {
+    init(store: any Store, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, limits: Limits) {
         self.store = store
         self.membership = membership
         self.renderer = renderer
         self.notices = notices
         self.apps = apps
-        self.caches = caches
-        maxMembers = configuration.maxGroupMembers
-        additions = RateLimiter(limit: configuration.additionsPerMinute, window: .seconds(60))
-        let perPair = configuration.additionsPerMinute
-        additionsBy = RateLimiter(limit: perPair == 0 ? 0 : max(perPair * 10, configuration.maxGroupMembers), window: .seconds(60))
+        maxMembers = limits.maxMembers
+        additions = RateLimiter(limit: limits.additionsPerMinute, window: .seconds(60))
+        let perPair = limits.additionsPerMinute
+        additionsBy = RateLimiter(limit: perPair == 0 ? 0 : max(perPair * 10, limits.maxMembers), window: .seconds(60))
     }
 
     /// A title has at most this many characters (`Limits.length(of:)`).
@@ -187,7 +200,7 @@ final class Conversations: Sendable {
 
     /// Another node changed a conversation: this node's connections and instances follow.
     func changedElsewhere(_ conversation: ConversationID) async throws {
-        await caches.forgetConversation(conversation)
+        await membership.forget(conversation)
         guard let record = try await store.conversation(id: conversation) else { return }
         await notices.announceLocally(conversation, to: record.members)
         await apps.refreshParticipants(in: conversation)

@@ -4,12 +4,24 @@ import ParlorStore
 
 /// Who is in which conversation: the check every request makes before anything else.
 final class Membership: Sendable {
-    let store: any ParlorStore
+    let store: any ConversationStore
     let caches: ViewerCaches
 
-    init(store: any ParlorStore, caches: ViewerCaches) {
+    init(store: any ConversationStore, caches: ViewerCaches) {
         self.store = store
         self.caches = caches
+    }
+
+    /// The conversation whoever asks (read through the viewer caches): for fan-out and notices,
+    /// which need its members, after the caller's own check.
+    func conversation(_ id: ConversationID) async throws -> ConversationRecord? {
+        try await caches.conversation(id, store: store)
+    }
+
+    /// Drops what the caches hold of a conversation that changed (elsewhere: the next read is the
+    /// store's).
+    func forget(_ conversation: ConversationID) async {
+        await caches.forgetConversation(conversation)
     }
 
     /// The conversation, if `user` is in it.

@@ -11,25 +11,38 @@ import ParlorStore
 /// rules stand, and a message in a session is not unsent either, since the session goes on from
 /// it. Also reads what a message had before and who replied to it.
 final class MessageChanges: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store changes use: the message, its edits, unsends and replies, what
+    /// expired for the reader, and its conversation's newest message (for the list's preview).
+    typealias Store = MessageStore & MessageChangeStore & ExpiryStore & ConversationStore
+
+    /// How long after sending a message can be edited and unsent, and how many times edited.
+    struct Limits: Sendable {
+        let editWindow: Duration
+        let maxEdits: Int
+        let unsendWindow: Duration
+
+        /// The limits `configuration` sets.
+        init(_ configuration: ServerConfiguration) {
+            editWindow = configuration.editWindow
+            maxEdits = configuration.maxEdits
+            unsendWindow = configuration.unsendWindow
+        }
+    }
+
+    let store: any Store
     let messaging: Messaging
     let renderer: Renderer
-    let caches: ViewerCaches
     let hub: Hub
     let bus: any ClusterBus
-    let configuration: ServerConfiguration
+    let limits: Limits
 
-    init(
-        store: any ParlorStore, messaging: Messaging, renderer: Renderer, caches: ViewerCaches, hub: Hub, bus: any ClusterBus,
-        configuration: ServerConfiguration
-    ) {
+    init(store: any Store, messaging: Messaging, renderer: Renderer, fanOut: FanOut, limits: Limits) {
         self.store = store
         self.messaging = messaging
         self.renderer = renderer
-        self.caches = caches
-        self.hub = hub
-        self.bus = bus
-        self.configuration = configuration
+        hub = fanOut.hub
+        bus = fanOut.bus
+        self.limits = limits
     }
 
     /// The most replies `replies(to:)` lists.
@@ -48,12 +61,12 @@ final class MessageChanges: Sendable {
         // Someone the message already mentioned stays mentionable in its edits, even after leaving.
         try Messaging.checkMentions(in: text, members: record.members + MentionTokens.users(in: old))
         guard text != old else { throw APIError.invalid("The text is the same as before.") }
-        let cutoff = Date().addingTimeInterval(-Self.seconds(configuration.editWindow))
+        let cutoff = Date().addingTimeInterval(-Self.seconds(limits.editWindow))
         guard message.sentAt > cutoff else {
-            throw APIError(.conflict, code: "editWindowClosed", "A message can be edited for \(Self.minutes(configuration.editWindow)) after it is sent.")
+            throw APIError(.conflict, code: "editWindowClosed", "A message can be edited for \(Self.minutes(limits.editWindow)) after it is sent.")
         }
-        guard try await store.versions(of: id, in: conversation).count < configuration.maxEdits else {
-            throw APIError(.conflict, code: "tooManyEdits", "A message can be edited \(configuration.maxEdits) times.")
+        guard try await store.versions(of: id, in: conversation).count < limits.maxEdits else {
+            throw APIError(.conflict, code: "tooManyEdits", "A message can be edited \(limits.maxEdits) times.")
         }
         // A mention the edit adds alerts within the sender's allowance, as a new message's does.
         let added = Set(MentionTokens.users(in: text)).subtracting(MentionTokens.users(in: old))
@@ -61,7 +74,7 @@ final class MessageChanges: Sendable {
         let edited: StoredMessage?
         do {
             edited = try await store.editMessage(
-                id, in: conversation, sender: user, text: text, quieting: mentions.quiet, sentAfter: cutoff, maxEdits: configuration.maxEdits)
+                id, in: conversation, sender: user, text: text, quieting: mentions.quiet, sentAfter: cutoff, maxEdits: limits.maxEdits)
         } catch {
             await messaging.refund(mentions)
             throw error
@@ -82,9 +95,9 @@ final class MessageChanges: Sendable {
             throw APIError(
                 .badRequest, code: "notUnsendable", "A message in an app's session (a game, a poll) cannot be unsent: the session goes on from it.")
         }
-        let cutoff = Date().addingTimeInterval(-Self.seconds(configuration.unsendWindow))
+        let cutoff = Date().addingTimeInterval(-Self.seconds(limits.unsendWindow))
         guard message.sentAt > cutoff else {
-            throw APIError(.conflict, code: "unsendWindowClosed", "A message can be unsent for \(Self.minutes(configuration.unsendWindow)) after it is sent.")
+            throw APIError(.conflict, code: "unsendWindowClosed", "A message can be unsent for \(Self.minutes(limits.unsendWindow)) after it is sent.")
         }
         guard let unsent = try await store.unsendMessage(id, in: conversation, sender: user, sentAfter: cutoff) else {
             throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.")
@@ -142,7 +155,7 @@ final class MessageChanges: Sendable {
     /// the same for everyone (an edited text, or nothing once unsent), so it is rendered once,
     /// with its reactions, as history renders it.
     private func show(_ message: StoredMessage) async {
-        guard let conversation = try? await caches.conversation(message.conversationID, store: store),
+        guard let conversation = try? await messaging.membership.conversation(message.conversationID),
               let wire = try? await renderer.render([message], for: message.sender).first
         else { return }
         await hub.send(.frame(Wire.ServerFrame.messageChanged(wire).json()), to: conversation.members)

@@ -7,15 +7,16 @@ import ParlorStore
 /// messages' captions and summaries of their conversations (`SearchTerms` holds how words are
 /// matched), best match first, each with an excerpt that marks the words found.
 final class MessageSearch: Sendable {
-    let store: any ParlorStore
+    let store: any SearchStore & ExpiryStore
     let renderer: Renderer
     /// Searches each person may make per minute.
     let perPerson: RateLimiter
 
-    init(store: any ParlorStore, renderer: Renderer, configuration: ServerConfiguration) {
+    /// - Parameter searchesPerMinute: how many searches each person may make per minute.
+    init(store: any SearchStore & ExpiryStore, renderer: Renderer, searchesPerMinute: Int) {
         self.store = store
         self.renderer = renderer
-        perPerson = RateLimiter(limit: configuration.searchesPerMinute, window: .seconds(60))
+        perPerson = RateLimiter(limit: searchesPerMinute, window: .seconds(60))
     }
 
     /// The most results one search returns.

@@ -8,16 +8,45 @@ import ParlorStore
 /// then the message is fanned out to every member's connections on this node and queued for
 /// the members' open app instances.
 final class Messaging: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store messaging uses: messages, read marks, expiry, uploads (images in a
+    /// message) and participant ids (an app message's sender).
+    typealias Store = MessageStore & ReceiptStore & ExpiryStore & BlobStore & AppStateStore
+
+    /// What messaging checks and counts a message against, besides `MessageRules` and membership:
+    /// the apps and sticker packs hosted, a person's rates, how long a read expiring message
+    /// stays, link cards for texts, and the metrics that count commits and refusals.
+    struct Policy: Sendable {
+        let directory: AppDirectory
+        let stickerPlacementsPerMinute: Int
+        let messagesPerMinute: Int
+        let messageBurst: Int
+        let mentionAlertsPerMinute: Int
+        let expiryDelay: Duration
+        let linkPreviews: LinkPreviews
+        let metrics: ServerMetrics
+
+        /// The policy `configuration` sets.
+        init(configuration: ServerConfiguration, directory: AppDirectory, linkPreviews: LinkPreviews, metrics: ServerMetrics) {
+            self.directory = directory
+            stickerPlacementsPerMinute = configuration.stickerPlacementsPerMinute
+            messagesPerMinute = configuration.messagesPerMinute
+            messageBurst = configuration.messageBurst
+            mentionAlertsPerMinute = configuration.mentionAlertsPerMinute
+            expiryDelay = configuration.expiryDelay
+            self.linkPreviews = linkPreviews
+            self.metrics = metrics
+        }
+    }
+
+    let store: any Store
     let membership: Membership
     let renderer: Renderer
     let notices: ConversationNotices
     let hub: Hub
-    let caches: ViewerCaches
     let fanOutTracker: FanOutTracker
     let deliveries: AppDeliveries
     let directory: AppDirectory
-    let configuration: ServerConfiguration
+    let expiryDelay: Duration
     let metrics: ServerMetrics
     let bus: any ClusterBus
     let linkPreviews: LinkPreviews
@@ -28,27 +57,22 @@ final class Messaging: Sendable {
     /// Mentions that alert, per sender and person mentioned (`mentionAlertsPerMinute`).
     let mentionAlerts: RateLimiter
 
-    init(
-        store: any ParlorStore, membership: Membership, renderer: Renderer, notices: ConversationNotices, hub: Hub, caches: ViewerCaches,
-        fanOutTracker: FanOutTracker, deliveries: AppDeliveries, directory: AppDirectory, configuration: ServerConfiguration,
-        metrics: ServerMetrics, bus: any ClusterBus, linkPreviews: LinkPreviews
-    ) {
-        self.linkPreviews = linkPreviews
-        placements = RateLimiter(limit: configuration.stickerPlacementsPerMinute, window: .seconds(60))
-        sends = TokenBuckets(perMinute: configuration.messagesPerMinute, burst: configuration.messageBurst)
-        mentionAlerts = RateLimiter(limit: configuration.mentionAlertsPerMinute, window: .seconds(60))
+    init(store: any Store, membership: Membership, renderer: Renderer, notices: ConversationNotices, fanOut: FanOut, policy: Policy) {
+        linkPreviews = policy.linkPreviews
+        placements = RateLimiter(limit: policy.stickerPlacementsPerMinute, window: .seconds(60))
+        sends = TokenBuckets(perMinute: policy.messagesPerMinute, burst: policy.messageBurst)
+        mentionAlerts = RateLimiter(limit: policy.mentionAlertsPerMinute, window: .seconds(60))
+        expiryDelay = policy.expiryDelay
         self.store = store
         self.membership = membership
         self.renderer = renderer
         self.notices = notices
-        self.hub = hub
-        self.caches = caches
-        self.fanOutTracker = fanOutTracker
-        self.deliveries = deliveries
-        self.directory = directory
-        self.configuration = configuration
-        self.metrics = metrics
-        self.bus = bus
+        hub = fanOut.hub
+        fanOutTracker = fanOut.tracker
+        deliveries = fanOut.deliveries
+        directory = policy.directory
+        metrics = policy.metrics
+        bus = fanOut.bus
     }
 
     /// A committed message; `sameForEveryone` is how it reads when it reads the same for every
@@ -332,7 +356,7 @@ final class Messaging: Sendable {
     ///   then encoded once for all); nil for an app message, drawn per viewer.
     @discardableResult
     func fanOut(_ message: StoredMessage) async -> (message: Wire.Message, encoded: Wire.EncodedMessage)? {
-        guard let conversation = try? await caches.conversation(message.conversationID, store: store) else { return nil }
+        guard let conversation = try? await membership.conversation(message.conversationID) else { return nil }
         await fanOutTracker.record(message.conversationID, sequence: message.sequence)
         var rendered: (message: Wire.Message, encoded: Wire.EncodedMessage)?
         if Renderer.isSameForEveryone(message) {
@@ -402,7 +426,7 @@ final class Messaging: Sendable {
     /// - Returns: false when `user` shares no read receipts: nothing is shown.
     @discardableResult
     func showReceipt(of user: UserID, in conversation: ConversationID) async -> Bool {
-        guard let record = try? await caches.conversation(conversation, store: store),
+        guard let record = try? await membership.conversation(conversation),
               let receipt = try? await store.readReceipts(in: conversation, of: user).first
         else { return false }
         let frame = Wire.ServerFrame.readReceipt(conversation: conversation, receipt: Wire.ReadReceipt(receipt))
@@ -418,7 +442,7 @@ final class Messaging: Sendable {
 
     /// Hides expiring messages whose time is up and tells their readers' connections.
     func sweepExpired(now: Date = Date()) async throws {
-        let delay = Double(configuration.expiryDelay.components.seconds)
+        let delay = Double(expiryDelay.components.seconds)
         for (user, conversation, message) in try await store.expireReads(readBefore: now.addingTimeInterval(-delay)) {
             await hub.send(.expired(conversation: conversation, messageID: message), to: user)
         }

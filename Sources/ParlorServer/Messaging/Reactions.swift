@@ -8,23 +8,25 @@ import Synchronization
 /// included: each person puts each emoji once, and takes it off again. A reaction is not a
 /// message: it never touches an app's session, nor the unread count.
 final class Reactions: Sendable {
-    let store: any ParlorStore
+    let store: any ReactionStore & ExpiryStore
     let membership: Membership
-    let caches: ViewerCaches
     let hub: Hub
     let bus: any ClusterBus
-    let configuration: ServerConfiguration
+    /// The most different emoji one message carries (`maxReactionKinds`).
+    let maxKinds: Int
     /// Reactions each person may put on or take off per minute.
     let perPerson: RateLimiter
 
-    init(store: any ParlorStore, membership: Membership, caches: ViewerCaches, hub: Hub, bus: any ClusterBus, configuration: ServerConfiguration) {
+    /// - Parameters:
+    ///   - perMinute: how many reactions each person may put on or take off per minute.
+    ///   - maxKinds: the most different emoji one message carries.
+    init(store: any ReactionStore & ExpiryStore, membership: Membership, fanOut: FanOut, perMinute: Int, maxKinds: Int) {
         self.store = store
         self.membership = membership
-        self.caches = caches
-        self.hub = hub
-        self.bus = bus
-        self.configuration = configuration
-        perPerson = RateLimiter(limit: configuration.reactionsPerMinute, window: .seconds(60))
+        hub = fanOut.hub
+        bus = fanOut.bus
+        self.maxKinds = maxKinds
+        perPerson = RateLimiter(limit: perMinute, window: .seconds(60))
     }
 
     /// A reaction is one emoji of at most this many bytes (a couple with two skin tones takes 35).
@@ -70,7 +72,7 @@ final class Reactions: Sendable {
         let result: (reactions: [ReactionRecord], changed: Bool)
         do {
             result = try await store.setReaction(
-                emoji, on: on, user: user, message: message, conversation: conversation, maxKinds: configuration.maxReactionKinds)
+                emoji, on: on, user: user, message: message, conversation: conversation, maxKinds: maxKinds)
         } catch let error as StoreError where error.code == .full {
             throw APIError(.conflict, code: "tooManyReactions", "\(error.message) Add one of those instead.")
         }
@@ -81,7 +83,7 @@ final class Reactions: Sendable {
 
     /// Another node changed a message's reactions: shows them to the members connected here.
     func changedElsewhere(_ message: MessageID, in conversation: ConversationID) async throws {
-        guard let record = try await caches.conversation(conversation, store: store) else { return }
+        guard let record = try await membership.conversation(conversation) else { return }
         let reactions = try await store.reactions(to: [message], in: conversation)[message] ?? []
         await show(reactions, on: message, in: record)
     }

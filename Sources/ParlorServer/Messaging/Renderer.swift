@@ -8,14 +8,18 @@ import ParlorStore
 /// whether they have the app, the live view drawn for them, the names behind participant tokens),
 /// conversations as their list shows them, compose fields and app views. Reads only.
 final class Renderer: Sendable {
-    let store: any ParlorStore
+    /// The roles of the store rendering reads: people, conversations, messages (a quoted one),
+    /// reactions, and apps' participant ids and containers (live views).
+    typealias Store = AccountStore & ConversationStore & MessageStore & ReactionStore & AppStateStore
+
+    let store: any Store
     let caches: ViewerCaches
     let directory: AppDirectory
     let drawers: Drawers
     /// Remote images go out as signed addresses of the image proxy.
     let imageLinks: ImageLinkSigner
 
-    init(store: any ParlorStore, caches: ViewerCaches, directory: AppDirectory, drawers: Drawers, imageLinks: ImageLinkSigner) {
+    init(store: any Store, caches: ViewerCaches, directory: AppDirectory, drawers: Drawers, imageLinks: ImageLinkSigner) {
         self.imageLinks = imageLinks
         self.store = store
         self.caches = caches

@@ -11,8 +11,6 @@ import Synchronization
 /// without a notice, so a tab that closes mid-word leaves nothing behind.
 final class TypingRelay: Sendable {
     let membership: Membership
-    let caches: ViewerCaches
-    let store: any ParlorStore
     let hub: Hub
     let bus: any ClusterBus
     let interval: Duration
@@ -37,12 +35,10 @@ final class TypingRelay: Sendable {
 
     private let relayed = Mutex<[Key: Relayed]>([:])
 
-    init(membership: Membership, caches: ViewerCaches, store: any ParlorStore, hub: Hub, bus: any ClusterBus, interval: Duration) {
+    init(membership: Membership, fanOut: FanOut, interval: Duration) {
         self.membership = membership
-        self.caches = caches
-        self.store = store
-        self.hub = hub
-        self.bus = bus
+        hub = fanOut.hub
+        bus = fanOut.bus
         self.interval = interval
     }
 
@@ -58,7 +54,7 @@ final class TypingRelay: Sendable {
 
     /// Another node relayed a typing notice: shows it to the members connected here.
     func relayedElsewhere(_ isTyping: Bool, user: UserID, in conversation: ConversationID) async throws {
-        guard let record = try await caches.conversation(conversation, store: store), record.members.contains(user) else { return }
+        guard let record = try await membership.conversation(conversation), record.members.contains(user) else { return }
         await show(isTyping, user: user, in: record)
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import ParlorStore
 
 /// What an operator's tools call: `/healthz` (the process answers), `/readyz` (it can serve:
 /// the store answers and is migrated, and on PostgreSQL this node hears the others) and
@@ -6,12 +7,14 @@ import Hummingbird
 /// loopback port with `--metrics-port`).
 struct OperatorRoutes {
     let services: ParlorServices
+    /// The store's answer to whether it can serve.
+    let readiness: any OperationsStore
     let gate: AdminGate
 
     func add(to router: Router<ParlorRequestContext>) {
         router.get("/healthz") { _, _ in "ok" }
         router.get("/readyz") { _, _ in
-            let reason = await services.store.unreadiness()
+            let reason = await readiness.unreadiness()
             return Response(
                 status: reason == nil ? .ok : .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
                 body: .init(byteBuffer: .init(string: (reason ?? "ready") + "\n")))
@@ -24,7 +27,7 @@ struct OperatorRoutes {
 
     /// The metrics as Prometheus text, with the gauges read now.
     static func metrics(of services: ParlorServices) async -> Response {
-        let queues = await services.hub.queues
+        let queues = await services.fanOut.hub.queues
         services.metrics.connections.record(queues.connections)
         services.metrics.queuedItems.record(queues.items)
         services.metrics.longestQueue.record(queues.longest)

@@ -27,7 +27,7 @@ protocol DeliverySource: Sendable {
 /// The server's `DeliverySource`: messages from the store, drawn by the `Renderer`, and the session
 /// frames of the `AppHost`.
 struct StoreDeliverySource: DeliverySource {
-    let store: any ParlorStore
+    let store: any ConversationStore & MessageStore & ExpiryStore
     let renderer: Renderer
     let apps: AppHost
 

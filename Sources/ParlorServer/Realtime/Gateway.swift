@@ -17,11 +17,6 @@ struct Gateway: Sendable {
     /// What connections' replays and gap fills read: the store, the renderer, the apps' session frames.
     let deliverySource: any DeliverySource
 
-    init(services: ParlorServices) {
-        self.services = services
-        deliverySource = StoreDeliverySource(store: services.store, renderer: services.renderer, apps: services.apps)
-    }
-
     /// The endpoint of a signed-in user's WebSocket: channel handlers, no task while idle.
     /// - Parameter tokenHash: the hash of the token it signed in with (`Sessions` closes it when
     ///   that sign-in ends).
@@ -35,7 +30,7 @@ struct Gateway: Sendable {
     /// account has too many open or its sign-in ended during the upgrade.
     func open(_ session: GatewaySession) async -> Bool {
         let cap = services.configuration.maxConnectionsPerUser
-        switch await services.hub.register(session.connection, limit: cap) {
+        switch await services.fanOut.hub.register(session.connection, limit: cap) {
         case .registered:
             break
         case .overCap:
@@ -53,7 +48,7 @@ struct Gateway: Sendable {
     /// After the channel closed.
     func closed(_ session: GatewaySession) async {
         if session.connection.hasFallenBehind { services.metrics.slowConsumerDisconnects.increment() }
-        await services.hub.unregister(session.connection)
+        await services.fanOut.hub.unregister(session.connection)
     }
 
     /// One whole message from the client, in the order they came.

@@ -30,7 +30,7 @@ public actor ViewerCaches {
     /// How many entries each cache holds now (conversations, users, drawers, names, live views).
     public var counts: [Int] { [conversations.count, users.count, drawers.count, names.count, liveViews.count] }
 
-    public func conversation(_ id: ConversationID, store: any ParlorStore) async throws -> ConversationRecord? {
+    public func conversation(_ id: ConversationID, store: any ConversationStore) async throws -> ConversationRecord? {
         if let cached = conversations[id] { return cached }
         let record = try await store.conversation(id: id)
         if let record { conversations[id] = record }
@@ -42,7 +42,7 @@ public actor ViewerCaches {
         names.removeAll { key, _ in key.hasPrefix(id.description) }
     }
 
-    func users(_ ids: [UserID], store: any ParlorStore) async throws -> [User] {
+    func users(_ ids: [UserID], store: any AccountStore) async throws -> [User] {
         let missing = ids.filter { users.peek($0) == nil }
         if !missing.isEmpty {
             for user in try await store.users(ids: missing) { users[user.id] = user }
@@ -52,7 +52,7 @@ public actor ViewerCaches {
 
     func forgetUser(_ id: UserID) { users[id] = nil }
 
-    func drawer(_ user: UserID, store: any ParlorStore, directory: AppDirectory) async throws -> [String] {
+    func drawer(_ user: UserID, store: any DrawerStore, directory: AppDirectory) async throws -> [String] {
         let stored: StoredDrawer
         if let cached = drawers[user] {
             stored = cached
@@ -66,7 +66,7 @@ public actor ViewerCaches {
     func setDrawer(_ items: [String], for user: UserID) { drawers[user] = StoredDrawer(items: items) }
 
     /// Participant id → display name for the members of a conversation, inside one app.
-    func names(conversation: ConversationRecord, app: AppID, store: any ParlorStore) async throws -> [String: String] {
+    func names(conversation: ConversationRecord, app: AppID, store: any AccountStore & AppStateStore) async throws -> [String: String] {
         let key = "\(conversation.id)\u{0}\(app.rawValue)"
         if let cached = names[key] { return cached }
         let members = try await users(conversation.members, store: store)

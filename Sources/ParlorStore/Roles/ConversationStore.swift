@@ -1,0 +1,25 @@
+import Foundation
+import ParlorKit
+
+/// Conversations: their members, admins, titles and each member's mute.
+public protocol ConversationStore: Sendable {
+    /// `members[0]` is the creator: a group's first admin.
+    /// - Throws: `StoreError(.notFound)` when a member does not exist.
+    func createConversation(title: String?, isGroup: Bool, members: [UserID]) async throws -> ConversationRecord
+    func conversation(id: ConversationID) async throws -> ConversationRecord?
+    /// The user's conversations, most recently active first.
+    func conversations(of user: UserID) async throws -> [ConversationSummary]
+    /// One of the user's conversations as their list shows it; nil when they are not in it.
+    func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary?
+    func addMember(_ user: UserID, to conversation: ConversationID) async throws
+    /// Removes a member. When they were a group's last admin, the longest-standing member left
+    /// becomes admin in the same transaction: a group with members always has one.
+    func removeMember(_ user: UserID, from conversation: ConversationID) async throws
+    /// Makes a member a group admin, or not, as `actor` asks: in one transaction that checks
+    /// `actor` is an admin and that the group keeps one. Nothing happens for a non-member.
+    func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange
+    func setTitle(_ title: String?, of conversation: ConversationID) async throws
+    /// Mutes a conversation for one member (or unmutes it); only they see it.
+    /// - Throws: `StoreError(.notFound)` when they are not a member.
+    func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws
+}

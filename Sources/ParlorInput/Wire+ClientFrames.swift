@@ -117,21 +117,21 @@ extension Wire {
             let data = Data(text.utf8)
             let decoder = CompactJSONDecoder()
             guard let envelope = try? decoder.decode(Envelope.self, from: data) else {
-                throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: nil)
+                throw FrameError(code: .malformedFrame, message: "That frame is not valid JSON of this protocol.", requestId: nil)
             }
             guard ClientFrame.Kind(rawValue: envelope.type) != nil else {
-                throw FrameError(code: "malformedFrame", message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
+                throw FrameError(code: .malformedFrame, message: "Unknown frame type '\(envelope.type.prefix(40))'.", requestId: envelope.requestId)
             }
             do {
                 let fields = try decoder.decode(Fields.self, from: data)
                 return ClientRequest(requestId: envelope.requestId, frame: fields.frame)
             } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
-                throw FrameError(code: "invalidValue", message: "This frame needs '\(key.stringValue)'.", requestId: envelope.requestId)
+                throw FrameError(code: .invalidValue, message: "This frame needs '\(key.stringValue)'.", requestId: envelope.requestId)
             } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
                 let key = context.codingPath[0].stringValue
-                throw FrameError(code: "invalidValue", message: "This frame needs '\(key)'.", requestId: envelope.requestId)
+                throw FrameError(code: .invalidValue, message: "This frame needs '\(key)'.", requestId: envelope.requestId)
             } catch {
-                throw FrameError(code: "malformedFrame", message: "That frame is not valid JSON of this protocol.", requestId: envelope.requestId)
+                throw FrameError(code: .malformedFrame, message: "That frame is not valid JSON of this protocol.", requestId: envelope.requestId)
             }
         }
 
@@ -202,7 +202,7 @@ extension Wire {
 
     /// A client frame that could not be read: the `error` frame's code and message.
     public struct FrameError: Error, Sendable, Hashable {
-        public var code: String
+        public var code: ErrorCode
         public var message: String
         /// The request's id, when the frame's envelope could be read.
         public var requestId: String?

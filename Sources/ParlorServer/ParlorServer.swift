@@ -64,7 +64,7 @@ public enum ParlorServer {
             // A plain GET gets these errors; a refused upgrade is answered 400 whatever the reason.
             guard let user = context.user, let tokenHash = context.tokenHash else { throw APIError.unauthorized }
             guard Self.isSameOrigin(request, publicOrigin: configuration.publicOrigin) else {
-                throw APIError(.forbidden, code: "crossSiteRequest", "The WebSocket opens from Parlor's own pages only.")
+                throw APIError(.forbidden, code: .crossSiteRequest, "The WebSocket opens from Parlor's own pages only.")
             }
             return gateway.endpoint(for: user, tokenHash: tokenHash, logger: context.logger)
         }
@@ -74,10 +74,10 @@ public enum ParlorServer {
             guard let secret = SessionAuthenticator.bearerToken(in: request),
                   let app = try await services.remoteApps.app(forSecret: secret, from: address)
             else {
-                throw APIError(.unauthorized, code: "unknownAppCredential", "That app credential is not registered here; run `parlor apps add` for one.")
+                throw APIError(.unauthorized, code: .unknownAppCredential, "That app credential is not registered here; run `parlor apps add` for one.")
             }
             if let version = request.uri.queryParameters.get("protocol"), version != String(AppWire.version) {
-                throw APIError(.badRequest, code: "unsupportedProtocol", "This server speaks app protocol \(AppWire.version) only.")
+                throw APIError(.badRequest, code: .unsupportedProtocol, "This server speaks app protocol \(AppWire.version) only.")
             }
             let logger = context.logger
             return SocketEndpoint(maxMessageBytes: AppWire.maxFrameBytes, run: .task { channel in

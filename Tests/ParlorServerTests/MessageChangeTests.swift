@@ -48,7 +48,7 @@ struct MessageChangeTests {
             #expect(history.map(\.text) == ["See you at 8"])
             #expect(history.first?.editedAt != nil)
             let versions = try await api.get("/api/conversations/\(direct.id)/messages/\(sent.id)/versions", as: bob)
-                .decode([Wire.MessageVersion].self)
+                .decode([MessageVersion].self)
             #expect(versions.map(\.text) == ["See you at 7"])
 
             #expect(try await Self.edit(bobSocket, sent, to: "hijacked").error?.code == "notYourMessage")
@@ -89,7 +89,7 @@ struct MessageChangeTests {
 
             let history = try await api.get("/api/conversations/\(direct.id)/messages", as: bob)
             #expect(!history.text.contains("hunter"), "the text is gone from the history")
-            let versions = try await api.get("/api/conversations/\(direct.id)/messages/\(sent.id)/versions", as: bob).decode([Wire.MessageVersion].self)
+            let versions = try await api.get("/api/conversations/\(direct.id)/messages/\(sent.id)/versions", as: bob).decode([MessageVersion].self)
             #expect(versions.isEmpty, "and so are its earlier versions")
             let summary = try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self)
             #expect(summary.preview == "Alice unsent a message")

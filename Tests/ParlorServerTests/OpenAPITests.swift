@@ -1,5 +1,7 @@
 import Foundation
 import ParlorHost
+import ParlorInput
+@_spi(Hosting) import ParlorKit
 import HTTPTypes
 import Testing
 
@@ -31,6 +33,17 @@ struct OpenAPITests {
         for reference in Set(references) {
             #expect(spec.resolve(.map([("$ref", .scalar(reference))])) != .map([]), "\(reference) does not resolve")
         }
+    }
+
+    @Test("The Error schema's codes are exactly Parlor's own (Wire.ErrorCode) and the Messages codes, each listed once")
+    func errorCodesAreTheTypedSet() throws {
+        let spec = try OpenAPISpec.load()
+        let codes = spec.root["components"]?["schemas"]?["Error"]?["properties"]?["error"]?["properties"]?["code"]?["enum"]
+        let documented = try #require(codes).items.compactMap { $0.string }
+        #expect(documented.count > 50)
+        #expect(documented.count == Set(documented).count, "a code listed twice")
+        let known = Set(Wire.ErrorCode.allCases.map(\.rawValue)).union(MessagesError.Code.all.map(\.name))
+        #expect(Set(documented) == known, "missing: \(known.subtracting(documented).sorted()); not a code: \(Set(documented).subtracting(known).sorted())")
     }
 
     @Test("Every route the server's sources register is documented, and every documented operation is registered")

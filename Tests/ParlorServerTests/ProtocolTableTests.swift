@@ -87,7 +87,7 @@ struct ProtocolTableTests {
                     _ = try Self.decode(without)
                     Issue.record("\(kind.rawValue) decodes without its required '\(field.name)'")
                 } catch let error as Wire.FrameError {
-                    #expect(error.code == "invalidValue")
+                    #expect(error.code == .invalidValue)
                     #expect(error.message == "This frame needs '\(field.name)'.")
                     #expect(error.requestId == "r1")
                 }
@@ -180,8 +180,10 @@ struct ProtocolTableTests {
                 let known = switch match.1 { case "ClientFrame": client; case "ServerFrame": server; default: codes }
                 #expect(known.contains(String(match.2)), "\(module.name): \(match.0) is not in the protocol's table")
             }
-            for match in module.text.matches(of: /\btype:\s*'([A-Za-z]+)'/) where client.contains(String(match.1)) {
-                Issue.record("\(module.name) spells the frame type '\(match.1)': write ClientFrame.\(match.1)")
+            for match in module.text.matches(of: /\btype:\s*'([A-Za-z]+)'/) {
+                let name = String(match.1)
+                if client.contains(name) { Issue.record("\(module.name) spells the frame type '\(name)': write ClientFrame.\(name)") }
+                if server.contains(name) { Issue.record("\(module.name) spells the frame type '\(name)': write ServerFrame.\(name)") }
             }
             for match in module.text.matches(of: /\.type\s*[!=]==?\s*'([A-Za-z]+)'/) where server.contains(String(match.1)) {
                 Issue.record("\(module.name) compares a frame type with '\(match.1)': write ServerFrame.\(match.1)")

@@ -71,7 +71,7 @@ struct AppRoutes {
             guard let buffer = try? await request.collectBody(upTo: limit) else {
                 throw MessagesError(.mediaExceedsMaxSize, "An upload is limited to \(limit / 1024) KiB.")
             }
-            guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: "emptyUpload", "The file is empty: there is nothing to send.") }
+            guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
             let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: configuration.imageBudget)
             let hash = Digest.sha256Hex(data)
             try await uploads.put(data, hash: hash, contentType: type, owner: user.id)
@@ -119,16 +119,16 @@ struct AppRoutes {
             return (Data(bytes), fileType)
         case .failure(let refusal) where refusal.code == .unreadable:
             throw APIError(
-                .badRequest, code: "unreadableImage",
+                .badRequest, code: .unreadableImage,
                 "\(refusal.message) Parlor removes a photo's hidden details (where and when it was taken) before sending it, and cannot with this file.")
         case .failure(let refusal):
-            throw APIError(.contentTooLarge, code: "imageTooLarge", refusal.message)
+            throw APIError(.contentTooLarge, code: .imageTooLarge, refusal.message)
         }
     }
 
     private func drawerItem(_ context: ParlorRequestContext) throws -> String {
         guard let item = context.parameters.get("item"), directory.contains(drawerItem: item) else {
-            throw APIError(.notFound, code: "unknownApp", "There is no such app or sticker pack in the store.")
+            throw APIError(.notFound, code: .unknownApp, "There is no such app or sticker pack in the store.")
         }
         return item
     }

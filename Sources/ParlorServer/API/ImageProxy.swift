@@ -76,7 +76,7 @@ public struct ImageProxy: Sendable {
             else { throw APIError.invalid("'url' is an http or https address of at most \(Self.maxURLLength) characters.") }
             guard let signature = request.uri.queryParameters.get("sig"), await links.current().isSigned(text, signature: signature) else {
                 metrics.refused(by: "imageProxyUnsigned")
-                throw APIError(.forbidden, code: "unsignedImage", "Parlor loads only the images its own pages link to; this address was not one of them.")
+                throw APIError(.forbidden, code: .unsignedImage, "Parlor loads only the images its own pages link to; this address was not one of them.")
             }
             let (data, type) = try await image(at: url, text: text, host: host, for: viewer.id, logger: context.logger)
             return Response(
@@ -92,7 +92,7 @@ public struct ImageProxy: Sendable {
         if let wait = await fetches.take(viewer.description) {
             metrics.refused(by: "imageProxyPerMinute")
             throw APIError.tooMany(
-                "tooManyImages", "You loaded \(fetches.limit) remote images in the last minute, the most allowed; try again in \(wait) seconds.",
+                .tooManyImages, "You loaded \(fetches.limit) remote images in the last minute, the most allowed; try again in \(wait) seconds.",
                 retryAfter: wait)
         }
         switch await inFlight.enter(viewer.description) {
@@ -100,10 +100,10 @@ public struct ImageProxy: Sendable {
         case .keyFull:
             metrics.refused(by: "imageProxyPerPerson")
             throw APIError.tooMany(
-                "tooManyImages", "\(inFlight.perKey) of your images were loading for \(inFlight.patience.components.seconds) seconds; try again.", retryAfter: 1)
+                .tooManyImages, "\(inFlight.perKey) of your images were loading for \(inFlight.patience.components.seconds) seconds; try again.", retryAfter: 1)
         case .totalFull:
             metrics.refused(by: "imageProxyBusy")
-            throw APIError.tooMany("imageProxyBusy", "Parlor is loading many images for everyone at the moment; try again in a second.", retryAfter: 1)
+            throw APIError.tooMany(.imageProxyBusy, "Parlor is loading many images for everyone at the moment; try again in a second.", retryAfter: 1)
         }
         defer { inFlight.leave(viewer.description) }
         let image: (data: Data, type: String)
@@ -113,7 +113,7 @@ public struct ImageProxy: Sendable {
             image = try await withDeadline(timeout) { try await self.fetch(url, host: host, logger: logger) }
         } catch is DeadlinePassed {
             logger.notice("A remote image took too long", metadata: ["host": "\(host.prefix(100))", "limit": "\(timeout)"])
-            throw APIError(.notFound, code: "imageUnavailable", "The image at \(host.prefix(100)) did not load within \(timeout.components.seconds) seconds.")
+            throw APIError(.notFound, code: .imageUnavailable, "The image at \(host.prefix(100)) did not load within \(timeout.components.seconds) seconds.")
         }
         await cache.keep(image, for: text)
         return image
@@ -130,7 +130,7 @@ public struct ImageProxy: Sendable {
         do {
             let response = try await client.execute(request, timeout: wait)
             guard response.status == .ok else {
-                throw APIError(.notFound, code: "imageUnavailable", "The image's server answered \(response.status.code).")
+                throw APIError(.notFound, code: .imageUnavailable, "The image's server answered \(response.status.code).")
             }
             body = try await response.body.collect(upTo: Self.maxBytes)
         } catch let error as APIError {
@@ -139,7 +139,7 @@ public struct ImageProxy: Sendable {
             throw MessagesError(.mediaExceedsMaxSize, "The image is over \(Self.maxBytes / 1024 / 1024) MiB.")
         } catch {
             logger.notice("A remote image could not be fetched", metadata: ["host": "\(host.prefix(100))", "error": "\(error)"])
-            throw APIError(.notFound, code: "imageUnavailable", "The image could not be fetched from \(host.prefix(100)).")
+            throw APIError(.notFound, code: .imageUnavailable, "The image could not be fetched from \(host.prefix(100)).")
         }
         // Read from the headers: a small file declaring a huge canvas never reaches a browser to
         // be decoded.
@@ -150,7 +150,7 @@ public struct ImageProxy: Sendable {
             if error.code == .unsupportedFormat || error.code == .unreadable {
                 throw MessagesError(.improperFileType, "That address is not a PNG, JPEG, GIF or WebP image.")
             }
-            throw APIError(.contentTooLarge, code: "imageTooLarge", error.message)
+            throw APIError(.contentTooLarge, code: .imageTooLarge, error.message)
         }
         return (Data(buffer: body), info.format.mimeType)
     }

@@ -19,7 +19,7 @@ extension AppHost {
     func conversationInstance(_ app: AppID, user: UserID, conversation: ConversationID) async throws -> any HostedAppInstance {
         let record = try await membership.requireMember(user, of: conversation)
         guard try await drawers.hasInstalled(app, user: user), let entry = directory.app(app) else {
-            throw APIError(.notFound, code: "appNotInstalled", "That app is not in your drawer; get it from the store first.")
+            throw APIError(.notFound, code: .appNotInstalled, "That app is not in your drawer; get it from the store first.")
         }
         let key = InstanceKey(user: user, scope: .conversation(conversation), app: app)
         if let existing = await instances.instance(key) { return existing }
@@ -35,7 +35,7 @@ extension AppHost {
     /// The user's instance of `app`'s home surface.
     func homeInstance(_ app: AppID, user: UserID) async throws -> any HostedAppInstance {
         guard try await drawers.hasInstalled(app, user: user), let entry = directory.app(app), entry.manifest.hasHomeSurface else {
-            throw APIError(.notFound, code: "noHomeSurface", "That app has no home screen in your drawer.")
+            throw APIError(.notFound, code: .noHomeSurface, "That app has no home screen in your drawer.")
         }
         let key = InstanceKey(user: user, scope: .home, app: app)
         if let existing = await instances.instance(key) { return existing }

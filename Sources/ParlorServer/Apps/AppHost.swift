@@ -65,14 +65,14 @@ final class AppHost: Sendable {
         try await membership.requireMember(user, of: conversation)
         guard let stored = try await store.message(id: id, in: conversation), let message = stored.content.appMessage,
               let appID = message.appID
-        else { throw APIError(.notFound, code: "notFound", "That message is not an app message here.") }
+        else { throw APIError(.notFound, code: .notFound, "That message is not an app message here.") }
         // Only an expiring message can be hidden from its reader: the others skip the store.
         if message.shouldExpire, (try await store.hiddenMessages(user: user, conversation: conversation)).contains(id) {
             throw APIError.notFound
         }
         guard try await drawers.hasInstalled(appID, user: user) else {
             let name = directory.app(appID)?.manifest.name ?? appID.rawValue
-            throw APIError(.conflict, code: "appNotInstalled", "Get \(name) from the store to open this message.", details: ["app": appID.rawValue])
+            throw APIError(.conflict, code: .appNotInstalled, "Get \(name) from the store to open this message.", details: ["app": appID.rawValue])
         }
         let instance = try await conversationInstance(appID, user: user, conversation: conversation)
         await closeOtherApp(than: appID, user: user, conversation: conversation)
@@ -83,7 +83,7 @@ final class AppHost: Sendable {
     func appEvent(_ event: ViewEvent, app: AppID, for user: UserID, in conversation: ConversationID) async throws {
         try await membership.requireMember(user, of: conversation)
         guard await instances.openApp(of: user, in: conversation) == app else {
-            throw APIError(.conflict, code: "appNotOpen", "Open the app first.")
+            throw APIError(.conflict, code: .appNotOpen, "Open the app first.")
         }
         let instance = try await conversationInstance(app, user: user, conversation: conversation)
         _ = await instance.perform(event)

@@ -39,7 +39,7 @@ public struct AppRegistrations: Sendable {
         let key = NameKey.of(manifest.name)
         if let alike = here.first(where: { NameKey.of($0.name) == key }) {
             throw APIError(
-                .conflict, code: "appNameTaken",
+                .conflict, code: .appNameTaken,
                 "The name '\(manifest.name)' looks too much like '\(alike.name)' (\(alike.id)), already on this server; people could take one for the other. Choose another name.")
         }
         let secret = RemoteApps.makeSecret()

@@ -29,7 +29,7 @@ final class Drawers: Sendable {
             throw APIError.invalid("The drawer lists each app or sticker pack of the store at most once, at most \(Self.maxItems).")
         }
         if let unknown = items.first(where: { !directory.contains(drawerItem: $0) }) {
-            throw APIError(.notFound, code: "unknownApp", "There is no app or sticker pack '\(unknown.prefix(100))' in the store.")
+            throw APIError(.notFound, code: .unknownApp, "There is no app or sticker pack '\(unknown.prefix(100))' in the store.")
         }
         try await store.setDrawer(items, user: user)
         await caches.setDrawer(items, for: user)

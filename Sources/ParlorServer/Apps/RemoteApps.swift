@@ -112,7 +112,7 @@ actor RemoteApps {
         let hash = Self.hash(secret: secret)
         if let known = registeredApp(withHash: hash) { return known }
         if let wait = await unknownCredentials.take(RateLimiter.networkKey(of: address)) {
-            throw APIError.tooMany("tooManyAttempts", "Too many unknown app credentials from here; try again in \(wait) seconds.", retryAfter: wait)
+            throw APIError.tooMany(.tooManyAttempts, "Too many unknown app credentials from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         try await sync()
         return registeredApp(withHash: hash)

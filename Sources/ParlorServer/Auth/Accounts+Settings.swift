@@ -26,10 +26,10 @@ extension Accounts {
     func setAvatar(_ hash: String?, of user: UserID) async throws {
         if let hash {
             guard hash.count == 64, let blob = try await store.uploadInfo(hash: hash, owner: user) else {
-                throw APIError(.notFound, code: "avatarNotFound", "There is no upload of yours with that hash; upload the picture first.")
+                throw APIError(.notFound, code: .avatarNotFound, "There is no upload of yours with that hash; upload the picture first.")
             }
             guard blob.contentType.hasPrefix("image/") else {
-                throw APIError(.badRequest, code: "improperFileType", "A profile picture is an image: PNG, JPEG or GIF.")
+                throw APIError(.badRequest, code: .improperFileType, "A profile picture is an image: PNG, JPEG or GIF.")
             }
         }
         try await store.setAvatar(hash, user: user)

@@ -62,7 +62,7 @@ public struct Accounts: Sendable {
         if let network { try await takePasswordAttempt(network) }
         if let network, let wait = await signUps.take(network) {
             throw APIError.tooMany(
-                "tooManySignUps",
+                .tooManySignUps,
                 "\(signUps.limit) accounts were created from here in the last hour, the most allowed; try again in \(wait / 60 + 1) minutes.",
                 retryAfter: wait)
         }
@@ -72,7 +72,7 @@ public struct Accounts: Sendable {
         } catch {
             if let network { await signUps.refund(network) }  // only accounts made count
             if let error = error as? StoreError, error.code == .conflict {
-                throw APIError(.conflict, code: "usernameTaken", "The username '\(username)' is taken, or looks too much like one that is; pick another.")
+                throw APIError(.conflict, code: .usernameTaken, "The username '\(username)' is taken, or looks too much like one that is; pick another.")
             }
             throw error
         }
@@ -88,7 +88,7 @@ public struct Accounts: Sendable {
         try await takePasswordAttempt(address)
         if let wait = await throttle.begin(account: username, address: address) {
             metrics.signInLockouts.increment()
-            throw APIError.tooMany("tooManyAttempts", "Too many failed sign-ins from here; try again in \(wait) seconds.", retryAfter: wait)
+            throw APIError.tooMany(.tooManyAttempts, "Too many failed sign-ins from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         let user: User
         do {
@@ -114,14 +114,14 @@ public struct Accounts: Sendable {
         try await takePasswordAttempt(address)
         if let wait = await throttle.begin(account: user.username, address: address) {
             metrics.signInLockouts.increment()
-            throw APIError.tooMany("tooManyAttempts", "Too many wrong passwords from here; try again in \(wait) seconds.", retryAfter: wait)
+            throw APIError.tooMany(.tooManyAttempts, "Too many wrong passwords from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         do {
             _ = try await check(username: user.username, password: password)
         } catch let error as APIError where error.code == "wrongCredentials" {
             await throttle.finish(account: user.username, address: address, outcome: .failed)
             metrics.signInFailures.increment()
-            throw APIError(.forbidden, code: "wrongPassword", "That is not your current password.")
+            throw APIError(.forbidden, code: .wrongPassword, "That is not your current password.")
         } catch {
             await throttle.finish(account: user.username, address: address, outcome: .abandoned)
             throw error
@@ -133,7 +133,7 @@ public struct Accounts: Sendable {
     private func takePasswordAttempt(_ network: String) async throws {
         guard let wait = await passwordAttempts.take(network) else { return }
         throw APIError.tooMany(
-            "tooManyAttempts",
+            .tooManyAttempts,
             "\(passwordAttempts.limit) sign-ins and sign-ups were tried from here in the last minute, the most allowed; try again in \(wait) seconds.",
             retryAfter: wait)
     }
@@ -146,7 +146,7 @@ public struct Accounts: Sendable {
         let fits = password.utf8.count <= Self.maxPasswordBytes
         let matches = try await verifyPassword(password, hash: credentials?.passwordHash) && fits
         guard let credentials, matches else {
-            throw APIError(.unauthorized, code: "wrongCredentials", "That username and password do not match.")
+            throw APIError(.unauthorized, code: .wrongCredentials, "That username and password do not match.")
         }
         return credentials.user
     }

@@ -13,12 +13,12 @@ struct AdminGate: Sendable {
     ///   `adminOnly` for a missing or wrong token.
     func check(_ request: Request, _ context: ParlorRequestContext) async throws {
         guard let expected = configuration.adminTokenHash else { throw APIError.notFound }
-        let refusal = APIError(.unauthorized, code: "adminOnly", "This needs the server's admin token (PARLOR_ADMIN_TOKEN) as Authorization: Bearer.")
+        let refusal = APIError(.unauthorized, code: .adminOnly, "This needs the server's admin token (PARLOR_ADMIN_TOKEN) as Authorization: Bearer.")
         // No token is no guess: refused without counting.
         guard let token = SessionAuthenticator.bearerToken(in: request) else { throw refusal }
         let address = RateLimiter.networkKey(of: context.clientAddress(of: request, trustedProxies: configuration.trustedProxies))
         if let wait = await attempts.take(address) {
-            throw APIError.tooMany("tooManyAttempts", "Too many admin requests from here; try again in \(wait) seconds.", retryAfter: wait)
+            throw APIError.tooMany(.tooManyAttempts, "Too many admin requests from here; try again in \(wait) seconds.", retryAfter: wait)
         }
         guard Digest.constantTimeEqual(Digest.sha256Hex(token), expected) else { throw refusal }
     }

@@ -28,7 +28,7 @@ struct CrossSiteGuard: RouterMiddleware {
     /// - Throws: 403 `crossSiteRequest` unless the request comes from the server's own pages.
     static func check(_ request: Request, publicOrigin: String?) throws {
         let refusal = APIError(
-            .forbidden, code: "crossSiteRequest", "This request came from another site; Parlor takes changes only from its own pages.")
+            .forbidden, code: .crossSiteRequest, "This request came from another site; Parlor takes changes only from its own pages.")
         if let site = request.headers[.secFetchSite] {
             guard site == "same-origin" || site == "none" else { throw refusal }
         } else if request.headers[.origin] != nil {

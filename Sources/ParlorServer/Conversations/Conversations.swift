@@ -136,7 +136,7 @@ final class Conversations: Sendable {
         let member = try await account(named: username)
         guard !record.members.contains(member.id) else { return }
         guard record.members.count < maxMembers else {
-            throw APIError(.conflict, code: "groupFull", "This group has \(maxMembers) members, the most a group may have.")
+            throw APIError(.conflict, code: .groupFull, "This group has \(maxMembers) members, the most a group may have.")
         }
         try await countAdditions(of: [member.id], by: user)
         try await store.addMember(member.id, to: record.id)
@@ -170,15 +170,15 @@ final class Conversations: Sendable {
         switch try await store.setAdmin(member, isAdmin, in: record.id, by: user) {
         case .done: break
         case .actorNotAdmin: throw Self.notAdmin
-        case .lastAdmin: throw APIError(.conflict, code: "lastAdmin", "A group always has an admin: make someone else one first.")
+        case .lastAdmin: throw APIError(.conflict, code: .lastAdmin, "A group always has an admin: make someone else one first.")
         }
         await notices.announce(record.id, to: record.members)
     }
 
     /// What a 1:1 conversation refuses that a group would allow (409: the conversation's kind).
-    private static func notAGroup(_ message: String) -> APIError { APIError(.conflict, code: "notAGroup", message) }
+    private static func notAGroup(_ message: String) -> APIError { APIError(.conflict, code: .notAGroup, message) }
 
-    private static let notAdmin = APIError(.forbidden, code: "notAdmin", "Only the group's admins can do that; ask one of them.")
+    private static let notAdmin = APIError(.forbidden, code: .notAdmin, "Only the group's admins can do that; ask one of them.")
 
     private static func requireAdmin(_ user: UserID, of record: ConversationRecord) throws {
         guard record.admins.contains(user) else { throw notAdmin }
@@ -192,7 +192,7 @@ final class Conversations: Sendable {
         if wait == nil { wait = await additions.take(pairs) }
         if let wait {
             throw APIError.tooMany(
-                "tooManyAdditions",
+                .tooManyAdditions,
                 "You added people to conversations too often in the last minute (at most \(additions.limit) times the same person); try again in \(wait) seconds.",
                 retryAfter: wait)
         }
@@ -208,7 +208,7 @@ final class Conversations: Sendable {
 
     private func account(named username: String) async throws -> User {
         guard let user = try await store.credentials(username: username)?.user else {
-            throw APIError(.notFound, code: "unknownUser", "There is nobody called '\(username.prefix(40))'.")
+            throw APIError(.notFound, code: .unknownUser, "There is nobody called '\(username.prefix(40))'.")
         }
         return user
     }

@@ -81,7 +81,7 @@ final class LinkPreviews: Sendable {
         if let cached = await cache.outcome(for: url.absoluteString) { return try cached.get() }
         if let wait = await perPerson.take(viewer.description) {
             throw APIError.tooMany(
-                "previewingTooFast", "Link previews were asked for \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
+                .previewingTooFast, "Link previews were asked for \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
                 retryAfter: wait)
         }
         let outcome: Result<StoredLinkPreview, APIError>
@@ -108,7 +108,7 @@ final class LinkPreviews: Sendable {
             do {
                 address = try await PublicHosts.address(of: host, allowPrivate: allowPrivateHosts, for: .linkPreview)
             } catch let error as MessagesError where error.code == .hostNotAllowed {
-                throw APIError(.forbidden, code: "hostNotAllowed", error.message)
+                throw APIError(.forbidden, code: .hostNotAllowed, error.message)
             }
             let client = PublicHosts.client(connectingTo: address, for: host, connectTimeout: timeout, readTimeout: timeout)
             defer { client.shutdown { _ in } }
@@ -167,6 +167,6 @@ final class LinkPreviews: Sendable {
     static let recheckEvery = 32 * 1024
 
     static func unavailable(_ message: String) -> APIError {
-        APIError(.notFound, code: "previewUnavailable", message)
+        APIError(.notFound, code: .previewUnavailable, message)
     }
 }

@@ -55,7 +55,7 @@ final class MessageChanges: Sendable {
     func edit(_ id: MessageID, text: String, by user: UserID, in conversation: ConversationID) async throws {
         let (message, record) = try await ownMessage(id, of: user, in: conversation, doing: "edit")
         guard case .text(let old, _, _) = message.content else {
-            throw APIError(.badRequest, code: "notEditable", "Only text messages can be edited; an app's messages follow its own rules.")
+            throw APIError(.badRequest, code: .notEditable, "Only text messages can be edited; an app's messages follow its own rules.")
         }
         try MessageRules.checkText(text)
         // Someone the message already mentioned stays mentionable in its edits, even after leaving.
@@ -63,10 +63,10 @@ final class MessageChanges: Sendable {
         guard text != old else { throw APIError.invalid("The text is the same as before.") }
         let cutoff = Date().addingTimeInterval(-Self.seconds(limits.editWindow))
         guard message.sentAt > cutoff else {
-            throw APIError(.conflict, code: "editWindowClosed", "A message can be edited for \(Self.minutes(limits.editWindow)) after it is sent.")
+            throw APIError(.conflict, code: .editWindowClosed, "A message can be edited for \(Self.minutes(limits.editWindow)) after it is sent.")
         }
         guard try await store.versions(of: id, in: conversation).count < limits.maxEdits else {
-            throw APIError(.conflict, code: "tooManyEdits", "A message can be edited \(limits.maxEdits) times.")
+            throw APIError(.conflict, code: .tooManyEdits, "A message can be edited \(limits.maxEdits) times.")
         }
         // A mention the edit adds alerts within the sender's allowance, as a new message's does.
         let added = Set(MentionTokens.users(in: text)).subtracting(MentionTokens.users(in: old))
@@ -81,7 +81,7 @@ final class MessageChanges: Sendable {
         }
         guard let edited else {
             await messaging.refund(mentions)
-            throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.")
+            throw APIError(.conflict, code: .conflict, "The message changed meanwhile; try again.")
         }
         await changed(edited)
     }
@@ -93,24 +93,24 @@ final class MessageChanges: Sendable {
         let (message, _) = try await ownMessage(id, of: user, in: conversation, doing: "unsend")
         if message.content.appMessage?.session != nil {
             throw APIError(
-                .badRequest, code: "notUnsendable", "A message in an app's session (a game, a poll) cannot be unsent: the session goes on from it.")
+                .badRequest, code: .notUnsendable, "A message in an app's session (a game, a poll) cannot be unsent: the session goes on from it.")
         }
         let cutoff = Date().addingTimeInterval(-Self.seconds(limits.unsendWindow))
         guard message.sentAt > cutoff else {
-            throw APIError(.conflict, code: "unsendWindowClosed", "A message can be unsent for \(Self.minutes(limits.unsendWindow)) after it is sent.")
+            throw APIError(.conflict, code: .unsendWindowClosed, "A message can be unsent for \(Self.minutes(limits.unsendWindow)) after it is sent.")
         }
         guard let unsent = try await store.unsendMessage(id, in: conversation, sender: user, sentAfter: cutoff) else {
-            throw APIError(.conflict, code: "conflict", "The message changed meanwhile; try again.")
+            throw APIError(.conflict, code: .conflict, "The message changed meanwhile; try again.")
         }
         await changed(unsent)
     }
 
     /// The texts a message had before its edits, oldest first.
     /// - Throws: `notFound` for a message `user` cannot see.
-    func versions(of id: MessageID, for user: UserID, in conversation: ConversationID) async throws -> [Wire.MessageVersion] {
+    func versions(of id: MessageID, for user: UserID, in conversation: ConversationID) async throws -> [MessageVersion] {
         try await messaging.membership.requireMember(user, of: conversation)
         guard try await messaging.visibleMessage(id, user: user, conversation: conversation) != nil else { throw APIError.notFound }
-        return try await store.versions(of: id, in: conversation).map { Wire.MessageVersion(text: $0.text, replacedAt: $0.replacedAt) }
+        return try await store.versions(of: id, in: conversation)
     }
 
     /// The replies to a message that `user` sees, oldest first.
@@ -136,9 +136,9 @@ final class MessageChanges: Sendable {
         let record = try await messaging.membership.requireMember(user, of: conversation)
         guard let message = try await messaging.visibleMessage(id, user: user, conversation: conversation) else { throw APIError.notFound }
         guard message.sender == user else {
-            throw APIError(.forbidden, code: "notYourMessage", "Only its sender can \(verb) a message.")
+            throw APIError(.forbidden, code: .notYourMessage, "Only its sender can \(verb) a message.")
         }
-        guard message.unsentAt == nil else { throw APIError(.conflict, code: "messageUnsent", "That message was unsent.") }
+        guard message.unsentAt == nil else { throw APIError(.conflict, code: .messageUnsent, "That message was unsent.") }
         return (message, record)
     }
 

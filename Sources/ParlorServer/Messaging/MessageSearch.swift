@@ -34,11 +34,11 @@ final class MessageSearch: Sendable {
     func search(_ query: String, limit: Int, for user: UserID) async throws -> Wire.SearchResults {
         // Counted as JSON Schema counts a string's length (code points), so docs/openapi.yaml can state it.
         guard query.unicodeScalars.count <= SearchTerms.maxQueryLength else {
-            throw APIError(.badRequest, code: "searchTooLong", "A search is at most \(SearchTerms.maxQueryLength) characters.")
+            throw APIError(.badRequest, code: .searchTooLong, "A search is at most \(SearchTerms.maxQueryLength) characters.")
         }
         if let wait = await perPerson.take(user.description) {
             throw APIError.tooMany(
-                "searchingTooFast", "You searched more than \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
+                .searchingTooFast, "You searched more than \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
                 retryAfter: wait)
         }
         guard let terms = SearchTerms(query) else { return Wire.SearchResults(query: query, results: []) }

@@ -115,7 +115,7 @@ final class Messaging: Sendable {
         try MessageRules.checkText(text)
         try Self.checkMentions(in: text, members: record.members)
         if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
-            throw APIError(.notFound, code: "replyTargetNotFound", "The message you reply to is not in this conversation.")
+            throw APIError(.notFound, code: .replyTargetNotFound, "The message you reply to is not in this conversation.")
         }
         let mentions = await chargeMentions(of: Set(MentionTokens.users(in: text)), from: user)
         do {
@@ -175,13 +175,13 @@ final class Messaging: Sendable {
         do {
             fileName = try NameRules.check(name, what: "A file name", maxLength: Self.maxFileNameLength)
         } catch {
-            throw APIError(.badRequest, code: "invalidFileName", error.message)
+            throw APIError(.badRequest, code: .invalidFileName, error.message)
         }
         guard !fileName.contains("/"), !fileName.contains("\\") else {
-            throw APIError(.badRequest, code: "invalidFileName", "A file name cannot contain / or \\.")
+            throw APIError(.badRequest, code: .invalidFileName, "A file name cannot contain / or \\.")
         }
         guard hash.count == 64, let blob = try await store.blobInfo(hash: hash, readableBy: user) else {
-            throw APIError(.notFound, code: "attachmentNotFound", "There is no upload of yours with that hash; upload the file first.")
+            throw APIError(.notFound, code: .attachmentNotFound, "There is no upload of yours with that hash; upload the file first.")
         }
         let attachment = StoredAttachment(hash: hash, name: fileName, contentType: blob.contentType, size: blob.size)
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .attachment(attachment)))
@@ -195,10 +195,10 @@ final class Messaging: Sendable {
     static func checkMentions(in text: String, members: [UserID]) throws {
         let mentioned = MentionTokens.users(in: text)
         guard mentioned.count <= maxMentions else {
-            throw APIError(.badRequest, code: "tooManyMentions", "A message can mention at most \(maxMentions) people.")
+            throw APIError(.badRequest, code: .tooManyMentions, "A message can mention at most \(maxMentions) people.")
         }
         guard mentioned.allSatisfy(members.contains) else {
-            throw APIError(.badRequest, code: "mentionNotMember", "Only people in this conversation can be mentioned.")
+            throw APIError(.badRequest, code: .mentionNotMember, "Only people in this conversation can be mentioned.")
         }
     }
 
@@ -223,17 +223,17 @@ final class Messaging: Sendable {
         }
         if let placement {
             guard placement.isOnTheBubble else {
-                throw APIError(.badRequest, code: "invalidPlacement", "A placed sticker's x and y are fractions of the message, from 0 to 1.")
+                throw APIError(.badRequest, code: .invalidPlacement, "A placed sticker's x and y are fractions of the message, from 0 to 1.")
             }
             guard let target = try await visibleMessage(placement.message, user: user, conversation: conversation), target.unsentAt == nil else {
-                throw APIError(.notFound, code: "stickerTargetNotFound", "The message you place the sticker on is not in this conversation.")
+                throw APIError(.notFound, code: .stickerTargetNotFound, "The message you place the sticker on is not in this conversation.")
             }
             guard target.content.placement == nil else {
-                throw APIError(.conflict, code: "invalidPlacement", "Place the sticker on a message, not on another placed sticker.")
+                throw APIError(.conflict, code: .invalidPlacement, "Place the sticker on a message, not on another placed sticker.")
             }
             if let wait = await placements.take(user.description) {
                 throw APIError.tooMany(
-                    "placingTooFast", "You placed more than \(placements.limit) stickers in the last minute; try again in \(wait) seconds.",
+                    .placingTooFast, "You placed more than \(placements.limit) stickers in the last minute; try again in \(wait) seconds.",
                     retryAfter: wait)
             }
         }
@@ -329,7 +329,7 @@ final class Messaging: Sendable {
         if let wait, try await store.message(id: message.id, in: message.conversationID) == nil {
             metrics.refused(by: "messages")
             throw APIError.tooMany(
-                "sendingTooFast",
+                .sendingTooFast,
                 "You are sending messages faster than Parlor allows (\(sends.burst) at once, then \(sends.perMinute) a minute); wait \(wait) seconds and send again.",
                 retryAfter: wait)
         }

@@ -36,7 +36,7 @@ final class Reactions: Sendable {
     /// - Throws: `invalidReaction`.
     static func check(_ emoji: String) throws {
         guard emoji.count == 1, emoji.utf8.count <= maxEmojiBytes, isEmoji(emoji) else {
-            throw APIError(.badRequest, code: "invalidReaction", "A reaction is one emoji, such as ❤️ or 👍.")
+            throw APIError(.badRequest, code: .invalidReaction, "A reaction is one emoji, such as ❤️ or 👍.")
         }
     }
 
@@ -66,7 +66,7 @@ final class Reactions: Sendable {
         if try await store.hiddenMessages(user: user, conversation: conversation).contains(message) { throw APIError.notFound }
         if let wait = await perPerson.take(user.description) {
             throw APIError.tooMany(
-                "reactingTooFast", "You reacted more than \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
+                .reactingTooFast, "You reacted more than \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",
                 retryAfter: wait)
         }
         let result: (reactions: [ReactionRecord], changed: Bool)
@@ -74,7 +74,7 @@ final class Reactions: Sendable {
             result = try await store.setReaction(
                 emoji, on: on, user: user, message: message, conversation: conversation, maxKinds: maxKinds)
         } catch let error as StoreError where error.code == .full {
-            throw APIError(.conflict, code: "tooManyReactions", "\(error.message) Add one of those instead.")
+            throw APIError(.conflict, code: .tooManyReactions, "\(error.message) Add one of those instead.")
         }
         guard result.changed else { return }
         await show(result.reactions, on: message, in: record)

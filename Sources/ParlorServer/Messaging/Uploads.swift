@@ -14,7 +14,7 @@ struct Uploads: Sendable {
     func put(_ data: Data, hash: String, contentType: String, owner: UserID) async throws {
         guard try await store.putBlob(data, hash: hash, contentType: contentType, owner: owner, quota: quota, at: Date()) else {
             throw APIError(
-                .contentTooLarge, code: "uploadQuotaExceeded",
+                .contentTooLarge, code: .uploadQuotaExceeded,
                 "Your uploads take the \(quota / 1024 / 1024) MiB they may; uploads no message uses are removed after a day.")
         }
     }

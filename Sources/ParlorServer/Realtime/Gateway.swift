@@ -57,7 +57,7 @@ struct Gateway: Sendable {
         case .text(let text):
             await handle(text, on: session)
         case .binary:
-            reply(.error(APIError(.badRequest, code: "malformedFrame", "Send JSON text frames.")), on: session.connection)
+            reply(.error(APIError(.badRequest, code: .malformedFrame, "Send JSON text frames.")), on: session.connection)
         }
     }
 
@@ -66,7 +66,7 @@ struct Gateway: Sendable {
         do {
             request = try Wire.ClientRequest.decode(text)
         } catch {
-            reply(.error(Wire.ErrorBody(code: error.code, message: error.message), requestId: error.requestId, head: nil), on: session.connection)
+            reply(.error(Wire.ErrorBody(code: error.code.rawValue, message: error.message), requestId: error.requestId, head: nil), on: session.connection)
             return
         }
         let (user, connection) = (session.user, session.connection)
@@ -84,7 +84,7 @@ struct Gateway: Sendable {
         }
         if !queued {
             reply(
-                .error(APIError.tooMany("appBusy", "The app is still answering your last actions; wait a moment and try again.", retryAfter: 1),
+                .error(APIError.tooMany(.appBusy, "The app is still answering your last actions; wait a moment and try again.", retryAfter: 1),
                     requestId: request.requestId), on: connection)
         }
     }
@@ -152,7 +152,7 @@ struct Gateway: Sendable {
             await ack(sent, to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
             guard let sent = try await apps.sendStaged(user: user, conversation: conversation) else {
-                throw APIError(.badRequest, code: "nothingStaged", "There is nothing to send.")
+                throw APIError(.badRequest, code: .nothingStaged, "There is nothing to send.")
             }
             await ack(sent, to: request, user: user, connection: connection)
         case .removeStaged(let conversation):

@@ -175,12 +175,6 @@ extension Wire {
         }
     }
 
-    /// A text a message had before an edit.
-    public struct MessageVersion: Codable, Sendable, Hashable {
-        public var text: String
-        public var replacedAt: Date
-    }
-
     /// One emoji on a message and who put it there, in the order they did.
     public struct Reaction: Codable, Sendable, Hashable {
         public var emoji: String

@@ -15,21 +15,26 @@ public struct APIError: Error, HTTPResponseError, Sendable {
     /// Headers the answer carries besides its JSON (`Allow` on a 405).
     public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, code: String, _ message: String, details: [String: String] = [:]) {
+    public init(_ status: HTTPResponse.Status, code: Wire.ErrorCode, _ message: String, details: [String: String] = [:]) {
+        self.init(status, wireCode: code.rawValue, message, details: details)
+    }
+
+    /// `code` as the wire spells it: one of `Wire.ErrorCode` or a Messages code's name.
+    private init(_ status: HTTPResponse.Status, wireCode code: String, _ message: String, details: [String: String] = [:]) {
         self.status = status
         self.code = code
         self.message = message
         self.details = details
     }
 
-    public static let unauthorized = APIError(.unauthorized, code: "unauthorized", "Sign in first.")
+    public static let unauthorized = APIError(.unauthorized, code: .unauthorized, "Sign in first.")
     /// Used for anything a user may not see, so it does not reveal that it exists.
-    public static let notFound = APIError(.notFound, code: "notFound", "There is no such thing here.")
+    public static let notFound = APIError(.notFound, code: .notFound, "There is no such thing here.")
 
-    public static func invalid(_ message: String) -> APIError { APIError(.badRequest, code: "invalidValue", message) }
+    public static func invalid(_ message: String) -> APIError { APIError(.badRequest, code: .invalidValue, message) }
 
     /// A 429: `details.retryAfter` (and the `Retry-After` header) say the seconds to wait.
-    public static func tooMany(_ code: String, _ message: String, retryAfter seconds: Int) -> APIError {
+    public static func tooMany(_ code: Wire.ErrorCode, _ message: String, retryAfter seconds: Int) -> APIError {
         APIError(.tooManyRequests, code: code, message, details: ["retryAfter": "\(seconds)"])
     }
 
@@ -48,18 +53,18 @@ public struct APIError: Error, HTTPResponseError, Sendable {
             case .unknown: .internalServerError
             default: .badRequest
             }
-            self.init(status, code: error.code.name, error.message)
+            self.init(status, wireCode: error.code.name, error.message)
         case let error as StoreError:
             switch error.code {
-            case .conflict: self.init(.conflict, code: "conflict", error.message)
+            case .conflict: self.init(.conflict, code: .conflict, error.message)
             case .notFound: self = .notFound
-            case .invalid: self.init(.badRequest, code: "invalidValue", error.message)
-            default: self.init(.serviceUnavailable, code: "unavailable", "The server cannot save right now; try again.")
+            case .invalid: self.init(.badRequest, code: .invalidValue, error.message)
+            default: self.init(.serviceUnavailable, code: .unavailable, "The server cannot save right now; try again.")
             }
         case is SessionConflict:
-            self.init(.conflict, code: "sessionConflict", "Someone else updated this first.")
+            self.init(.conflict, code: .sessionConflict, "Someone else updated this first.")
         default:
-            self.init(.internalServerError, code: "unknown", "Something went wrong on the server.")
+            self.init(.internalServerError, code: .unknown, "Something went wrong on the server.")
         }
     }
 

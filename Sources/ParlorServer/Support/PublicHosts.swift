@@ -39,9 +39,9 @@ public enum PublicHosts {
         let name = host.prefix(100)
         guard let first = addresses.first else {
             switch purpose {
-            case .image: throw APIError(.notFound, code: "imageUnavailable", "\(name) does not resolve.")
+            case .image: throw APIError(.notFound, code: .imageUnavailable, "\(name) does not resolve.")
             case .appRequest: throw MessagesError(.networkFailure, "Couldn't find \(name) on the internet.")
-            case .linkPreview: throw APIError(.notFound, code: "previewUnavailable", "\(name) does not resolve.")
+            case .linkPreview: throw APIError(.notFound, code: .previewUnavailable, "\(name) does not resolve.")
             }
         }
         guard allowPrivate || addresses.allSatisfy(isPublic) else {

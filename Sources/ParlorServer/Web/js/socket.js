@@ -118,7 +118,7 @@ export class Connection {
     if (rules.maxFrameBytes && bytes > rules.maxFrameBytes) {
       const limit = Math.floor(rules.maxFrameBytes / 1024);
       queueMicrotask(() => this.onFrame({
-        type: 'error', requestId,
+        type: ServerFrame.error, requestId,
         error: { code: 'frameTooLarge', message: `This is too long to send: ${Math.ceil(bytes / 1024)} KB, and the limit is ${limit} KB. Shorten it.` },
       }));
       return requestId;

@@ -1,88 +1,6 @@
 import Foundation
 import ParlorKit
 
-public enum UserTag: IdentifierTag { public static let name = "user id" }
-/// Identifies an account.
-public typealias UserID = Identifier<UserTag>
-
-/// An account.
-public struct User: Sendable, Hashable, Codable {
-    public var id: UserID
-    /// Unique, case-insensitive; 3–32 of letters, digits, `.`, `-`, `_`.
-    public var username: String
-    public var displayName: String
-    public var createdAt: Date
-    /// The hash of the profile picture's blob: people who share a conversation with the account
-    /// may fetch it. Nil: initials stand in for it.
-    public var avatar: String?
-
-    public init(id: UserID, username: String, displayName: String, createdAt: Date, avatar: String? = nil) {
-        self.id = id
-        self.username = username
-        self.displayName = displayName
-        self.createdAt = createdAt
-        self.avatar = avatar
-    }
-}
-
-/// A conversation and who is in it.
-public struct ConversationRecord: Sendable, Hashable, Codable {
-    public var id: ConversationID
-    public var title: String?
-    public var isGroup: Bool
-    public var createdAt: Date
-    /// In the order they joined; the first members in the order the conversation was created with.
-    public var members: [UserID]
-    /// The sequence number of the newest message (0 when empty).
-    public var lastSequence: Int64
-    /// A group's admins, in the order they joined: the creator first, and never none while the
-    /// group has members. Empty for 1:1 conversations.
-    public var admins: [UserID]
-
-    /// A conversation as a store read it (public so that stores in other modules can build one).
-    public init(
-        id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64, admins: [UserID] = []
-    ) {
-        self.id = id
-        self.title = title
-        self.isGroup = isGroup
-        self.createdAt = createdAt
-        self.members = members
-        self.lastSequence = lastSequence
-        self.admins = admins
-    }
-}
-
-/// How a change of a group's admins ended (`ParlorStore.setAdmin`).
-public enum AdminChange: Sendable, Hashable {
-    case done
-    /// Whoever asked is not (or no longer) an admin.
-    case actorNotAdmin
-    /// It would have left the group with no admin.
-    case lastAdmin
-}
-
-/// A conversation as one member's list shows it.
-public struct ConversationSummary: Sendable, Hashable, Codable {
-    public var conversation: ConversationRecord
-    /// Messages after the member's read mark, not counting their own.
-    public var unreadCount: Int
-    public var lastMessage: StoredMessage?
-    /// Whether the member muted it: their devices do not alert them of its messages.
-    public var isMuted: Bool
-    /// Unread messages (after the member's read mark) that mention the member.
-    public var unreadMentions: Int
-
-    /// A member's summary as a store read it.
-    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, isMuted: Bool = false, unreadMentions: Int = 0) {
-        self.conversation = conversation
-        self.unreadCount = unreadCount
-        self.lastMessage = lastMessage
-        self.isMuted = isMuted
-        self.unreadMentions = unreadMentions
-    }
-}
-
 /// A photo or file sent in a conversation: an uploaded blob, by its hash, with the name it was
 /// sent under. Members of the conversation may fetch the blob while the message is there.
 public struct StoredAttachment: Sendable, Hashable, Codable {
@@ -284,7 +202,7 @@ public struct NewMessage: Sendable {
     }
 }
 
-/// A text a message had before an edit replaced it.
+/// A text a message had before an edit replaced it (also what `GET …/versions` answers).
 public struct MessageVersion: Sendable, Hashable, Codable {
     public var text: String
     /// When the edit replaced it.
@@ -294,96 +212,4 @@ public struct MessageVersion: Sendable, Hashable, Codable {
         self.text = text
         self.replacedAt = replacedAt
     }
-}
-
-/// How far one member has read a conversation.
-public struct ReadReceiptRecord: Sendable, Hashable, Codable {
-    public var user: UserID
-    /// The sequence number of the last message they read.
-    public var sequence: Int64
-    /// When they read up to it; nil for marks older than read receipts.
-    public var readAt: Date?
-
-    public init(user: UserID, sequence: Int64, readAt: Date?) {
-        self.user = user
-        self.sequence = sequence
-        self.readAt = readAt
-    }
-}
-
-/// One person's emoji on a message.
-public struct ReactionRecord: Sendable, Hashable, Codable {
-    public var user: UserID
-    public var emoji: String
-
-    public init(user: UserID, emoji: String) {
-        self.user = user
-        self.emoji = emoji
-    }
-}
-
-/// What a user has in a conversation's compose field.
-public struct StagedRecord: Sendable, Hashable, Codable {
-    public enum Item: Sendable, Hashable, Codable {
-        case message(Message)
-        case sticker(Sticker)
-    }
-    public var item: Item
-    /// For a staged app message in a session: the head it replaces.
-    public var replacing: MessageID?
-
-    public init(item: Item, replacing: MessageID?) {
-        self.item = item
-        self.replacing = replacing
-    }
-}
-
-/// Where an app instance runs: in a conversation, or on the app's home surface.
-public enum InstanceScope: Sendable, Hashable {
-    case conversation(ConversationID)
-    case home
-
-    /// An instance in `conversation`, or on the home surface when it is nil.
-    public init(conversation: ConversationID?) {
-        self = conversation.map { .conversation($0) } ?? .home
-    }
-
-    /// The instance's conversation; nil on the home surface.
-    public var conversation: ConversationID? {
-        if case .conversation(let id) = self { id } else { nil }
-    }
-
-    /// How the scope is written in `app_instances.scope`, on every backend: the conversation id, or `home`.
-    public var storageKey: String {
-        switch self {
-        case .conversation(let id): id.description
-        case .home: "home"
-        }
-    }
-}
-
-/// A stored blob: content-addressed bytes with their media type.
-public struct Blob: Sendable, Hashable {
-    /// Lowercase hex SHA-256 of `data`.
-    public var hash: String
-    public var contentType: String
-    public var data: Data
-
-    /// A blob as a store read it.
-    public init(hash: String, contentType: String, data: Data) {
-        self.hash = hash
-        self.contentType = contentType
-        self.data = data
-    }
-}
-
-/// A write of a user's state that can ride in a message's transaction (`ParlorStore.append`):
-/// sending what was staged clears the compose field in the same commit, so no crash can leave a
-/// sent message still waiting to be sent; a message an app sends from a hook drops the app's saved
-/// snapshot in the same commit, so no crash can leave the app's state older than that message.
-public enum StateWrite: Sendable, Hashable {
-    /// `ParlorStore.setStaged` (nil clears the compose field).
-    case staged(StagedRecord?, user: UserID, conversation: ConversationID)
-    /// `ParlorStore.saveInstance` (nil drops the snapshot: the app opens afresh next time).
-    case instance(Data?, user: UserID, scope: InstanceScope, app: AppID)
 }

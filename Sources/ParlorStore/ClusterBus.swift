@@ -1,0 +1,28 @@
+import Foundation
+import ParlorKit
+
+/// How server nodes sharing one store hear about each other's changes. With one node
+/// (`SingleNodeBus`) there is nothing to hear. With PostgreSQL, LISTEN/NOTIFY.
+public protocol ClusterBus: Sendable {
+    /// This node's id, unique among the nodes.
+    var nodeID: String { get }
+    /// Tells the other nodes. Message commits are announced by the store itself.
+    func publish(_ event: ClusterEvent) async
+    /// Events from the other nodes (never this node's own), plus `.listenerRestarted`.
+    func events() -> AsyncStream<ClusterEnvelope>
+    /// Returns once this node hears the other nodes (at once when there are none, or once the
+    /// bus has stopped).
+    func ready() async
+}
+
+extension ClusterBus {
+    public func ready() async {}
+}
+
+/// The bus of a server that is alone on its store.
+public struct SingleNodeBus: ClusterBus {
+    public let nodeID = UUID().uuidString
+    public init() {}
+    public func publish(_ event: ClusterEvent) async {}
+    public func events() -> AsyncStream<ClusterEnvelope> { AsyncStream { $0.finish() } }
+}

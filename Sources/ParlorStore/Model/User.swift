@@ -1,0 +1,27 @@
+import Foundation
+import ParlorKit
+
+public enum UserTag: IdentifierTag { public static let name = "user id" }
+
+/// Identifies an account.
+public typealias UserID = Identifier<UserTag>
+
+/// An account.
+public struct User: Sendable, Hashable, Codable {
+    public var id: UserID
+    /// Unique, case-insensitive; 3–32 of letters, digits, `.`, `-`, `_`.
+    public var username: String
+    public var displayName: String
+    public var createdAt: Date
+    /// The hash of the profile picture's blob: people who share a conversation with the account
+    /// may fetch it. Nil: initials stand in for it.
+    public var avatar: String?
+
+    public init(id: UserID, username: String, displayName: String, createdAt: Date, avatar: String? = nil) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.createdAt = createdAt
+        self.avatar = avatar
+    }
+}

@@ -14,7 +14,7 @@ extension Wire {
         // Accounts and sign-in.
         case usernameTaken, wrongCredentials, wrongPassword, unknownUser, tooManyAttempts
         // Conversations.
-        case notAGroup, notAdmin, lastAdmin, groupFull
+        case notAGroup, notAdmin, lastAdmin, groupFull, tooManyPinned
         // Messages.
         case sessionConflict, replyTargetNotFound, stickerTargetNotFound, invalidPlacement, mentionNotMember, tooManyMentions
         case notYourMessage, notEditable, editWindowClosed, tooManyEdits, notUnsendable, unsendWindowClosed, messageUnsent

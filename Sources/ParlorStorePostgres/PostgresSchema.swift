@@ -259,6 +259,12 @@ enum PostgresSchema {
             // Keys every node of a server shares (the image proxy's signing key).
             "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BYTEA NOT NULL)",
         ]),
+        Migration(name: "v14: pinned, archived, marked unread", statements: [
+            // Where each member keeps a conversation in their own list (ListPlace).
+            "ALTER TABLE members ADD COLUMN pinned_at TIMESTAMPTZ",
+            "ALTER TABLE members ADD COLUMN archived_through BIGINT",
+            "ALTER TABLE members ADD COLUMN marked_unread BOOLEAN NOT NULL DEFAULT false",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

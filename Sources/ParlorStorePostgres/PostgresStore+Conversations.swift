@@ -83,11 +83,16 @@ extension PostgresStore {
                 SELECT c.id,
                     (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id),
                     (SELECT count(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq),
-                    m.muted
+                    m.muted, m.pinned_at, m.archived_through, m.marked_unread
                 FROM members m JOIN conversations c ON c.id = m.conversation_id
                 WHERE m.user_id = \(user.description) AND (\(only) = '' OR c.id = \(only)) ORDER BY c.last_activity DESC, c.id
                 """, logger: self.logger)
-            let unread = try rows.map { try $0.decode((String, Int64, Int64, Bool).self) }
+            let unread = try rows.map { row in
+                let (id, unread, mentions, muted, pinnedAt, archivedThrough, markedUnread) =
+                    try row.decode((String, Int64, Int64, Bool, Timestamp?, Int64?, Bool).self)
+                let place = ListPlace(isMuted: muted, pinnedAt: pinnedAt?.date, archivedThrough: archivedThrough, isMarkedUnread: markedUnread)
+                return (id, unread, mentions, place)
+            }
             let ids = unread.map(\.0)
             let records = try await Self.conversations(ids: ids, on: connection, logger: self.logger)
             let lastRows = try await connection.rows("""
@@ -100,22 +105,44 @@ extension PostgresStore {
                 last[message.conversationID] = message
             }
             let members = Dictionary(
-                unread.map { ($0.0, (unread: $0.1, mentions: $0.2, muted: $0.3)) }, uniquingKeysWith: { first, _ in first })
+                unread.map { ($0.0, (unread: $0.1, mentions: $0.2, place: $0.3)) }, uniquingKeysWith: { first, _ in first })
             return records.map { record in
                 let member = members[record.id.description]
                 return ConversationSummary(
-                    conversation: record, unreadCount: Int(member?.unread ?? 0), lastMessage: last[record.id], isMuted: member?.muted ?? false,
+                    conversation: record, unreadCount: Int(member?.unread ?? 0), lastMessage: last[record.id], place: member?.place ?? ListPlace(),
                     unreadMentions: Int(member?.mentions ?? 0))
             }
         }
     }
 
-    public func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws {
-        let updated = try await query("""
-            UPDATE members SET muted = \(muted) WHERE conversation_id = \(conversation.description) AND user_id = \(user.description)
-            RETURNING 1
-            """)
-        guard !updated.isEmpty else { throw StoreError(.notFound, "There is no such conversation.") }
+    public func changeList(_ change: ListChange, user: UserID, conversation: ConversationID, at date: Date) async throws {
+        let (id, member) = (conversation.description, user.description)
+        try await transaction { connection in
+            if case .pin(true) = change {
+                // The person's rows locked: two pins at once from two devices cannot both pass the count.
+                let pinned = try await connection.rows(
+                    "SELECT conversation_id FROM members WHERE user_id = \(member) AND pinned_at IS NOT NULL FOR UPDATE", logger: self.logger
+                ).map { try $0.decode(String.self) }
+                guard pinned.filter({ $0 != id }).count < ListPlace.maxPinned else {
+                    throw StoreError(.full, "At most \(ListPlace.maxPinned) conversations can be pinned.")
+                }
+            }
+            let query: PostgresQuery = switch change {
+            case .mute(let on): "UPDATE members SET muted = \(on) WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
+            // A pin keeps its place in the order when pinned again.
+            case .pin(let on):
+                "UPDATE members SET pinned_at = CASE WHEN \(on) THEN COALESCE(pinned_at, \(Timestamp(date))) END WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
+            case .archive(let on):
+                """
+                UPDATE members SET archived_through = CASE WHEN \(on) THEN (SELECT last_seq FROM conversations WHERE id = \(id)) END
+                WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
+                """
+            case .markUnread(let on): "UPDATE members SET marked_unread = \(on) WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
+            }
+            guard try await !connection.rows(query, logger: self.logger).isEmpty else {
+                throw StoreError(.notFound, "There is no such conversation.")
+            }
+        }
     }
 
     public func addMember(_ user: UserID, to conversation: ConversationID) async throws {

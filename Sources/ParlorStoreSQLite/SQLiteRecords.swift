@@ -71,6 +71,13 @@ struct SummaryRow: Decodable, FetchableRecord {
     let unread: Int
     let mentions: Int
     let muted: Bool
+    let pinnedAt: Double?
+    let archivedThrough: Int64?
+    let markedUnread: Bool
+
+    var place: ListPlace {
+        ListPlace(isMuted: muted, pinnedAt: pinnedAt.map(SQLiteStore.date), archivedThrough: archivedThrough, isMarkedUnread: markedUnread)
+    }
 }
 
 /// An `expiring_reads` row that was just hidden.

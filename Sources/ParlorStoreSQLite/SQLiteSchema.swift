@@ -231,6 +231,14 @@ enum SQLiteSchema {
             // Keys every node of a server shares (the image proxy's signing key).
             try db.execute(sql: "CREATE TABLE server_secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)")
         }
+        migrator.registerMigration("v14: pinned, archived, marked unread") { db in
+            // Where each member keeps a conversation in their own list (ListPlace).
+            try db.execute(sql: """
+                ALTER TABLE members ADD COLUMN pinned_at REAL;
+                ALTER TABLE members ADD COLUMN archived_through INTEGER;
+                ALTER TABLE members ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -57,7 +57,7 @@ extension SQLiteStore {
                     SELECT c.id,
                         (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread,
                         (SELECT COUNT(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq) AS mentions,
-                        m.muted
+                        m.muted, m.pinned_at AS pinnedAt, m.archived_through AS archivedThrough, m.marked_unread AS markedUnread
                     FROM members m JOIN conversations c ON c.id = m.conversation_id
                     WHERE m.user_id = ? AND (? IS NULL OR c.id = ?) ORDER BY c.last_activity DESC
                     """), arguments: [user.description, conversation?.description, conversation?.description])
@@ -66,16 +66,29 @@ extension SQLiteStore {
                 let last = try MessageRow.fetchOne(
                     db.cachedStatement(sql: "SELECT * FROM messages WHERE conversation_id = ? ORDER BY seq DESC LIMIT 1"), arguments: [row.id]
                 ).map { try $0.stored() }
-                return ConversationSummary(conversation: record, unreadCount: row.unread, lastMessage: last, isMuted: row.muted, unreadMentions: row.mentions)
+                return ConversationSummary(conversation: record, unreadCount: row.unread, lastMessage: last, place: row.place, unreadMentions: row.mentions)
             }
         }
     }
 
-    public func setMuted(_ muted: Bool, user: UserID, conversation: ConversationID) async throws {
+    public func changeList(_ change: ListChange, user: UserID, conversation: ConversationID, at date: Date) async throws {
+        let member: StatementArguments = [conversation.description, user.description]
         try await write { db in
-            try db.execute(
-                sql: "UPDATE members SET muted = ? WHERE conversation_id = ? AND user_id = ?",
-                arguments: [muted, conversation.description, user.description])
+            let (sql, arguments): (String, StatementArguments) = switch change {
+            case .mute(let on): ("muted = ?", [on])
+            // A pin keeps its place in the order when pinned again.
+            case .pin(let on): ("pinned_at = CASE WHEN ? THEN COALESCE(pinned_at, ?) END", [on, Self.time(date)])
+            case .archive(let on):
+                ("archived_through = CASE WHEN ? THEN (SELECT last_seq FROM conversations WHERE id = ?) END", [on, conversation.description])
+            case .markUnread(let on): ("marked_unread = ?", [on])
+            }
+            if case .pin(true) = change {
+                let pinned = try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM members WHERE user_id = ? AND pinned_at IS NOT NULL AND conversation_id != ?",
+                    arguments: [user.description, conversation.description]) ?? 0
+                guard pinned < ListPlace.maxPinned else { throw StoreError(.full, "At most \(ListPlace.maxPinned) conversations can be pinned.") }
+            }
+            try db.execute(sql: "UPDATE members SET \(sql) WHERE conversation_id = ? AND user_id = ?", arguments: arguments + member)
             guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such conversation.") }
         }
     }

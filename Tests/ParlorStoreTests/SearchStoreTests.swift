@@ -181,13 +181,13 @@ struct MuteStoreTests {
             let carol = try await store.makeUser("carol")
             let direct = try await store.makeConversation(alice, bob)
             #expect(try await store.summary(of: direct, for: alice)?.isMuted == false)
-            try await store.setMuted(true, user: alice.id, conversation: direct.id)
+            try await store.changeList(.mute(true), user: alice.id, conversation: direct.id, at: Date())
             #expect(try await store.summary(of: direct, for: alice)?.isMuted == true)
             #expect(try await store.conversationSummary(direct.id, for: alice.id)?.isMuted == true)
             #expect(try await store.summary(of: direct, for: bob)?.isMuted == false)
-            try await store.setMuted(false, user: alice.id, conversation: direct.id)
+            try await store.changeList(.mute(false), user: alice.id, conversation: direct.id, at: Date())
             #expect(try await store.summary(of: direct, for: alice)?.isMuted == false)
-            await #expect(throws: StoreError.self) { try await store.setMuted(true, user: carol.id, conversation: direct.id) }
+            await #expect(throws: StoreError.self) { try await store.changeList(.mute(true), user: carol.id, conversation: direct.id, at: Date()) }
         }
     }
 }

@@ -97,14 +97,21 @@ struct ConversationRoutes {
             try await conversations.setAdmin(member, isAdmin, in: conversation, by: user.id)
             return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
         }
-        @Sendable func setMuted(_ muted: Bool, _ context: ParlorRequestContext) async throws -> Response {
+        // Where the conversation sits in the person's own list: PUT turns a setting on, DELETE off.
+        @Sendable func changeList(_ change: ListChange, _ context: ParlorRequestContext) async throws -> Response {
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            try await conversations.setMuted(muted, conversation, by: user.id)
+            try await conversations.changeList(change, conversation, by: user.id)
             return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
         }
-        router.put("/api/conversations/:id/muted") { _, context in try await setMuted(true, context) }
-        router.delete("/api/conversations/:id/muted") { _, context in try await setMuted(false, context) }
+        router.put("/api/conversations/:id/muted") { _, context in try await changeList(.mute(true), context) }
+        router.delete("/api/conversations/:id/muted") { _, context in try await changeList(.mute(false), context) }
+        router.put("/api/conversations/:id/pinned") { _, context in try await changeList(.pin(true), context) }
+        router.delete("/api/conversations/:id/pinned") { _, context in try await changeList(.pin(false), context) }
+        router.put("/api/conversations/:id/archived") { _, context in try await changeList(.archive(true), context) }
+        router.delete("/api/conversations/:id/archived") { _, context in try await changeList(.archive(false), context) }
+        router.put("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(true), context) }
+        router.delete("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(false), context) }
         router.put("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(true, context) }
         router.delete("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(false, context) }
         router.get("/api/conversations/:id/messages") { request, context in

@@ -122,10 +122,16 @@ final class Conversations: Sendable {
         await notices.announce(record.id, to: record.members)
     }
 
-    /// Mutes a conversation for `user` (or unmutes it), and tells their other tabs and devices.
-    func setMuted(_ muted: Bool, _ conversation: ConversationID, by user: UserID) async throws {
+    /// Changes where a conversation sits in `user`'s own list (mute, pin, archive, mark unread),
+    /// and tells their other tabs and devices; no one else hears of it.
+    func changeList(_ change: ListChange, _ conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
-        try await store.setMuted(muted, user: user, conversation: record.id)
+        do {
+            try await store.changeList(change, user: user, conversation: record.id, at: Date())
+        } catch let error as StoreError where error.code == .full {
+            throw APIError(
+                .conflict, code: .tooManyPinned, "You can pin up to \(ListPlace.maxPinned) conversations; unpin one to pin this one.")
+        }
         await notices.announce(record.id, to: [user])
     }
 

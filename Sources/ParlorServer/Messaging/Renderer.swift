@@ -201,7 +201,8 @@ final class Renderer: Sendable {
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
             members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
             unreadCount: summary.unreadCount, preview: preview, lastActivityAt: summary.lastMessage?.sentAt, isMuted: summary.isMuted,
-            unreadMentions: summary.unreadMentions)
+            unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,
+            isMarkedUnread: summary.place.isMarkedUnread)
     }
 
     /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.

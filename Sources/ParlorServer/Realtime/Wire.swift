@@ -43,6 +43,14 @@ extension Wire {
         public var isMuted: Bool
         /// How many of the unread messages mention the viewer.
         public var unreadMentions: Int
+        /// When the viewer pinned it (pinned ones go at the top of their list, oldest pin first);
+        /// absent when not pinned.
+        public var pinnedAt: Date?
+        /// Whether the viewer archived it and no message came since (or it is muted): out of
+        /// their list, under Archived.
+        public var isArchived: Bool
+        /// Whether the viewer marked it unread: shown unread until they open it.
+        public var isMarkedUnread: Bool
     }
 
     public struct StickerRef: Codable, Sendable, Hashable {

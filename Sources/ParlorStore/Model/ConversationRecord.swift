@@ -44,17 +44,22 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     /// Messages after the member's read mark, not counting their own.
     public var unreadCount: Int
     public var lastMessage: StoredMessage?
-    /// Whether the member muted it: their devices do not alert them of its messages.
-    public var isMuted: Bool
+    /// Where the member keeps it in their list: muted, pinned, archived, marked unread.
+    public var place: ListPlace
     /// Unread messages (after the member's read mark) that mention the member.
     public var unreadMentions: Int
 
+    /// Whether the member muted it: their devices do not alert them of its messages.
+    public var isMuted: Bool { place.isMuted }
+    /// Whether it is out of the member's list, in Archived.
+    public var isArchived: Bool { place.isArchived(lastSequence: conversation.lastSequence) }
+
     /// A member's summary as a store read it.
-    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, isMuted: Bool = false, unreadMentions: Int = 0) {
+    public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, place: ListPlace = ListPlace(), unreadMentions: Int = 0) {
         self.conversation = conversation
         self.unreadCount = unreadCount
         self.lastMessage = lastMessage
-        self.isMuted = isMuted
+        self.place = place
         self.unreadMentions = unreadMentions
     }
 }

@@ -60,6 +60,10 @@ struct SpecScenario {
         try await call(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: bob)
         try await call(.put, "/api/conversations/\(group.id)/muted", as: bob)
         try await call(.delete, "/api/conversations/\(group.id)/muted", as: bob)
+        for setting in ["pinned", "archived", "unread"] {
+            try await call(.put, "/api/conversations/\(group.id)/\(setting)", as: bob)
+            try await call(.delete, "/api/conversations/\(group.id)/\(setting)", as: bob)
+        }
         try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: bob)
         try await call(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
         try await call(.delete, "/api/conversations/\(group.id)/admins/\(alice.id)", as: alice)

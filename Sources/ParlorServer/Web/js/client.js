@@ -257,6 +257,8 @@ function receiveMessage(message) {
     }
     bump(message.conversation);
     emit('conversations');
+    // A message may bring an archived conversation back into the list: the server says whether.
+    if (conversation.isArchived) refreshConversation(message.conversation);
     if (!fromMe) emit('incoming', message);
     // Said by the page (main.js listens): the data layer does not reach into the view.
     if (!fromMe && visibleConversation === message.conversation) emit('announce', `${message.senderName}: ${spoken(message)}`);
@@ -376,6 +378,10 @@ function send(frame, options) {
 export function setVisibleConversation(conversationId) {
   if (conversationId !== visibleConversation) flushReads();
   visibleConversation = conversationId;
+  // Opened: a conversation the person marked unread is read again, on all their devices.
+  if (conversationId && state.conversations.get(conversationId)?.isMarkedUnread) {
+    setListSetting(conversationId, 'unread', false).catch(() => {});
+  }
 }
 
 /**
@@ -502,12 +508,27 @@ export function flushReads() {
 /** The signed-in person and their settings ({user, sharesReadReceipts}). */
 export const loadMe = () => api('/api/me');
 
-/** Mutes a conversation for this person (or unmutes it); their other tabs hear of it from the server. */
-export async function setMuted(conversationId, muted) {
-  const conversation = await api(`${conversationPath(conversationId)}/muted`, { method: muted ? 'PUT' : 'DELETE' });
-  state.conversations.set(conversationId, conversation);
-  emit('conversations');
+/**
+ * Where a conversation sits in this person's own list: `setting` is 'muted', 'pinned', 'archived'
+ * or 'unread', turned on or off. Their other tabs and devices hear of it from the server; the
+ * answer is the conversation as it is now (a sixth pin is refused with the server's sentence).
+ */
+export async function setListSetting(conversationId, setting, on) {
+  const conversation = await api(`${conversationPath(conversationId)}/${setting}`, { method: on ? 'PUT' : 'DELETE' });
+  applyConversation(conversationId, conversation);
   return conversation;
+}
+
+export const setMuted = (conversationId, muted) => setListSetting(conversationId, 'muted', muted);
+
+/** The conversation as the server shows it now, into the list (whether it is still archived is
+ * the server's rule, not the page's). */
+async function refreshConversation(conversationId) {
+  try {
+    applyConversation(conversationId, await api(conversationPath(conversationId)));
+  } catch {
+    // Offline or gone: the next conversation frame or reload says.
+  }
 }
 
 // A conversation's details: each call answers with the conversation as it is now (the members'

@@ -160,6 +160,14 @@ function startApp(user, { signedIn = false } = {}) {
       leave();
     },
     onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
+    onListSetting: async (conversationId, setting, on) => {
+      try {
+        await client.setListSetting(conversationId, setting, on);
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);
       announce(enabled ? 'Notifications on.' : 'Notifications off.');

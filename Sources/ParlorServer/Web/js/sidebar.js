@@ -2,7 +2,8 @@
 // signed-in person's menu.
 
 import { avatarView } from './avatars.js';
-import { focus, h, replaceChildren, safeImageURL } from './dom.js';
+import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
+import { openListMenu } from './listmenu.js';
 import { SearchPanel } from './search.js';
 import { SecuritySettings } from './security.js';
 import { conversationTitle, state } from './state.js';
@@ -20,7 +21,9 @@ const NOTIFICATIONS_BLOCKED = 'Your browser does not let Parlor show notificatio
 export class Sidebar {
   /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{user, sharesReadReceipts}>, onReadReceipts(shares) → Promise,
    * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}>,
-   * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page */
+   * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page,
+   * onListSetting(conversationId, setting, on) → Promise: mutes, pins, archives or marks unread (setting
+   * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses */
   constructor(handlers) {
     this.handlers = handlers;
     this.search = new SearchPanel({
@@ -63,6 +66,13 @@ export class Sidebar {
     });
     this.current = null;
     this.list = h('ul', { class: 'conversation-list', attrs: { 'aria-label': 'Conversations' } });
+    this.showArchived = false;
+    this.archivedButton = h('button', {
+      type: 'button', class: 'link-button archived-toggle', hidden: true,
+      attrs: { 'aria-expanded': 'false', 'aria-controls': 'archived-list' },
+      on: { click: () => this.toggleArchived() },
+    });
+    this.archivedList = h('ul', { class: 'conversation-list archived-list', id: 'archived-list', hidden: true, attrs: { 'aria-label': 'Archived conversations' } });
     this.apps = h('ul', { class: 'home-apps', attrs: { 'aria-label': 'Apps' } });
     this.appsSection = h('section', { class: 'sidebar-section', attrs: { 'aria-labelledby': 'apps-heading' } },
       h('h2', { class: 'sidebar-heading', id: 'apps-heading', text: 'Apps' }), this.apps);
@@ -82,7 +92,7 @@ export class Sidebar {
       h('div', { class: 'sidebar-scroll' },
         this.search.section,
         this.conversationsSection = h('section', { class: 'sidebar-section', attrs: { 'aria-labelledby': 'conversations-heading' } },
-          this.heading, this.list),
+          this.heading, this.list, this.archivedButton, this.archivedList),
         this.appsSection),
       this.settingsPanel,
       h('footer', { class: 'sidebar-footer' }, this.me, this.settingsButton,
@@ -174,33 +184,107 @@ export class Sidebar {
     this.render();
   }
 
+  /** Shows or hides the archived conversations under the list. */
+  toggleArchived(open = !this.showArchived) {
+    this.showArchived = open;
+    this.render();
+  }
+
+  /** One conversation's row: its link, and the ⋯ button of its menu. */
+  row(c) {
+    const unread = c.unreadCount || 0;
+    const isCurrent = this.current?.name === 'conversation' && this.current.id === c.id;
+    const title = conversationTitle(c);
+    const markedOnly = unread === 0 && c.isMarkedUnread;
+    const menuButton = h('button', {
+      type: 'button', class: 'icon-button conversation-menu-button',
+      attrs: { 'aria-label': `More for ${title}`, 'aria-haspopup': 'menu', 'aria-expanded': 'false' },
+      on: { click: () => this.openMenu(c.id, menuButton) },
+    }, h('span', { class: 'icon icon-more', attrs: { 'aria-hidden': 'true' } }));
+    const link = h('a', {
+      class: ['conversation-link', isCurrent && 'is-current', (unread > 0 || c.isMarkedUnread) && 'is-unread'],
+      href: `#/c/${encodeURIComponent(c.id)}`,
+      dataset: { conversationId: c.id },
+      attrs: { 'aria-current': isCurrent ? 'page' : null },
+      on: {
+        contextmenu: (event) => {
+          event.preventDefault();
+          this.openMenu(c.id, menuButton, { x: event.clientX, y: event.clientY });
+        },
+        keydown: (event) => {
+          if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+            event.preventDefault();
+            this.openMenu(c.id, menuButton);
+          }
+        },
+      },
+    },
+    avatar(c),
+    h('span', { class: 'conversation-text' },
+      h('span', { class: 'conversation-top' },
+        h('span', { class: 'conversation-name', text: title }),
+        c.pinnedAt ? h('span', { class: 'icon icon-pin conversation-pinned', attrs: { role: 'img', 'aria-label': 'Pinned' } }) : null,
+        c.isMuted ? h('span', { class: 'icon icon-muted conversation-muted', attrs: { role: 'img', 'aria-label': 'Muted' } }) : null,
+        c.lastActivityAt ? h('time', { class: 'conversation-time', text: activityLabel(c.lastActivityAt), attrs: { datetime: c.lastActivityAt } }) : null),
+      h('span', { class: 'conversation-preview', text: c.preview || 'No messages yet' })),
+    c.unreadMentions > 0
+      ? h('span', { class: 'mention-badge', text: '@', attrs: { role: 'img', 'aria-label': c.unreadMentions === 1 ? '1 mention' : `${c.unreadMentions} mentions` } })
+      : null,
+    unread > 0
+      ? h('span', { class: ['unread-badge', c.isMuted && 'is-muted'], dataset: { unread }, text: unread > 99 ? '99+' : String(unread), attrs: { 'aria-label': `${unread} unread` } })
+      : null,
+    markedOnly ? h('span', { class: ['unread-badge', 'is-marked', c.isMuted && 'is-muted'], attrs: { role: 'img', 'aria-label': 'Marked unread' } }) : null);
+    return h('li', { class: 'conversation-row', dataset: { conversationId: c.id } }, link, menuButton);
+  }
+
+  /** The menu of one conversation: what the person can change about it in their own list. */
+  openMenu(conversationId, opener, point = null) {
+    const c = state.conversations.get(conversationId);
+    if (!c) return;
+    const unread = (c.unreadCount || 0) > 0 || c.isMarkedUnread;
+    const change = (setting, on, said) => async () => {
+      try {
+        await this.handlers.onListSetting(conversationId, setting, on);
+        announce(said);
+      } catch {
+        // The handler said why.
+      }
+      this.focusRow(conversationId);
+    };
+    const title = conversationTitle(c);
+    openListMenu(opener, title, [
+      c.pinnedAt ? { label: 'Unpin', run: change('pinned', false, `${title} unpinned.`) } : { label: 'Pin', run: change('pinned', true, `${title} pinned at the top.`) },
+      c.isMarkedUnread ? { label: 'Mark as read', run: change('unread', false, `${title} marked read.`) }
+        : unread ? null : { label: 'Mark as unread', run: change('unread', true, `${title} marked unread.`) },
+      c.isMuted ? { label: 'Unmute', run: change('muted', false, `${title} unmuted.`) } : { label: 'Mute', run: change('muted', true, `${title} muted.`) },
+      c.isArchived ? { label: 'Unarchive', run: change('archived', false, `${title} is back in your list.`) }
+        : { label: 'Archive', run: change('archived', true, `${title} archived: it comes back with the next message${c.isMuted ? ' unless it stays muted' : ''}.`) },
+    ].filter(Boolean));
+  }
+
+  /** Focus after a change from a row's menu: that row's ⋯ button where the row still shows (the
+   * list redraws, and the row may have moved), else the Archived button, else the list's heading. */
+  focusRow(conversationId) {
+    const row = [...this.element.querySelectorAll('.conversation-row')].find((r) => r.dataset.conversationId === conversationId && r.offsetParent);
+    focus(row?.querySelector('.conversation-menu-button') ?? (this.archivedButton.hidden ? this.heading : this.archivedButton));
+  }
+
   render() {
     this.me.textContent = state.me ? `${state.me.displayName} (@${state.me.username})` : '';
-    const items = state.order.map((id) => state.conversations.get(id)).filter(Boolean).map((c) => {
-      const unread = c.unreadCount || 0;
-      const isCurrent = this.current?.name === 'conversation' && this.current.id === c.id;
-      const title = conversationTitle(c);
-      return h('li', {}, h('a', {
-        class: ['conversation-link', isCurrent && 'is-current', unread > 0 && 'is-unread'],
-        href: `#/c/${encodeURIComponent(c.id)}`,
-        dataset: { conversationId: c.id },
-        attrs: { 'aria-current': isCurrent ? 'page' : null },
-      },
-      avatar(c),
-      h('span', { class: 'conversation-text' },
-        h('span', { class: 'conversation-top' },
-          h('span', { class: 'conversation-name', text: title }),
-          c.isMuted ? h('span', { class: 'icon icon-muted conversation-muted', attrs: { role: 'img', 'aria-label': 'Muted' } }) : null,
-          c.lastActivityAt ? h('time', { class: 'conversation-time', text: activityLabel(c.lastActivityAt), attrs: { datetime: c.lastActivityAt } }) : null),
-        h('span', { class: 'conversation-preview', text: c.preview || 'No messages yet' })),
-      c.unreadMentions > 0
-        ? h('span', { class: 'mention-badge', text: '@', attrs: { role: 'img', 'aria-label': c.unreadMentions === 1 ? '1 mention' : `${c.unreadMentions} mentions` } })
-        : null,
-      unread > 0
-        ? h('span', { class: ['unread-badge', c.isMuted && 'is-muted'], dataset: { unread }, text: unread > 99 ? '99+' : String(unread), attrs: { 'aria-label': `${unread} unread` } })
-        : null));
-    });
-    replaceChildren(this.list, items.length ? items : h('li', { class: 'conversation-empty', text: 'No conversations yet. Start one with the pencil button.' }));
+    const all = state.order.map((id) => state.conversations.get(id)).filter(Boolean);
+    // Pinned first, the first pinned first; then by the latest activity, as the order keeps them.
+    const pinned = all.filter((c) => c.pinnedAt && !c.isArchived).sort((a, b) => a.pinnedAt.localeCompare(b.pinnedAt));
+    const rest = all.filter((c) => !c.pinnedAt && !c.isArchived);
+    const archived = all.filter((c) => c.isArchived);
+    const items = [...pinned, ...rest].map((c) => this.row(c));
+    replaceChildren(this.list, items.length ? items
+      : h('li', { class: 'conversation-empty', text: archived.length ? 'Every conversation is archived.' : 'No conversations yet. Start one with the pencil button.' }));
+    this.archivedButton.hidden = archived.length === 0;
+    if (archived.length === 0) this.showArchived = false;
+    this.archivedButton.textContent = `${this.showArchived ? 'Hide archived' : 'Archived'} (${archived.length})`;
+    this.archivedButton.setAttribute('aria-expanded', this.showArchived ? 'true' : 'false');
+    this.archivedList.hidden = !this.showArchived;
+    replaceChildren(this.archivedList, this.showArchived ? archived.map((c) => this.row(c)) : []);
 
     const apps = (state.directory?.apps || []).filter((a) => a.installed && a.hasHomeSurface);
     this.appsSection.hidden = apps.length === 0 || this.search.isActive;

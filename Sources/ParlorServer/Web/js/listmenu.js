@@ -1,0 +1,79 @@
+// A conversation's menu in the list: Pin, Mark as unread, Mute, Archive, each the person's own
+// and kept by the server for all their devices. Opened by the row's ⋯ button, by right-click or
+// a long press on the row, or by Shift+F10 / the context-menu key on it; a menu in the WAI-ARIA
+// pattern: arrow keys, Home and End move between items, Escape or Tab closes it and focus goes
+// back to what opened it.
+
+import { h } from './dom.js';
+
+let open = null;
+
+/** Closes the menu that is open, if any; focus goes back to its opener when `refocus`. */
+export function closeListMenu(refocus = false) {
+  if (!open) return;
+  const { element, opener, onOutside } = open;
+  open = null;
+  document.removeEventListener('pointerdown', onOutside, true);
+  element.remove();
+  opener?.setAttribute('aria-expanded', 'false');
+  if (refocus && opener?.isConnected) opener.focus();
+}
+
+/**
+ * Opens the menu for one conversation below `opener` (the row's ⋯ button), or at `point` for a
+ * right-click or a long press. `items`: [{ label, run }]; `run` is awaited, and the menu is closed
+ * before it runs, with focus back on the opener.
+ */
+export function openListMenu(opener, title, items, point = null) {
+  closeListMenu();
+  const buttons = items.map((item) => h('button', {
+    type: 'button', class: 'list-menu-item', text: item.label, tabIndex: -1, attrs: { role: 'menuitem' },
+    on: {
+      click: () => {
+        closeListMenu(true);
+        item.run();
+      },
+    },
+  }));
+  const element = h('div', {
+    class: 'list-menu', attrs: { role: 'menu', 'aria-label': `${title}: actions` },
+    on: { keydown: (event) => keydown(event, buttons) },
+  }, ...buttons);
+  document.body.append(element);
+  const anchor = opener.getBoundingClientRect();
+  const left = point ? point.x : anchor.right - element.offsetWidth;
+  const top = point ? point.y : anchor.bottom + 4;
+  element.style.left = `${Math.max(8, Math.min(left, window.innerWidth - element.offsetWidth - 8))}px`;
+  element.style.top = `${Math.max(8, Math.min(top, window.innerHeight - element.offsetHeight - 8))}px`;
+  const onOutside = (event) => {
+    if (!element.contains(event.target) && event.target !== opener) closeListMenu();
+  };
+  document.addEventListener('pointerdown', onOutside, true);
+  opener.setAttribute('aria-expanded', 'true');
+  open = { element, opener, onOutside };
+  buttons[0]?.focus();
+}
+
+function keydown(event, buttons) {
+  const index = buttons.indexOf(document.activeElement);
+  const move = (to) => {
+    event.preventDefault();
+    buttons[(to + buttons.length) % buttons.length].focus();
+  };
+  switch (event.key) {
+    case 'ArrowDown': move(index + 1); break;
+    case 'ArrowUp': move(index - 1); break;
+    case 'Home': move(0); break;
+    case 'End': move(buttons.length - 1); break;
+    case 'Escape':
+      event.preventDefault();
+      event.stopPropagation();
+      closeListMenu(true);
+      break;
+    case 'Tab':
+      event.preventDefault();
+      closeListMenu(true);
+      break;
+    default: break;
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where a conversation sits in one member's list: what the member set on it for themselves, kept
+/// by the server so every device of theirs shows the same list, and seen by no one else.
+public struct ListPlace: Sendable, Hashable, Codable {
+    /// Muted: their devices do not alert them of its messages (a mention still does).
+    public var isMuted: Bool
+    /// When they pinned it, for the pinned ones' order at the top of the list; nil when not pinned.
+    public var pinnedAt: Date?
+    /// The conversation's last sequence when they archived it; nil when not archived. An archived
+    /// conversation comes back into the list with the next message, unless it is muted.
+    public var archivedThrough: Int64?
+    /// They marked it unread: the list shows it unread until they open it.
+    public var isMarkedUnread: Bool
+
+    public init(isMuted: Bool = false, pinnedAt: Date? = nil, archivedThrough: Int64? = nil, isMarkedUnread: Bool = false) {
+        self.isMuted = isMuted
+        self.pinnedAt = pinnedAt
+        self.archivedThrough = archivedThrough
+        self.isMarkedUnread = isMarkedUnread
+    }
+
+    /// Whether the conversation is out of the list, in Archived, when its last message is `lastSequence`.
+    public func isArchived(lastSequence: Int64) -> Bool {
+        guard let archivedThrough else { return false }
+        return isMuted || lastSequence <= archivedThrough
+    }
+
+    /// The most conversations one person may pin.
+    public static let maxPinned = 5
+}
+
+/// One change a member makes to where a conversation sits in their list (`ListPlace`).
+public enum ListChange: Sendable, Hashable {
+    case mute(Bool)
+    case pin(Bool)
+    case archive(Bool)
+    case markUnread(Bool)
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import Testing
+
+@Suite("Where a conversation sits in one member's list: pinned, archived, marked unread")
+struct ListPlaceStoreTests {
+    @Test("Pins are one person's, ordered by when they were pinned, kept in place when pinned again, at most five", arguments: StoreBackend.all)
+    func pins(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            var conversations: [ConversationRecord] = []
+            for index in 0..<6 { conversations.append(try await store.makeConversation(alice, bob, try await store.makeUser("p\(index)"))) }
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            for (index, conversation) in conversations.prefix(5).enumerated() {
+                try await store.changeList(.pin(true), user: alice.id, conversation: conversation.id, at: start + Double(index))
+            }
+            let first = try #require(try await store.summary(of: conversations[0], for: alice))
+            #expect(first.place.pinnedAt == start, "pinnedAt is when it was pinned")
+            try await store.changeList(.pin(true), user: alice.id, conversation: conversations[0].id, at: start + 100)
+            #expect(try await store.summary(of: conversations[0], for: alice)?.place.pinnedAt == start, "pinned again: its place stays")
+            #expect(try await store.summary(of: conversations[0], for: bob)?.place.pinnedAt == nil, "bob's list is his own")
+
+            await #expect(throws: StoreError.self, "a sixth pin") {
+                try await store.changeList(.pin(true), user: alice.id, conversation: conversations[5].id, at: start + 6)
+            }
+            #expect(try await store.summary(of: conversations[5], for: alice)?.place.pinnedAt == nil)
+            try await store.changeList(.pin(true), user: bob.id, conversation: conversations[5].id, at: start)
+            #expect(try await store.summary(of: conversations[5], for: bob)?.place.pinnedAt == start, "bob has pins of his own")
+
+            try await store.changeList(.pin(false), user: alice.id, conversation: conversations[2].id, at: start)
+            #expect(try await store.summary(of: conversations[2], for: alice)?.place.pinnedAt == nil)
+            try await store.changeList(.pin(true), user: alice.id, conversation: conversations[5].id, at: start + 7)
+            #expect(try await store.summary(of: conversations[5], for: alice)?.place.pinnedAt == start + 7, "room again once one is unpinned")
+        }
+    }
+
+    @Test("Archived until the next message, for good while muted; outsiders cannot", arguments: StoreBackend.all)
+    func archive(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let direct = try await store.makeConversation(alice, bob)
+            try await store.send("hello", from: bob, in: direct)
+            try await store.changeList(.archive(true), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.summary(of: direct, for: alice)?.isArchived == true)
+            #expect(try await store.summary(of: direct, for: bob)?.isArchived == false, "bob's list is his own")
+
+            try await store.send("are you there?", from: bob, in: direct)
+            #expect(try await store.summary(of: direct, for: alice)?.isArchived == false, "a new message brings it back")
+
+            try await store.changeList(.archive(true), user: alice.id, conversation: direct.id, at: Date())
+            try await store.changeList(.mute(true), user: alice.id, conversation: direct.id, at: Date())
+            try await store.send("still there?", from: bob, in: direct)
+            #expect(try await store.summary(of: direct, for: alice)?.isArchived == true, "muted: it stays archived")
+            try await store.changeList(.archive(false), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.summary(of: direct, for: alice)?.isArchived == false)
+            #expect(try await store.summary(of: direct, for: alice)?.isMuted == true, "unarchiving leaves the mute alone")
+
+            await #expect(throws: StoreError.self) {
+                try await store.changeList(.archive(true), user: carol.id, conversation: direct.id, at: Date())
+            }
+        }
+    }
+
+    @Test("Marked unread for one person until they clear it", arguments: StoreBackend.all)
+    func markUnread(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let direct = try await store.makeConversation(alice, bob)
+            try await store.changeList(.markUnread(true), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.summary(of: direct, for: alice)?.place.isMarkedUnread == true)
+            #expect(try await store.summary(of: direct, for: bob)?.place.isMarkedUnread == false)
+            #expect(try await store.conversationSummary(direct.id, for: alice.id)?.place.isMarkedUnread == true)
+            try await store.changeList(.markUnread(false), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.summary(of: direct, for: alice)?.place.isMarkedUnread == false)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+"""The conversation list as one person keeps it: pin, archive and mark unread from a row's menu
+(the ⋯ button, right-click, or Shift+F10 from the keyboard), seen at once on their other device,
+kept across a reload, and never shown to anyone else."""
+
+import uuid
+
+import pytest
+from selenium.webdriver import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from parlor_api import call, sign_in
+
+# The list as a person sees it: each visible row's title, whether it shows the pin, and its badge.
+LIST = """
+    const rows = (list) => [...document.querySelectorAll(list + ' > .conversation-row')].filter((r) => r.offsetParent).map((r) => ({
+        title: r.querySelector('.conversation-name').textContent,
+        pinned: Boolean(r.querySelector('.conversation-pinned')),
+        marked: Boolean(r.querySelector('.unread-badge.is-marked')),
+    }));
+    const toggle = document.querySelector('.archived-toggle');
+    return { list: rows('.conversation-list:not(.archived-list)'), archived: rows('.archived-list'),
+             toggle: toggle && !toggle.hidden ? toggle.textContent : null };
+"""
+
+
+def focused(person) -> str:
+    """The focused element's name: its aria-label, else its text."""
+    return person.js("const e = document.activeElement; return e ? (e.getAttribute('aria-label') || e.textContent || e.tagName) : 'none';")
+
+
+def listed(person) -> dict:
+    return person.js(LIST)
+
+
+def titles(person) -> list[str]:
+    return [row["title"] for row in listed(person)["list"]]
+
+
+def row_link(person, title: str):
+    for link in person.visible(".conversation-list:not(.archived-list) .conversation-link"):
+        if link.find_element(By.CSS_SELECTOR, ".conversation-name").text == title:
+            return link
+    return None
+
+
+def choose(person, item: str):
+    """Picks `item` in the menu that is open."""
+    person.wait(lambda: person.visible(".list-menu"), "the conversation's menu to open")
+    person.click(lambda: next((b for b in person.visible(".list-menu .list-menu-item") if b.text == item), None), f"'{item}' in the menu")
+    person.wait(lambda: not person.find(".list-menu"), "the menu to close")
+
+
+@pytest.mark.flow
+def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, browsers):
+    bob = sign_in(server.url, "bob")
+    group = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c.get("title") == "Parlor demo")
+
+    alice = browsers("alice")
+    phone = browsers("alice", width=390, height=844)
+    alice.wait(lambda: {"Bob", "Parlor demo"} <= set(titles(alice)), "Bob and the demo group in Alice's list")
+    start = titles(alice)
+
+    # Pin Bob from the row's ⋯ button: it goes to the top with a pin, here and on her phone.
+    alice.click(lambda: next((b for b in alice.visible(".conversation-menu-button") if b.get_attribute("aria-label") == "More for Bob"), None),
+                "Bob's ⋯ button")
+    menu = alice.wait(lambda: alice.visible(".list-menu"), "the menu")[0]
+    assert menu.get_attribute("role") == "menu" and focused(alice) == "Pin", f"focus on the menu's first item, not {focused(alice)}"
+    choose(alice, "Pin")
+    alice.wait(lambda: listed(alice)["list"][0] == {"title": "Bob", "pinned": True, "marked": False}, "Bob pinned at the top")
+    alice.wait(lambda: focused(alice) == "More for Bob", "focus back on Bob's ⋯ button")
+    phone.wait(lambda: listed(phone)["list"][:1] == [{"title": "Bob", "pinned": True, "marked": False}], "Bob pinned on her phone too")
+    bobs_view = call(server.url, "GET", f"/api/conversations/{group['id']}", token=bob)
+    assert "pinnedAt" not in bobs_view, "Bob's list is his own"
+
+    # Archive the group from the keyboard: Shift+F10 on its row opens the menu, arrows move in it.
+    link = row_link(alice, "Parlor demo")
+    alice.js("arguments[0].focus()", link)
+    link.send_keys(Keys.SHIFT, Keys.F10)
+    alice.wait(lambda: alice.visible(".list-menu"), "the menu from Shift+F10")
+    items = [b.text for b in alice.visible(".list-menu .list-menu-item")]
+    assert items[0] == "Pin" and items[-1] == "Archive" and "Mute" in items, items
+    ActionChains(alice.driver).send_keys(Keys.END).send_keys(Keys.ENTER).perform()
+    alice.wait(lambda: "Parlor demo" not in titles(alice) and listed(alice)["toggle"] == "Archived (1)", "the group under Archived")
+    alice.wait(lambda: focused(alice) == "Archived (1)", "focus on the Archived button once the row left")
+    phone.wait(lambda: "Parlor demo" not in titles(phone), "the group archived on her phone too")
+
+    # Reloaded, the list is as she left it.
+    alice.driver.refresh()
+    alice.wait(lambda: titles(alice)[:1] == ["Bob"] and listed(alice)["toggle"] == "Archived (1)", "pin and archive kept across a reload")
+    alice.click(lambda: next(iter(alice.visible(".archived-toggle")), None), "the Archived button")
+    alice.wait(lambda: [r["title"] for r in listed(alice)["archived"]] == ["Parlor demo"], "the archived group listed under the button")
+
+    # A new message in the group brings it back into the list, on both devices.
+    call(server.url, "POST", f"/api/conversations/{group['id']}/messages", {"id": str(uuid.uuid4()), "text": "Anyone up for lunch?"}, bob)
+    alice.wait(lambda: "Parlor demo" in titles(alice) and listed(alice)["toggle"] is None, "the group back in the list with the new message")
+    phone.wait(lambda: "Parlor demo" in titles(phone), "the group back on her phone")
+
+    # Mark Bob unread by right-click: a dot on both devices until she opens it on one.
+    alice.js("arguments[0].focus()", row_link(alice, "Bob"))
+    ActionChains(alice.driver).context_click(row_link(alice, "Bob")).perform()
+    choose(alice, "Mark as unread")
+    alice.wait(lambda: listed(alice)["list"][0]["marked"], "Bob marked unread")
+    phone.wait(lambda: next(r for r in listed(phone)["list"] if r["title"] == "Bob")["marked"], "Bob marked unread on her phone")
+    alice.assert_accessible("the list with a pinned, a marked-unread conversation and the menu's work done")
+    alice.open_conversation("Bob")
+    alice.wait(lambda: not any(r["marked"] for r in listed(alice)["list"]), "opened: no longer marked")
+    phone.wait(lambda: not any(r["marked"] for r in listed(phone)["list"]), "read again on her phone too")
+
+    # Unpin: Bob goes back among the others by his latest activity.
+    alice.click(lambda: next((b for b in alice.visible(".conversation-menu-button") if b.get_attribute("aria-label") == "More for Bob"), None),
+                "Bob's ⋯ button")
+    choose(alice, "Unpin")
+    alice.wait(lambda: not any(r["pinned"] for r in listed(alice)["list"]), "nothing pinned")
+    assert set(titles(alice)) == set(start), titles(alice)

@@ -12,7 +12,7 @@ extension Wire {
         case tooManySignUps, tooManyAdditions, sendingTooFast, reactingTooFast, placingTooFast, previewingTooFast, searchingTooFast
         case tooManyImages
         // Accounts and sign-in.
-        case usernameTaken, wrongCredentials, wrongPassword, unknownUser, tooManyAttempts
+        case usernameTaken, wrongCredentials, wrongPassword, unknownUser, tooManyAttempts, tooManyNameChanges
         // Conversations.
         case notAGroup, notAdmin, lastAdmin, groupFull, tooManyPinned
         // Messages.

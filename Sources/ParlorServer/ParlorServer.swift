@@ -50,7 +50,8 @@ public enum ParlorServer {
             }
         }
         OperatorRoutes(services: services, readiness: store, gate: gate).add(to: router)
-        AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus).add(to: router)
+        AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus,
+            conversations: services.conversations).add(to: router)
         ConversationRoutes(services: services).add(to: router)
         AppRoutes(
             drawers: services.drawers, directory: directory, renderer: services.renderer, uploads: services.uploads,

@@ -27,4 +27,9 @@ extension PostgresStore {
     public func setAvatar(_ hash: String?, user: UserID) async throws {
         _ = try await query("UPDATE users SET avatar = \(hash) WHERE id = \(user.description)")
     }
+
+    public func setDisplayName(_ name: String, user: UserID) async throws {
+        let updated = try await query("UPDATE users SET display_name = \(name) WHERE id = \(user.description) RETURNING 1")
+        guard !updated.isEmpty else { throw StoreError(.notFound, "There is no such user.") }
+    }
 }

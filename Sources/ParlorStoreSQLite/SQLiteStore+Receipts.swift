@@ -37,4 +37,11 @@ extension SQLiteStore {
             try db.execute(sql: "UPDATE users SET avatar = ? WHERE id = ?", arguments: [hash, user.description])
         }
     }
+
+    public func setDisplayName(_ name: String, user: UserID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [name, user.description])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "There is no such user.") }
+        }
+    }
 }

@@ -113,3 +113,20 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     choose(alice, "Unpin")
     alice.wait(lambda: not any(r["pinned"] for r in listed(alice)["list"]), "nothing pinned")
     assert set(titles(alice)) == set(start), titles(alice)
+
+    # Settings › Your name: saved with Return, shown on her other device, and in Bob's list.
+    alice.press("Settings")
+    field = alice.wait(lambda: alice.visible("#setting-display-name"), "the name field in Settings")[0]
+    alice.wait(lambda: field.get_attribute("value") == "Alice", "her current name in the field")
+    field.clear()
+    field.send_keys("Alice Liddell", Keys.ENTER)
+    alice.wait(lambda: "Your name is now Alice Liddell." in alice.announcements(), "the change said")
+    assert alice.js("return document.activeElement.id") == "setting-display-name", "focus stays in the name field"
+    phone.wait(lambda: phone.js("return document.querySelector('.sidebar-me').textContent").startswith("Alice Liddell"),
+               "her phone shows the new name")
+    direct = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if not c["isGroup"]
+                  and any(m["username"] == "alice" for m in c["members"]))
+    assert next(m for m in direct["members"] if m["username"] == "alice")["displayName"] == "Alice Liddell"
+    field.clear()
+    field.send_keys("A" * 70)
+    assert len(field.get_attribute("value")) == 64, "the field takes no more than the server's limit"

@@ -11,6 +11,8 @@ struct AuthRoutes {
     let configuration: ServerConfiguration
     let caches: ViewerCaches
     let bus: any ClusterBus
+    /// Tells the people someone talks to that their name changed.
+    let conversations: Conversations
 
     struct SignUp: Decodable {
         let username: String
@@ -73,6 +75,12 @@ struct AuthRoutes {
             if let avatar = change.avatar {
                 try await setAvatar(avatar, of: user.id)
             }
+            if let name = change.displayName, name != user.displayName {
+                _ = try await accounts.setDisplayName(name, of: user.id)
+                await profileChanged(user.id)
+                // Everyone in a conversation with them sees the new name in their list at once.
+                await conversations.announceAll(of: user.id)
+            }
             let now = try await accounts.user(id: user.id) ?? user
             return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
@@ -82,6 +90,11 @@ struct AuthRoutes {
     /// caches that their look changed.
     func setAvatar(_ hash: String?, of user: UserID) async throws {
         try await accounts.setAvatar(hash, of: user)
+        await profileChanged(user)
+    }
+
+    /// What every node knows of `user` (name, picture) is read again.
+    func profileChanged(_ user: UserID) async {
         await caches.forgetUser(user)
         await bus.publish(.userChanged(user))
     }

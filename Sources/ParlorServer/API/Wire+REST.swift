@@ -99,8 +99,10 @@ extension Wire {
         public var sharesReadReceipts: Bool?
         /// Absent: unchanged; `null`: no profile picture; a hash: that upload of the person's.
         public var avatar: String??
+        /// Absent: unchanged; else the name the person shows to others.
+        public var displayName: String?
 
-        private enum CodingKeys: String, CodingKey { case sharesReadReceipts, avatar }
+        private enum CodingKeys: String, CodingKey { case sharesReadReceipts, avatar, displayName }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -110,6 +112,7 @@ extension Wire {
             if container.contains(.avatar) {
                 avatar = .some(try container.decodeNil(forKey: .avatar) ? nil : try container.decode(String.self, forKey: .avatar))
             }
+            displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
         }
     }
 

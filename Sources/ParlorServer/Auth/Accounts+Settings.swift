@@ -34,4 +34,19 @@ extension Accounts {
         }
         try await store.setAvatar(hash, user: user)
     }
+
+    /// Changes the name `user` shows to others, under the rules of sign-up (`NameRules`).
+    /// - Returns: the name as kept (spaces around it trimmed).
+    /// - Throws: `invalidValue` (400) with the rule broken; `tooManyNameChanges` (429) past
+    ///   `nameChangesPerHour`, since each change is told to everyone they talk to.
+    func setDisplayName(_ proposed: String, of user: UserID) async throws -> String {
+        let name = try NameRules.check(proposed, what: "A display name", maxLength: Self.maxDisplayNameLength)
+        if let wait = await nameChanges.take(user.description) {
+            throw APIError.tooMany(
+                .tooManyNameChanges, "You changed your name \(Self.nameChangesPerHour) times in the last hour; try again in \(max(1, wait / 60)) minutes.",
+                retryAfter: wait)
+        }
+        try await store.setDisplayName(name, user: user)
+        return name
+    }
 }

@@ -20,6 +20,8 @@ public struct Accounts: Sendable {
     /// Sign-ins and sign-ups together per client address (`passwordAttemptsPerMinute`): each
     /// costs a password hash, whichever route it came by.
     let passwordAttempts: RateLimiter
+    /// Display name changes per person (`nameChangesPerHour`): each is told to everyone they talk to.
+    let nameChanges = RateLimiter(limit: Accounts.nameChangesPerHour, window: .seconds(3600))
     /// What an unknown username's password is checked against: a hash of the same cost as real
     /// ones, so an unknown name takes as long to refuse as a wrong password.
     private let standInHash: String
@@ -42,6 +44,8 @@ public struct Accounts: Sendable {
 
     /// A display name has at most this many characters (`NameRules`).
     public static let maxDisplayNameLength = 64
+    /// How many times a person may change their display name in an hour.
+    public static let nameChangesPerHour = 20
     /// A username has this many letters, digits, dots, dashes or underscores.
     public static let usernameLength = 3...32
     /// bcrypt reads at most this many bytes of a password; longer ones are refused rather than cut.

@@ -122,6 +122,18 @@ final class Conversations: Sendable {
         await notices.announce(record.id, to: record.members)
     }
 
+    /// Tells every member of each of `user`'s conversations how it looks now (after `user`
+    /// changed their name: titles and member lists show it).
+    func announceAll(of user: UserID) async {
+        do {
+            for summary in try await store.conversations(of: user) {
+                await notices.announce(summary.conversation.id, to: summary.conversation.members)
+            }
+        } catch {
+            // The name is saved: lists show it at their next read.
+        }
+    }
+
     /// Changes where a conversation sits in `user`'s own list (mute, pin, archive, mark unread),
     /// and tells their other tabs and devices; no one else hears of it.
     func changeList(_ change: ListChange, _ conversation: ConversationID, by user: UserID) async throws {

@@ -16,4 +16,6 @@ public protocol AccountStore: Sendable {
     /// Sets (a blob's hash) or clears `user`'s profile picture. The blob is kept while it is one,
     /// and readable by whoever shares a conversation with them.
     func setAvatar(_ hash: String?, user: UserID) async throws
+    /// Changes the name `user` shows to others (already checked by `NameRules`).
+    func setDisplayName(_ name: String, user: UserID) async throws
 }

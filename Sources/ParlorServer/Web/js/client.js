@@ -361,6 +361,9 @@ function applyConversation(conversationId, info) {
     }
     state.conversations.set(conversationId, info);
     if (isNew) bump(conversationId);
+    // The person as the server shows them to others: a name changed on another device shows here.
+    const mine = state.me && info.members?.find((m) => m.id === state.me.id);
+    if (mine) state.me = { ...state.me, ...mine };
   } else {
     state.conversations.delete(conversationId);
     state.order = state.order.filter((id) => id !== conversationId);
@@ -565,6 +568,14 @@ export async function setAdmin(conversationId, userId, isAdmin) {
 
 /** Sets the person's profile picture to an upload of theirs (its hash), or clears it (null). */
 export const setAvatar = (hash) => api('/api/me', { method: 'PATCH', body: { avatar: hash } });
+
+/** The name the person shows to others; the page's own copy follows the server's answer. */
+export async function setDisplayName(displayName) {
+  const me = await api('/api/me', { method: 'PATCH', body: { displayName } });
+  state.me = me.user;
+  emit('conversations');
+  return me;
+}
 
 /** Whether others see how far the person has read. */
 export const setSharesReadReceipts = (shares) => api('/api/me', { method: 'PATCH', body: { sharesReadReceipts: shares } });

@@ -192,6 +192,16 @@ function startApp(user, { signedIn = false } = {}) {
         throw error;
       }
     },
+    onDisplayName: async (name) => {
+      try {
+        const me = await client.setDisplayName(name);
+        announce(`Your name is now ${me.user.displayName}.`);
+        return me;
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
     onReadReceipts: async (shares) => {
       try {
         const me = await client.setSharesReadReceipts(shares);

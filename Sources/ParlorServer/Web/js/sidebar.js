@@ -6,6 +6,7 @@ import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { openListMenu } from './listmenu.js';
 import { SearchPanel } from './search.js';
 import { SecuritySettings } from './security.js';
+import { rules } from './rules.js';
 import { conversationTitle, state } from './state.js';
 import { activityLabel } from './times.js';
 
@@ -22,6 +23,7 @@ export class Sidebar {
   /** handlers: onNewConversation(), onSignOut(), onSettings() → Promise<{user, sharesReadReceipts}>, onReadReceipts(shares) → Promise,
    * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}>,
    * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page,
+   * onDisplayName(name) → Promise<{user}>: changes the person's name, saying why when refused,
    * onListSetting(conversationId, setting, on) → Promise: mutes, pins, archives or marks unread (setting
    * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses */
   constructor(handlers) {
@@ -46,8 +48,18 @@ export class Sidebar {
     this.pictureView = h('span', { class: 'setting-picture-view' });
     this.removePicture = h('button', { type: 'button', class: 'link-button', text: 'Remove', on: { click: () => this.changePicture(null) } });
     this.choosePicture = h('button', { type: 'button', class: 'link-button', text: 'Choose a picture…', on: { click: () => this.pictureInput.click() } });
+    this.nameInput = h('input', {
+      type: 'text', id: 'setting-display-name', class: 'input setting-name-input', autocomplete: 'name',
+      maxLength: rules.maxDisplayNameLength ?? 64, attrs: { 'aria-describedby': 'setting-display-name-hint' },
+    });
+    this.nameSave = h('button', { type: 'submit', class: 'link-button', text: 'Save' });
+    this.nameForm = h('form', { class: 'setting-display-name', on: { submit: (event) => { event.preventDefault(); this.changeName(); } } },
+      h('label', { class: 'setting-name', attrs: { for: 'setting-display-name' }, text: 'Your name' }),
+      h('span', { class: 'setting-name-row' }, this.nameInput, this.nameSave),
+      h('span', { class: 'setting-hint', id: 'setting-display-name-hint', text: 'What others see beside your messages and in their lists.' }));
     this.security = new SecuritySettings({ onSignOutEverywhere: () => handlers.onSignOutEverywhere() });
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
+      this.nameForm,
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Profile picture' }),
           h('span', { class: 'setting-picture-actions' }, this.choosePicture, this.removePicture)), this.pictureInput),
@@ -117,12 +129,28 @@ export class Sidebar {
     try {
       const settings = await this.handlers.onSettings();
       this.showPicture(settings.user);
+      this.nameInput.value = settings.user?.displayName ?? '';
       this.receipts.checked = settings.sharesReadReceipts;
       this.notifications.checked = settings.notifications;
     } finally {
       this.receipts.disabled = false;
     }
     this.receipts.focus();
+  }
+
+  /** Saves the name typed in the settings; a refused one stays in the field, with the reason said. */
+  async changeName() {
+    const name = this.nameInput.value;
+    if (!name.trim() || name.trim() === state.me?.displayName) return;
+    this.nameSave.disabled = true;
+    try {
+      this.nameInput.value = (await this.handlers.onDisplayName(name)).user.displayName;
+    } catch {
+      // The handler said why.
+    } finally {
+      this.nameSave.disabled = false;
+      focus(this.nameInput);
+    }
   }
 
   /** The person's own picture (or initials) in the settings, with Remove when there is one. */

@@ -2,16 +2,18 @@
 public enum Answer: String, Sendable, Hashable, Codable, CaseIterable {
     case yes, maybe, no
 
-    /// "Yes", "Maybe" or "No", as the organizer's lists and the summary lines say it.
-    public var displayName: String {
+    /// What a summary line says of someone who gave this answer: "is going", "might go", "can't go"
+    /// (the words of the answer control, never a bare Yes or No).
+    public var statement: String {
         switch self {
-        case .yes: "Yes"
-        case .maybe: "Maybe"
-        case .no: "No"
+        case .yes: "is going"
+        case .maybe: "might go"
+        case .no: "can't go"
         }
     }
 
-    /// The choice as the answer control offers it: "Going", "Maybe", "Can't go".
+    /// The choice as the answer control, the organizer's lists and a changed answer's line say it:
+    /// "Going", "Maybe", "Can't go".
     public var choiceTitle: String {
         switch self {
         case .yes: "Going"

@@ -35,12 +35,12 @@ extension Invitation {
     /// The line the session's first message leaves once answered: "$organizer asked: <title>".
     public var creationSummary: String { "\(organizer.mention) asked: \(title)" }
 
-    /// The line an answer leaves once a later one replaces it: "$ann answered Yes", or
-    /// "$ann changed to No" when it moved an earlier answer.
+    /// The line an answer leaves once a later one replaces it: "$ann is going", or
+    /// "$ann changed to Can't go" when it moved an earlier answer.
     public static func answerSummary(by participant: ParticipantID, answer: Answer, previous: Answer?) -> String {
         previous == nil
-            ? "\(participant.mention) answered \(answer.displayName)"
-            : "\(participant.mention) changed to \(answer.displayName)"
+            ? "\(participant.mention) \(answer.statement)"
+            : "\(participant.mention) changed to \(answer.choiceTitle)"
     }
 
     /// The message showing this RSVP in `session`, leaving `summary` behind once replaced.

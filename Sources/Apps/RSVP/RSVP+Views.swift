@@ -81,8 +81,8 @@ extension RSVP {
     /// The participants who gave `answer`, as mention tokens the renderer replaces by names.
     @ViewBuilder
     private func answerList(_ answer: Answer, _ participants: [ParticipantID]) -> ViewNode {
-        Text("\(answer.displayName) (\(participants.count))", style: .subheadline)
-        List(label: "Answered \(answer.displayName)", id: "\(answer.rawValue)-list") {
+        Text("\(answer.choiceTitle) (\(participants.count))", style: .subheadline)
+        List(label: "Answered \(answer.choiceTitle)", id: "\(answer.rawValue)-list") {
             if participants.isEmpty {
                 ListRow(label: "Nobody yet") { Text("Nobody yet", style: .footnote, color: .secondary) }
             }

@@ -1,7 +1,7 @@
 import Foundation
 import ParlorKit
 
-/// RSVP, the seed's party app: the organizer creates an invitation, everyone answers Yes or No,
+/// RSVP, the seed's party app: the organizer creates an invitation, everyone answers Going or Can't go,
 /// and every answer updates one message in the conversation with the counts.
 ///
 /// - From the drawer (compact): "Create RSVP" asks for the expanded style, where a form takes the
@@ -21,7 +21,7 @@ public struct RSVP: MessagesApp {
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.rsvp", name: "RSVP", icon: .asset(Invitation.imageName),
-            summary: "Ask who is coming: everyone answers Yes or No in one message that keeps the count.")
+            summary: "Ask who is coming: everyone answers Going, Maybe or Can't go in one message that keeps the count.")
     }
 
     /// The bundled Assets folder holding the party image.

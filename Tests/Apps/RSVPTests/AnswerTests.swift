@@ -61,13 +61,13 @@ struct AnswerTests {
         try await bob.answer("Going")
         #expect(try await simulator.latestRSVP().message.template?.subcaption == "1 going · 0 can't go", "no maybe left: the seed's line")
         let lines = try await ann.transcript().map(\.namedText)
-        #expect(lines.contains("Bob answered Maybe"), "\(lines)")
+        #expect(lines.contains("Bob might go"), "\(lines)")
 
         let organizerView = try await ann.tapMessage(containing: "Board games")
-        #expect(organizerView.visibleTexts.contains("Maybe (0)") && organizerView.visibleTexts.contains("Yes (1)"))
+        #expect(organizerView.visibleTexts.contains("Maybe (0)") && organizerView.visibleTexts.contains("Going (1)"))
     }
 
-    @Test("The organizer sees who answered Yes and who answered No; guests see only the counts")
+    @Test("The organizer sees who is going and who cannot; guests see only the counts")
     func organizerSeesWhoAnswered() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol", "Dan"], apps: [RSVP()])
         let ann = simulator.participant("Ann")
@@ -85,8 +85,8 @@ struct AnswerTests {
         let danID = try await dan.rsvpID()
         #expect(organizerView.rowTexts(ofList: "yes-list") == [bobID.mention, danID.mention])
         #expect(organizerView.rowTexts(ofList: "no-list") == [carolID.mention])
-        #expect(organizerView.visibleTexts.contains("Yes (2)"))
-        #expect(organizerView.visibleTexts.contains("No (1)"))
+        #expect(organizerView.visibleTexts.contains("Going (2)"))
+        #expect(organizerView.visibleTexts.contains("Can't go (1)"))
 
         let guestView = try await bob.tapMessage(containing: "Dinner")
         #expect(guestView.rowTexts(ofList: "yes-list") == nil)
@@ -122,10 +122,10 @@ struct AnswerTests {
         let transcript = try await carol.transcript()
         #expect(transcript.filter { $0.kind == .summary }.map(\.text) == [
             "\(annID.mention) asked: Movie night",
-            "\(bobID.mention) answered Yes",
-            "\(bobID.mention) changed to No",
+            "\(bobID.mention) is going",
+            "\(bobID.mention) changed to Can't go",
         ])
-        #expect(try await simulator.latestRSVP().message.summaryText == "\(carolID.mention) answered Yes")
+        #expect(try await simulator.latestRSVP().message.summaryText == "\(carolID.mention) is going")
     }
 
     @Test("100 participants answer one RSVP: all are counted and listed, and the URL stays within 5,000 characters")

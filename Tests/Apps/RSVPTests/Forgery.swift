@@ -78,7 +78,7 @@ enum Forgery: String, CaseIterable, Sendable, CustomStringConvertible {
         case .captionDisagrees:
             message.layout = .template(TemplateLayout(image: .asset(Invitation.imageName), caption: current.title, subcaption: "Yes Count: 99"))
         case .summaryImpersonates:
-            message.summaryText = "\(try #require(current.yes.first).mention) answered Yes"
+            message.summaryText = "\(try #require(current.yes.first).mention) is going"
         case .strayURLItem:
             message.url = try tampered(honest) { $0.append("note", "hello") }
         case .changesNothing:

@@ -34,6 +34,11 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     # The form is empty again for the next note.
     assert alice.js("return document.querySelector('.surface [data-node-id=\"title\"]').value") == ""
     alice.shot("todo-home-added")
+    # The next note goes in with Return; the date field takes a year of four digits, no more.
+    set_date(alice, "Date", "2027-01-15")
+    assert alice.js("return document.querySelector('.surface [data-node-id=\"date\"]').max") == "9999-12-31"
+    alice.type_in_app("Title", "Call the venue", submit=True)
+    alice.wait(lambda: alice.button("Complete Call the venue", alice.surface()) is not None, "the note added with Return")
     alice.assert_controls_named("Todo's home screen")
 
     # The message extension reads the same list and stages the note.

@@ -24,11 +24,11 @@ struct TodoInputTests {
     @Test(
         "A malformed, impossible or missing date is refused, saying what is wrong",
         arguments: [
-            ("21/11/2026", "'21/11/2026' is not a date written yyyy-MM-dd (for example 2026-11-21)."),
-            ("2026-1-5", "'2026-1-5' is not a date written yyyy-MM-dd (for example 2026-11-21)."),
+            ("21/11/2026", "'21/11/2026' is not a whole date: pick its day, month and year in the date field (an app sends it as 2026-11-21)."),
+            ("2026-1-5", "'2026-1-5' is not a whole date: pick its day, month and year in the date field (an app sends it as 2026-11-21)."),
             ("2026-02-30", "2026-02-30 is not a day of the calendar: February 2026 has 28 days."),
             ("2026-13-01", "2026-13-01 is not a date: the month must be 01 to 12 and the year from 0001."),
-            ("", "Give the note a date, written yyyy-MM-dd (for example 2026-11-21)."),
+            ("", "Give the note a date: pick its day, month and year in the date field."),
         ])
     func badDateIsRefused(date: String, expected: String) async throws {
         let alice = try await homeOfAlice()

@@ -54,7 +54,7 @@ struct TodoMessageTests {
         #expect(update.error == nil)
         #expect(update.presentationStyle == .expanded)
         let texts = update.view.visibleTexts
-        for text in ["Buy milk", "High priority", "Due date unknown", "'21.11.2026' is not a date written yyyy-MM-dd (for example 2026-11-21)."] {
+        for text in ["Buy milk", "High priority", "Due date unknown", "'21.11.2026' is not a whole date: pick its day, month and year in the date field (an app sends it as 2026-11-21)."] {
             #expect(texts.contains(text))
         }
         #expect(update.view.rowLabels.isEmpty)

@@ -15,7 +15,7 @@ public struct NoteDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public init(iso text: String) throws(MessagesError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
-            throw MessagesError(.invalidValue, "Give the note a date, written yyyy-MM-dd (for example 2026-11-21).")
+            throw MessagesError(.invalidValue, "Give the note a date: pick its day, month and year in the date field.")
         }
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         let digits = Set("0123456789")
@@ -23,7 +23,7 @@ public struct NoteDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else {
             throw MessagesError(
-                .invalidValue, "'\(trimmed.prefix(40))' is not a date written yyyy-MM-dd (for example 2026-11-21).")
+                .invalidValue, "'\(trimmed.prefix(40))' is not a whole date: pick its day, month and year in the date field (an app sends it as 2026-11-21).")
         }
         guard year >= 1, (1...12).contains(month) else {
             throw MessagesError(.invalidValue, "\(trimmed) is not a date: the month must be 01 to 12 and the year from 0001.")

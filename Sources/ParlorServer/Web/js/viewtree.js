@@ -191,6 +191,9 @@ const DRAWERS = {
     input.value = memory ? memory.valueFor(node.id, node.text ?? '') : (node.text ?? '');
     if (node.placeholder) input.placeholder = text(ctx, node.placeholder);
     if (Number.isFinite(node.maxLength) && type !== 'date' && type !== 'number') input.maxLength = node.maxLength;
+    // A year of four digits: without a bound Chromium's year part takes six, and 2026-12-04 typed
+    // into it became the year 61204.
+    if (type === 'date') input.max = '9999-12-31';
     input.disabled = !ctx.interactive;
     input.dataset.focusKey = `field:${node.id}`;
     input.dataset.nodeId = node.id;

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import ParlorInput
-import ParlorServer
+@testable import ParlorServer
 import Testing
 
 @Suite("The store, the drawer, assets and uploads")
@@ -131,8 +131,20 @@ struct AppRouteTests {
             let big = try await api.request(.post, "/api/blobs", as: alice, body: TestImages.png(width: 64, height: 32))
             #expect(big.status == .contentTooLarge)
             #expect(big.errorCode == "mediaExceedsMaxSize")
+            #expect(big.text.contains("A file can be at most 1 KB; this one is larger."), "the limit in the units the page shows sizes in: \(big.text)")
             let anonymous = try await api.request(.post, "/api/blobs", body: Self.png)
             #expect(anonymous.status == .unauthorized)
         }
+    }
+}
+
+@Suite("Sizes in sentences")
+struct ByteCountTests {
+    @Test("A size reads as the page shows a file's: bytes, then whole KB, then MB with one decimal", arguments: [
+        (820, "820 bytes"), (999, "999 bytes"), (1000, "1 KB"), (14_400, "14 KB"), (999_499, "999 KB"),
+        (1_000_000, "1.0 MB"), (10 * 1024 * 1024, "10.5 MB"),
+    ])
+    func text(bytes: Int, expected: String) {
+        #expect(ByteCount.text(bytes) == expected)
     }
 }

@@ -41,6 +41,13 @@ def test_a_reply_quotes_its_message_jumps_to_it_and_lists_in_its_thread(browsers
     assert not bob.visible(".composer-context"), "the reply bar goes once sent"
     alice.shot("reply")
 
+    # Copy puts a text on the clipboard as it reads, and says so.
+    bob.driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": bob.base_url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    action(bob, "Or tacos", "Copy")
+    bob.wait(lambda: "Copied." in bob.announcements(), "'Copied.' said")
+    copied = bob.driver.execute_async_script("const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
+    assert copied == "Or tacos", copied
+
     # The quote jumps to the message it answers.
     alice.click(lambda: entry_of(alice, "Sushi!").find_element(By.CSS_SELECTOR, ".reply-quote"), "the quote")
     alice.wait(lambda: "is-highlighted" in entry_of(alice, "Pizza or sushi?").get_attribute("class"), "the question highlighted")

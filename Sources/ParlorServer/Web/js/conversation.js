@@ -52,6 +52,7 @@ export class ConversationView {
         announce('Kept.');
       },
       onRerender: () => this.renderTranscript(),
+      onError: (message) => this.shell.toast(message),
       onReact: (m, emoji, isOn) => client.react(this.id, m.id, emoji, isOn),
       onReply: (m) => this.composer.startContext({
         kind: 'reply', message: m, label: `Replying to ${m.senderName}`, preview: this.previewOf(m),

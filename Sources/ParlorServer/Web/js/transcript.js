@@ -733,7 +733,17 @@ export class TranscriptView {
     return picker;
   }
 
-  /** Reply; on the person's own message, Edit (a text, in its window) and Unsend (in its window, not in an app's session). */
+  /** Copies a text message as people read it (each mention as "@Name"), and says so. */
+  async copy(m) {
+    try {
+      await navigator.clipboard.writeText(readableText(m.text, this.conversation));
+      announce('Copied.');
+    } catch {
+      this.handlers.onError?.('Parlor could not copy: your browser did not allow it. Select the text and copy it instead.');
+    }
+  }
+
+  /** Reply, Copy (a text); on the person's own message, Edit (a text, in its window) and Unsend (in its window, not in an app's session). */
   actions(m, mine) {
     const age = Date.now() - Date.parse(m.sentAt);
     const act = (label, handler) => h('button', {
@@ -744,6 +754,7 @@ export class TranscriptView {
     });
     return h('div', { class: 'message-actions' },
       m.text !== undefined && m.text !== null || m.sticker || m.app || m.attachment ? act('Reply', this.handlers.onReply) : null,
+      m.kind === 'text' && typeof m.text === 'string' ? act('Copy', (message) => this.copy(message)) : null,
       mine && m.kind === 'text' && age < editWindow() ? act('Edit', this.handlers.onEdit) : null,
       mine && !m.app?.sessionID && age < unsendWindow() ? act('Unsend', this.handlers.onUnsend) : null,
       m.placement ? null : act('Place sticker', this.handlers.onPlace));

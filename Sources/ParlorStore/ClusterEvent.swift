@@ -27,6 +27,9 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case instanceDropped(user: UserID, conversation: ConversationID?, app: AppID)
     /// A conversation's title or members changed.
     case conversationChanged(ConversationID)
+    /// Where a conversation sits in one user's own list changed (muted, pinned, archived, marked
+    /// unread): only that user's connections hear of it.
+    case listChanged(user: UserID, conversation: ConversationID)
     /// A message was edited or unsent (the store has it as it is now).
     case messageChanged(conversation: ConversationID, message: MessageID)
     /// A message's reactions changed (the store has them).

@@ -119,7 +119,9 @@ extension PostgresStore {
         let (id, member) = (conversation.description, user.description)
         try await transaction { connection in
             if case .pin(true) = change {
-                // The person's rows locked: two pins at once from two devices cannot both pass the count.
+                // The person's account row locked first: two pins at once from two devices wait for
+                // each other, so they cannot both pass the count.
+                try await connection.rows("SELECT 1 FROM users WHERE id = \(member) FOR UPDATE", logger: self.logger)
                 let pinned = try await connection.rows(
                     "SELECT conversation_id FROM members WHERE user_id = \(member) AND pinned_at IS NOT NULL FOR UPDATE", logger: self.logger
                 ).map { try $0.decode(String.self) }
@@ -128,7 +130,14 @@ extension PostgresStore {
                 }
             }
             let query: PostgresQuery = switch change {
-            case .mute(let on): "UPDATE members SET muted = \(on) WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
+            // Muting an archived conversation that a message brought back leaves it in the list:
+            // only a mute in place when the message came keeps it archived.
+            case .mute(let on):
+                """
+                UPDATE members SET muted = \(on), archived_through = CASE WHEN \(on) AND archived_through < (SELECT last_seq FROM conversations WHERE id = \(id))
+                    THEN NULL ELSE archived_through END
+                WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
+                """
             // A pin keeps its place in the order when pinned again.
             case .pin(let on):
                 "UPDATE members SET pinned_at = CASE WHEN \(on) THEN COALESCE(pinned_at, \(Timestamp(date))) END WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"

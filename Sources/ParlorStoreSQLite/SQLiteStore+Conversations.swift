@@ -75,7 +75,13 @@ extension SQLiteStore {
         let member: StatementArguments = [conversation.description, user.description]
         try await write { db in
             let (sql, arguments): (String, StatementArguments) = switch change {
-            case .mute(let on): ("muted = ?", [on])
+            // Muting an archived conversation that a message brought back leaves it in the list:
+            // only a mute in place when the message came keeps it archived.
+            case .mute(let on):
+                (
+                    "muted = ?, archived_through = CASE WHEN ? AND archived_through < (SELECT last_seq FROM conversations WHERE id = ?) THEN NULL ELSE archived_through END",
+                    [on, on, conversation.description]
+                )
             // A pin keeps its place in the order when pinned again.
             case .pin(let on): ("pinned_at = CASE WHEN ? THEN COALESCE(pinned_at, ?) END", [on, Self.time(date)])
             case .archive(let on):

@@ -147,4 +147,11 @@ struct ByteCountTests {
     func text(bytes: Int, expected: String) {
         #expect(ByteCount.text(bytes) == expected)
     }
+
+    @Test("A limit is rounded down: it never promises more than is allowed")
+    func limit() {
+        #expect(ByteCount.limit(10 * 1024 * 1024) == "10.4 MB")
+        #expect(ByteCount.limit(1999) == "1 KB")
+        #expect(ByteCount.limit(1024) == "1 KB")
+    }
 }

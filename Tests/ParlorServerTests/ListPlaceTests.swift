@@ -72,3 +72,22 @@ struct ListPlaceTests {
         }
     }
 }
+
+@Suite("List changes across nodes")
+struct ListPlaceClusterTests {
+    @Test("A list change is published as the person's alone: another node tells their connections and nobody else's")
+    func scopedToThePerson() async throws {
+        try await OtherNodeScene.run { scene in
+            // Here: Alice pins; the bus carries it as hers, not as a change of the conversation.
+            let before = scene.bus.published.count
+            let pinned = try await scene.api.request(.put, "/api/conversations/\(scene.conversation)/pinned", as: scene.alice)
+            #expect(pinned.status == .ok)
+            #expect(Array(scene.bus.published.dropFirst(before)) == [.listChanged(user: scene.alice.id, conversation: scene.conversation)],
+                    "one event, the person's: the other members' nodes are not woken")
+            // Elsewhere: Alice pinned on another node; Bob, connected here, hears nothing of it.
+            scene.bus.announce(.listChanged(user: scene.alice.id, conversation: scene.conversation))
+            let heard = try await scene.bobSocket.framesQueued()
+            #expect(heard.isEmpty, "bob is not told alice changed her list")
+        }
+    }
+}

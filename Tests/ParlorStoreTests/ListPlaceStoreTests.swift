@@ -50,6 +50,9 @@ struct ListPlaceStoreTests {
 
             try await store.send("are you there?", from: bob, in: direct)
             #expect(try await store.summary(of: direct, for: alice)?.isArchived == false, "a new message brings it back")
+            try await store.changeList(.mute(true), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.summary(of: direct, for: alice)?.isArchived == false, "muted after it came back: it stays in the list")
+            try await store.changeList(.mute(false), user: alice.id, conversation: direct.id, at: Date())
 
             try await store.changeList(.archive(true), user: alice.id, conversation: direct.id, at: Date())
             try await store.changeList(.mute(true), user: alice.id, conversation: direct.id, at: Date())

@@ -69,7 +69,7 @@ struct AppRoutes {
             var request = request
             let limit = configuration.maxBlobBytes
             guard let buffer = try? await request.collectBody(upTo: limit) else {
-                throw MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.text(limit)); this one is larger.")
+                throw MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.limit(limit)); this one is larger.")
             }
             guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
             let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: configuration.imageBudget)

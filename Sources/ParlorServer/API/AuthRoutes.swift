@@ -71,15 +71,18 @@ struct AuthRoutes {
         router.patch("/api/me") { request, context in
             let user = try context.requireUser()
             let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
+            // The name first: its rules and its hourly limit are what a change most often meets,
+            // and a refused one leaves the other settings as they were.
+            if let name = change.displayName, try await accounts.setDisplayName(name, of: user) != nil {
+                await profileChanged(user.id)
+                // Everyone in a conversation with them sees the new name in their list: told after
+                // the answer, so a person in many conversations does not wait for all of them.
+                let conversations = conversations
+                Task { await conversations.announceAll(of: user.id) }
+            }
             if let shares = change.sharesReadReceipts { try await accounts.setSharesReadReceipts(shares, of: user.id) }
             if let avatar = change.avatar {
                 try await setAvatar(avatar, of: user.id)
-            }
-            if let name = change.displayName, name != user.displayName {
-                _ = try await accounts.setDisplayName(name, of: user.id)
-                await profileChanged(user.id)
-                // Everyone in a conversation with them sees the new name in their list at once.
-                await conversations.announceAll(of: user.id)
             }
             let now = try await accounts.user(id: user.id) ?? user
             return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))

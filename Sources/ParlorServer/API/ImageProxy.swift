@@ -136,7 +136,7 @@ public struct ImageProxy: Sendable {
         } catch let error as APIError {
             throw error
         } catch is NIOTooManyBytesError {
-            throw MessagesError(.mediaExceedsMaxSize, "The image is over \(ByteCount.text(Self.maxBytes)).")
+            throw MessagesError(.mediaExceedsMaxSize, "The image is over \(ByteCount.limit(Self.maxBytes)).")
         } catch {
             logger.notice("A remote image could not be fetched", metadata: ["host": "\(host.prefix(100))", "error": "\(error)"])
             throw APIError(.notFound, code: .imageUnavailable, "The image could not be fetched from \(host.prefix(100)).")

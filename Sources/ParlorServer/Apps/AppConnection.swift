@@ -87,7 +87,7 @@ final class AppConnection: Sendable {
             return state.queuedBytes > Self.maxQueuedBytes
         }
         if overflow {
-            end(reason: "More than \(ByteCount.text(Self.maxQueuedBytes)) waited for this app to read them; reconnect and read your frames.")
+            end(reason: "More than \(ByteCount.limit(Self.maxQueuedBytes)) waited for this app to read them; reconnect and read your frames.")
         } else {
             outbound.yield(outgoing)
         }

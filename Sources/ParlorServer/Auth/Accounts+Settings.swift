@@ -36,17 +36,20 @@ extension Accounts {
     }
 
     /// Changes the name `user` shows to others, under the rules of sign-up (`NameRules`).
-    /// - Returns: the name as kept (spaces around it trimmed).
+    /// - Returns: the name as kept (spaces around it trimmed), or nil when it is the name they have.
     /// - Throws: `invalidValue` (400) with the rule broken; `tooManyNameChanges` (429) past
     ///   `nameChangesPerHour`, since each change is told to everyone they talk to.
-    func setDisplayName(_ proposed: String, of user: UserID) async throws -> String {
+    func setDisplayName(_ proposed: String, of user: User) async throws -> String? {
         let name = try NameRules.check(proposed, what: "A display name", maxLength: Self.maxDisplayNameLength)
-        if let wait = await nameChanges.take(user.description) {
+        guard name != user.displayName else { return nil }
+        if let wait = await nameChanges.take(user.id.description) {
+            let minutes = max(1, (wait + 59) / 60)
             throw APIError.tooMany(
-                .tooManyNameChanges, "You changed your name \(Self.nameChangesPerHour) times in the last hour; try again in \(max(1, wait / 60)) minutes.",
+                .tooManyNameChanges,
+                "You changed your name \(Self.nameChangesPerHour) times in the last hour; try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
                 retryAfter: wait)
         }
-        try await store.setDisplayName(name, user: user)
+        try await store.setDisplayName(name, user: user.id)
         return name
     }
 }

@@ -60,6 +60,8 @@ struct ClusterSync: Service {
                 await services.apps.forgetInstance(user: user, scope: InstanceScope(conversation: conversation), app: app)
             case .conversationChanged(let conversation):
                 try await services.conversations.changedElsewhere(conversation)
+            case .listChanged(let user, let conversation):
+                await services.conversations.notices.send(conversation, to: [user])
             case .messageChanged(let conversation, let message):
                 try await services.changes.changedElsewhere(message, in: conversation)
             case .reactionsChanged(let conversation, let message):

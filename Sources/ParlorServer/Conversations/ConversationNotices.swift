@@ -29,16 +29,26 @@ final class ConversationNotices: Sendable {
         await bus.publish(.conversationChanged(conversation))
     }
 
+    /// Tells `user`'s own connections, here and on the other nodes, how the conversation sits in
+    /// their list now (muted, pinned, archived, marked unread). Nobody else hears of it: not even
+    /// that something changed.
+    func announceToOwner(_ conversation: ConversationID, user: UserID) async {
+        await send(conversation, to: [user])
+        await bus.publish(.listChanged(user: user, conversation: conversation))
+    }
+
     /// Tells this node's connections of `users`; cached membership is read again.
     func announceLocally(_ conversation: ConversationID, to users: [UserID]) async {
         await caches.forgetConversation(conversation)
         await send(conversation, to: users)
     }
 
-    /// Sends each of `users` the conversation as their list shows it; a user no longer in it gets
-    /// the frame without `conversationInfo`.
+    /// Sends each of `users` connected to this node the conversation as their list shows it (the
+    /// others read it when they connect); a user no longer in it gets the frame without
+    /// `conversationInfo`.
     func send(_ conversation: ConversationID, to users: [UserID]) async {
         for user in users {
+            guard await hub.isOnline(user) else { continue }
             do {
                 var info: Wire.Conversation?
                 if let summary = try await store.conversationSummary(conversation, for: user) {

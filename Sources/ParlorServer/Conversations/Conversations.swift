@@ -144,7 +144,7 @@ final class Conversations: Sendable {
             throw APIError(
                 .conflict, code: .tooManyPinned, "You can pin up to \(ListPlace.maxPinned) conversations; unpin one to pin this one.")
         }
-        await notices.announce(record.id, to: [user])
+        await notices.announceToOwner(record.id, user: user)
     }
 
     /// Adds the person called `username` to a group conversation.

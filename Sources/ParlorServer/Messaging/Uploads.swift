@@ -15,7 +15,7 @@ struct Uploads: Sendable {
         guard try await store.putBlob(data, hash: hash, contentType: contentType, owner: owner, quota: quota, at: Date()) else {
             throw APIError(
                 .contentTooLarge, code: .uploadQuotaExceeded,
-                "Your uploads take the \(ByteCount.text(Int(quota))) they may; uploads no message uses are removed after a day.")
+                "Your uploads take the \(ByteCount.limit(Int(quota))) they may; uploads no message uses are removed after a day.")
         }
     }
 

@@ -257,8 +257,9 @@ function receiveMessage(message) {
     }
     bump(message.conversation);
     emit('conversations');
-    // A message may bring an archived conversation back into the list: the server says whether.
-    if (conversation.isArchived) refreshConversation(message.conversation);
+    // A message may bring an archived conversation back into the list (never a muted one): the
+    // server says whether.
+    if (conversation.isArchived && !conversation.isMuted) refreshConversation(message.conversation);
     if (!fromMe) emit('incoming', message);
     // Said by the page (main.js listens): the data layer does not reach into the view.
     if (!fromMe && visibleConversation === message.conversation) emit('announce', `${message.senderName}: ${spoken(message)}`);
@@ -524,13 +525,19 @@ export async function setListSetting(conversationId, setting, on) {
 
 export const setMuted = (conversationId, muted) => setListSetting(conversationId, 'muted', muted);
 
+const refreshing = new Set();
+
 /** The conversation as the server shows it now, into the list (whether it is still archived is
- * the server's rule, not the page's). */
+ * the server's rule, not the page's); one request at a time per conversation. */
 async function refreshConversation(conversationId) {
+  if (refreshing.has(conversationId)) return;
+  refreshing.add(conversationId);
   try {
     applyConversation(conversationId, await api(conversationPath(conversationId)));
   } catch {
     // Offline or gone: the next conversation frame or reload says.
+  } finally {
+    refreshing.delete(conversationId);
   }
 }
 

@@ -1,8 +1,10 @@
 // A conversation's menu in the list: Pin, Mark as unread, Mute, Archive, each the person's own
-// and kept by the server for all their devices. Opened by the row's ⋯ button, by right-click or
-// a long press on the row, or by Shift+F10 / the context-menu key on it; a menu in the WAI-ARIA
-// pattern: arrow keys, Home and End move between items, Escape or Tab closes it and focus goes
-// back to what opened it.
+// and kept by the server for all their devices. Opened by the row's ⋯ button, by the row's
+// context menu (right-click; a long press on a phone's Chromium fires the same event), or by
+// Shift+F10 / the context-menu key on it; a menu in the WAI-ARIA pattern: arrow keys, Home and
+// End move between items, Escape or Tab closes it and focus goes back to what opened it. The list
+// may redraw while the menu is open: `moveListMenuOpener` hands it the row's new ⋯ button, and a
+// row gone from sight leaves focus to `fallback`.
 
 import { h } from './dom.js';
 
@@ -11,20 +13,32 @@ let open = null;
 /** Closes the menu that is open, if any; focus goes back to its opener when `refocus`. */
 export function closeListMenu(refocus = false) {
   if (!open) return;
-  const { element, opener, onOutside } = open;
+  const { element, opener, onOutside, fallback } = open;
   open = null;
   document.removeEventListener('pointerdown', onOutside, true);
   element.remove();
   opener?.setAttribute('aria-expanded', 'false');
-  if (refocus && opener?.isConnected) opener.focus();
+  if (!refocus) return;
+  if (opener?.isConnected && opener.offsetParent) opener.focus();
+  else fallback?.();
+}
+
+/** The key (a conversation id) of the menu that is open, if any. */
+export const openListMenuKey = () => open?.key ?? null;
+
+/** The list redrew: `opener` is the new button of the row whose menu is open. */
+export function moveListMenuOpener(opener) {
+  if (!open) return;
+  open.opener = opener;
+  opener.setAttribute('aria-expanded', 'true');
 }
 
 /**
- * Opens the menu for one conversation below `opener` (the row's ⋯ button), or at `point` for a
- * right-click or a long press. `items`: [{ label, run }]; `run` is awaited, and the menu is closed
- * before it runs, with focus back on the opener.
+ * Opens the menu for one conversation (`key`) below `opener` (the row's ⋯ button), or at `point`
+ * for its context menu. `items`: [{ label, run }]; the menu closes before `run`, focus back on the
+ * opener (or `fallback()` when its row no longer shows).
  */
-export function openListMenu(opener, title, items, point = null) {
+export function openListMenu(key, opener, title, items, { point = null, fallback = null } = {}) {
   closeListMenu();
   const buttons = items.map((item) => h('button', {
     type: 'button', class: 'list-menu-item', text: item.label, tabIndex: -1, attrs: { role: 'menuitem' },
@@ -46,11 +60,11 @@ export function openListMenu(opener, title, items, point = null) {
   element.style.left = `${Math.max(8, Math.min(left, window.innerWidth - element.offsetWidth - 8))}px`;
   element.style.top = `${Math.max(8, Math.min(top, window.innerHeight - element.offsetHeight - 8))}px`;
   const onOutside = (event) => {
-    if (!element.contains(event.target) && event.target !== opener) closeListMenu();
+    if (!element.contains(event.target) && !open?.opener?.contains(event.target)) closeListMenu();
   };
   document.addEventListener('pointerdown', onOutside, true);
   opener.setAttribute('aria-expanded', 'true');
-  open = { element, opener, onOutside };
+  open = { key, element, opener, onOutside, fallback };
   buttons[0]?.focus();
 }
 

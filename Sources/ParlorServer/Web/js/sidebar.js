@@ -3,7 +3,7 @@
 
 import { avatarView } from './avatars.js';
 import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
-import { openListMenu } from './listmenu.js';
+import { moveListMenuOpener, openListMenu, openListMenuKey } from './listmenu.js';
 import { SearchPanel } from './search.js';
 import { SecuritySettings } from './security.js';
 import { rules } from './rules.js';
@@ -50,7 +50,7 @@ export class Sidebar {
     this.choosePicture = h('button', { type: 'button', class: 'link-button', text: 'Choose a picture…', on: { click: () => this.pictureInput.click() } });
     this.nameInput = h('input', {
       type: 'text', id: 'setting-display-name', class: 'input setting-name-input', autocomplete: 'name',
-      maxLength: rules.maxDisplayNameLength ?? 64, attrs: { 'aria-describedby': 'setting-display-name-hint' },
+      maxLength: rules.maxDisplayNameLength, attrs: { 'aria-describedby': 'setting-display-name-hint' },
     });
     this.nameSave = h('button', { type: 'submit', class: 'link-button', text: 'Save' });
     this.nameForm = h('form', { class: 'setting-display-name', on: { submit: (event) => { event.preventDefault(); this.changeName(); } } },
@@ -141,7 +141,8 @@ export class Sidebar {
   /** Saves the name typed in the settings; a refused one stays in the field, with the reason said. */
   async changeName() {
     const name = this.nameInput.value;
-    if (!name.trim() || name.trim() === state.me?.displayName) return;
+    // A blank name goes to the server too, which says the rule it breaks.
+    if (name.trim() === state.me?.displayName) return;
     this.nameSave.disabled = true;
     try {
       this.nameInput.value = (await this.handlers.onDisplayName(name)).user.displayName;
@@ -229,6 +230,7 @@ export class Sidebar {
       attrs: { 'aria-label': `More for ${title}`, 'aria-haspopup': 'menu', 'aria-expanded': 'false' },
       on: { click: () => this.openMenu(c.id, menuButton) },
     }, h('span', { class: 'icon icon-more', attrs: { 'aria-hidden': 'true' } }));
+    if (openListMenuKey() === c.id) moveListMenuOpener(menuButton);
     const link = h('a', {
       class: ['conversation-link', isCurrent && 'is-current', (unread > 0 || c.isMarkedUnread) && 'is-unread'],
       href: `#/c/${encodeURIComponent(c.id)}`,
@@ -280,14 +282,14 @@ export class Sidebar {
       this.focusRow(conversationId);
     };
     const title = conversationTitle(c);
-    openListMenu(opener, title, [
+    openListMenu(conversationId, opener, title, [
       c.pinnedAt ? { label: 'Unpin', run: change('pinned', false, `${title} unpinned.`) } : { label: 'Pin', run: change('pinned', true, `${title} pinned at the top.`) },
       c.isMarkedUnread ? { label: 'Mark as read', run: change('unread', false, `${title} marked read.`) }
         : unread ? null : { label: 'Mark as unread', run: change('unread', true, `${title} marked unread.`) },
       c.isMuted ? { label: 'Unmute', run: change('muted', false, `${title} unmuted.`) } : { label: 'Mute', run: change('muted', true, `${title} muted.`) },
       c.isArchived ? { label: 'Unarchive', run: change('archived', false, `${title} is back in your list.`) }
         : { label: 'Archive', run: change('archived', true, `${title} archived: it comes back with the next message${c.isMuted ? ' unless it stays muted' : ''}.`) },
-    ].filter(Boolean));
+    ].filter(Boolean), { point, fallback: () => this.focusRow(conversationId) });
   }
 
   /** Focus after a change from a row's menu: that row's ⋯ button where the row still shows (the
@@ -301,7 +303,9 @@ export class Sidebar {
     this.me.textContent = state.me ? `${state.me.displayName} (@${state.me.username})` : '';
     const all = state.order.map((id) => state.conversations.get(id)).filter(Boolean);
     // Pinned first, the first pinned first; then by the latest activity, as the order keeps them.
-    const pinned = all.filter((c) => c.pinnedAt && !c.isArchived).sort((a, b) => a.pinnedAt.localeCompare(b.pinnedAt));
+    // Pins in the same second (the wire's dates are to the second) keep one order on every device.
+    const pinned = all.filter((c) => c.pinnedAt && !c.isArchived)
+      .sort((a, b) => a.pinnedAt.localeCompare(b.pinnedAt) || a.id.localeCompare(b.id));
     const rest = all.filter((c) => !c.pinnedAt && !c.isArchived);
     const archived = all.filter((c) => c.isArchived);
     const items = [...pinned, ...rest].map((c) => this.row(c));

@@ -84,6 +84,16 @@ def test_the_keyboard_alone_is_enough(browsers):
     keys(alice, Keys.ESCAPE)
     alice.wait_surface_closed()
     alice.wait(lambda: "composer-input" in focused(alice)["cls"], "focus back in the compose field after Escape")
+    # From the compose field too: Escape closes the app open above it, and focus stays there.
+    tab_to(alice, lambda f: f["label"] == "Apps", "the drawer's button", backwards=True)
+    keys(alice, Keys.ENTER)
+    tab_to(alice, lambda f: f["label"] == "Open RSVP", "RSVP in the drawer")
+    keys(alice, Keys.ENTER)
+    alice.wait(lambda: focused(alice)["label"] == "RSVP", "focus on RSVP's title")
+    alice.js("document.querySelector('.composer-input').focus()")
+    keys(alice, Keys.ESCAPE)
+    alice.wait_surface_closed()
+    assert "composer-input" in focused(alice)["cls"], focused(alice)
 
 
 @pytest.mark.flow

@@ -166,6 +166,11 @@ export class ConversationView {
         this.setTray('none', true);
       } else if (event.key === 'Escape' && !this.webSheet.hidden) {
         this.closeWeb();
+      } else if (event.key === 'Escape' && !event.defaultPrevented && this.surface.isOpen && event.target === this.composer.input) {
+        // From the compose field (no reply, edit or mention list open, which Escape closes
+        // first), Escape closes the app open above it; focus stays in the field.
+        event.preventDefault();
+        client.closeApp(this.id);
       }
     });
   }

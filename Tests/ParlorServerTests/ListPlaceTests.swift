@@ -11,10 +11,7 @@ struct ListPlaceTests {
     func ownListOnly() async throws {
         try await TestServer().run(.live) { api in
             let port = try #require(api.port)
-            let alice = try await api.signUp("alice")
-            let bob = try await api.signUp("bob")
-            let carol = try await api.signUp("carol")
-            let direct = try await api.conversation(of: alice, with: [bob])
+            let (alice, bob, carol, direct) = try await api.threePeople().cast
             try await api.send("hi", in: direct.id, as: bob)
             let aliceOtherTab = try await TestSocket.session(port: port, as: alice)
             let bobSocket = try await TestSocket.session(port: port, as: bob)

@@ -1,8 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import Logging
-import NIOCore
-import NIOHTTP1
 import ParlorKit
 import ParlorStore
 

@@ -1,7 +1,4 @@
-import Logging
 import NIOCore
-import ParlorStore
-import Synchronization
 
 /// The channel handler of a browser tab's WebSocket, above `WebSocketMessageHandler`.
 final class GatewayHandler: ChannelDuplexHandler, RemovableChannelHandler {

@@ -1,8 +1,5 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
-@_spi(Hosting) import ParlorKit
 
 extension Router {
     /// Answers a method a path does not take with 405 and `Allow` listing those it does, instead

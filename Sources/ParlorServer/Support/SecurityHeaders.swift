@@ -1,8 +1,5 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
-@_spi(Hosting) import ParlorKit
 
 /// Security headers on every response: a strict Content-Security-Policy (no inline scripts or
 /// styles), no MIME sniffing, no referrers, no framing of Parlor itself. Errors a route throws

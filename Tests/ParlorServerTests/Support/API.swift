@@ -120,3 +120,23 @@ struct API: Sendable {
         #expect(reply.status == .ok, "uninstall \(item): \(reply.text)")
     }
 }
+
+/// Alice and Bob in a 1:1 conversation, and Carol, who shares none with them: the cast of the
+/// tests where one person's change must reach their own tabs or contacts and nobody else.
+struct ThreePeople: Sendable {
+    let alice: Person
+    let bob: Person
+    let carol: Person
+    let direct: Wire.Conversation
+
+    var cast: (alice: Person, bob: Person, carol: Person, direct: Wire.Conversation) { (alice, bob, carol, direct) }
+}
+
+extension API {
+    func threePeople() async throws -> ThreePeople {
+        let alice = try await signUp("alice")
+        let bob = try await signUp("bob")
+        let carol = try await signUp("carol")
+        return ThreePeople(alice: alice, bob: bob, carol: carol, direct: try await conversation(of: alice, with: [bob]))
+    }
+}

@@ -14,7 +14,7 @@ extension Wire {
         // Accounts and sign-in.
         case usernameTaken, wrongCredentials, wrongPassword, unknownUser, tooManyAttempts, tooManyNameChanges
         // Conversations.
-        case notAGroup, notAdmin, lastAdmin, groupFull, tooManyPinned
+        case notAGroup, notAdmin, lastAdmin, groupFull, tooManyPinned, personBlocked, tooManyBlocked
         // Messages.
         case sessionConflict, replyTargetNotFound, stickerTargetNotFound, invalidPlacement, mentionNotMember, tooManyMentions
         case notYourMessage, notEditable, editWindowClosed, tooManyEdits, notUnsendable, unsendWindowClosed, messageUnsent

@@ -18,5 +18,6 @@ import ParlorKit
 /// it back, and then never without the writes before it.
 public protocol ParlorStore:
     AccountStore, TokenStore, SecretStore, ConversationStore, MessageStore, ReceiptStore, ExpiryStore, MessageChangeStore,
-    SearchStore, ReactionStore, AppStateStore, DrawerStore, BlobStore, AppRegistryStore, OperationsStore
+    SearchStore, ReactionStore, AppStateStore, DrawerStore, BlobStore, AppRegistryStore, OperationsStore,
+    BlockStore
 {}

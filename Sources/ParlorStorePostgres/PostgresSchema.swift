@@ -265,6 +265,18 @@ enum PostgresSchema {
             "ALTER TABLE members ADD COLUMN archived_through BIGINT",
             "ALTER TABLE members ADD COLUMN marked_unread BOOLEAN NOT NULL DEFAULT false",
         ]),
+        Migration(name: "v15: blocks", statements: [
+            // Who blocked whom (BlockStore); both sides go with either account.
+            """
+            CREATE TABLE blocks (
+                blocker_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                blocked_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                blocked_at TIMESTAMPTZ NOT NULL,
+                PRIMARY KEY (blocker_id, blocked_id)
+            )
+            """,
+            "CREATE INDEX blocks_by_blocked ON blocks(blocked_id)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -239,6 +239,18 @@ enum SQLiteSchema {
                 ALTER TABLE members ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v15: blocks") { db in
+            // Who blocked whom (BlockStore); both sides go with either account.
+            try db.execute(sql: """
+                CREATE TABLE blocks (
+                    blocker_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    blocked_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    blocked_at REAL NOT NULL,
+                    PRIMARY KEY (blocker_id, blocked_id)
+                );
+                CREATE INDEX blocks_by_blocked ON blocks(blocked_id);
+                """)
+        }
         return migrator
     }
 }

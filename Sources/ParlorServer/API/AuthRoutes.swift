@@ -4,7 +4,7 @@ import ParlorInput
 import ParlorStore
 
 /// `/api/auth/*` and `/api/me`: sign up, sign in, sign out (here or everywhere), the password
-/// and the person's settings.
+/// and the person's settings, and whom they blocked.
 struct AuthRoutes {
     let accounts: Accounts
     let sessions: Sessions
@@ -87,6 +87,24 @@ struct AuthRoutes {
             let now = try await accounts.user(id: user.id) ?? user
             return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
+        addBlocks(to: router)
+    }
+
+    /// `/api/me/blocked`: the people the user blocked; PUT blocks one, DELETE unblocks, both
+    /// answering with the list as it is then.
+    func addBlocks(to router: Router<ParlorRequestContext>) {
+        router.get("/api/me/blocked") { _, context in
+            let user = try context.requireUser()
+            return try JSONBody.response(try await accounts.blockedPeople(of: user.id))
+        }
+        @Sendable func setBlocked(_ isBlocked: Bool, _ context: ParlorRequestContext) async throws -> Response {
+            let user = try context.requireUser()
+            guard let other = context.parameters.get("user").flatMap(UserID.init(_:)) else { throw APIError.notFound }
+            try await accounts.setBlocked(isBlocked, other, by: user.id)
+            return try JSONBody.response(try await accounts.blockedPeople(of: user.id))
+        }
+        router.put("/api/me/blocked/:user") { _, context in try await setBlocked(true, context) }
+        router.delete("/api/me/blocked/:user") { _, context in try await setBlocked(false, context) }
     }
 
     /// Sets or clears `user`'s profile picture (`Accounts.setAvatar`) and tells every node's

@@ -51,8 +51,8 @@ struct ConversationRoutes {
     func add(to router: Router<ParlorRequestContext>) {
         let (conversations, messaging, renderer) = (services.conversations, services.messaging, services.renderer)
         router.get("/api/users") { request, context in
-            _ = try context.requireUser()
-            return try JSONBody.response(try await conversations.people(matching: request.uri.queryParameters.get("query") ?? ""))
+            let user = try context.requireUser()
+            return try JSONBody.response(try await conversations.people(matching: request.uri.queryParameters.get("query") ?? "", for: user.id))
         }
         router.get("/api/conversations") { _, context in
             let user = try context.requireUser()

@@ -10,7 +10,7 @@ import ParlorStore
 public struct Accounts: Sendable {
     /// The roles of the store accounts use: accounts and tokens, and a person's settings (read
     /// receipts, a profile picture from their uploads).
-    public typealias Store = AccountStore & TokenStore & ReceiptStore & BlobStore
+    public typealias Store = AccountStore & TokenStore & ReceiptStore & BlobStore & BlockStore
 
     let store: any Store
     let configuration: ServerConfiguration

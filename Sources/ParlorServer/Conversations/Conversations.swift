@@ -65,11 +65,15 @@ final class Conversations: Sendable {
         return try NameRules.check(proposed, what: "A title", maxLength: maxTitleLength)
     }
 
-    /// People whose username or display name contains `query` (everyone for an empty query).
-    func people(matching query: String) async throws -> [Wire.User] {
+    /// People whose username or display name contains `query` (everyone for an empty query), as
+    /// `user` may find them: someone who blocked `user` is not among them, as nobody by their name
+    /// would not be.
+    func people(matching query: String, for user: UserID) async throws -> [Wire.User] {
         let query = query.lowercased()
+        let hidden = try await membership.blocks(of: user).blockedBy
         let users = try await store.allUsers().filter {
-            query.isEmpty || $0.username.lowercased().contains(query) || $0.displayName.lowercased().contains(query)
+            !hidden.contains($0.id)
+                && (query.isEmpty || $0.username.lowercased().contains(query) || $0.displayName.lowercased().contains(query))
         }
         return users.prefix(Self.maxSearchResults).map { Wire.User($0) }
     }
@@ -98,8 +102,9 @@ final class Conversations: Sendable {
             throw APIError.invalid("Pick 1 to \(maxMembers - 1) people to talk with.")
         }
         var members = [user]
+        let blocks = try await membership.blocks(of: user)
         for username in usernames {
-            let member = try await account(named: username)
+            let member = try await account(named: username, reachableWith: blocks)
             if !members.contains(member.id) { members.append(member.id) }
         }
         guard members.count > 1 else { throw APIError.invalid("Pick someone other than yourself.") }
@@ -151,7 +156,7 @@ final class Conversations: Sendable {
     func addMember(named username: String, to conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.isGroup else { throw Self.notAGroup("People can be added to group conversations only; start a group instead.") }
-        let member = try await account(named: username)
+        let member = try await account(named: username, reachableWith: try await membership.blocks(of: user))
         guard !record.members.contains(member.id) else { return }
         guard record.members.count < maxMembers else {
             throw APIError(.conflict, code: .groupFull, "This group has \(maxMembers) members, the most a group may have.")
@@ -224,9 +229,19 @@ final class Conversations: Sendable {
         await apps.refreshParticipants(in: conversation)
     }
 
-    private func account(named username: String) async throws -> User {
-        guard let user = try await store.credentials(username: username)?.user else {
+    /// The person called `username`, whom someone with `blocks` wants to start a conversation with
+    /// or add to one.
+    /// - Throws: `unknownUser` when there is nobody by that name, and the very same answer when
+    ///   they blocked the one asking (who is not told); `personBlocked` when the one asking blocked
+    ///   them.
+    private func account(named username: String, reachableWith blocks: BlockList) async throws -> User {
+        guard let user = try await store.credentials(username: username)?.user, !blocks.blockedBy.contains(user.id) else {
             throw APIError(.notFound, code: .unknownUser, "There is nobody called '\(username.prefix(40))'.")
+        }
+        guard !blocks.blocked.contains(user.id) else {
+            throw APIError(
+                .conflict, code: .personBlocked,
+                "You blocked \(user.displayName); unblock them in Settings › Blocked people to talk with them.")
         }
         return user
     }

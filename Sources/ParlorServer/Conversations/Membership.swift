@@ -2,12 +2,13 @@ import Foundation
 import ParlorKit
 import ParlorStore
 
-/// Who is in which conversation: the check every request makes before anything else.
+/// Who is in which conversation, the check every request makes before anything else; and whom a
+/// person's presence reaches there (not those blocked either way).
 final class Membership: Sendable {
-    let store: any ConversationStore
+    let store: any ConversationStore & BlockStore
     let caches: ViewerCaches
 
-    init(store: any ConversationStore, caches: ViewerCaches) {
+    init(store: any ConversationStore & BlockStore, caches: ViewerCaches) {
         self.store = store
         self.caches = caches
     }
@@ -32,5 +33,19 @@ final class Membership: Sendable {
             throw APIError.notFound
         }
         return record
+    }
+
+    /// The blocks `user` made and those made against them.
+    func blocks(of user: UserID) async throws -> BlockList {
+        try await store.blocks(of: user)
+    }
+
+    /// Whom `user`'s typing and read receipts reach in a conversation: its other members but
+    /// those blocked either way. Nobody when the blocks cannot be read: a presence signal is not
+    /// worth reaching someone who cut its sender off.
+    func audience(of user: UserID, in conversation: ConversationRecord) async -> [UserID] {
+        let others = conversation.members.filter { $0 != user }
+        guard let separated = try? await store.blocks(of: user).separated else { return [] }
+        return separated.isEmpty ? others : others.filter { !separated.contains($0) }
     }
 }

@@ -416,13 +416,15 @@ final class Messaging: Sendable {
         await notices.send(conversation, to: [user])
     }
 
-    /// How far each member who shares read receipts has read, for a member.
+    /// How far each member who shares read receipts has read, for a member (but those blocked
+    /// either way).
     func readReceipts(for user: UserID, in conversation: ConversationID) async throws -> [Wire.ReadReceipt] {
         try await membership.requireMember(user, of: conversation)
-        return try await store.readReceipts(in: conversation).map(Wire.ReadReceipt.init)
+        let separated = try await membership.blocks(of: user).separated
+        return try await store.readReceipts(in: conversation).filter { !separated.contains($0.user) }.map(Wire.ReadReceipt.init)
     }
 
-    /// Shows the other members connected here how far `user` has read.
+    /// Shows the other members connected here how far `user` has read (but those blocked either way).
     /// - Returns: false when `user` shares no read receipts: nothing is shown.
     @discardableResult
     func showReceipt(of user: UserID, in conversation: ConversationID) async -> Bool {
@@ -430,7 +432,7 @@ final class Messaging: Sendable {
               let receipt = try? await store.readReceipts(in: conversation, of: user).first
         else { return false }
         let frame = Wire.ServerFrame.readReceipt(conversation: conversation, receipt: Wire.ReadReceipt(receipt))
-        await hub.send(.frame(frame.json()), to: record.members.filter { $0 != user })
+        await hub.send(.frame(frame.json()), to: await membership.audience(of: user, in: record))
         return true
     }
 

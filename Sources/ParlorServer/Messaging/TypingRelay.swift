@@ -4,7 +4,8 @@ import ParlorKit
 import ParlorStore
 import Synchronization
 
-/// Typing indicators: never stored, relayed to the conversation's other members: a start when the
+/// Typing indicators: never stored, relayed to the conversation's other members (but those blocked
+/// either way): a start when the
 /// person is not shown typing (then at most once per `typingInterval` as a refresh), a stop only
 /// after a start, and at most `maxNoticesPerInterval` notices per interval for one person in one
 /// conversation, however often a client says so. Clients stop showing the dots on their own after two intervals
@@ -80,6 +81,6 @@ final class TypingRelay: Sendable {
 
     private func show(_ isTyping: Bool, user: UserID, in conversation: ConversationRecord) async {
         let frame = Wire.ServerFrame.typing(conversation: conversation.id, userID: user, isTyping: isTyping)
-        await hub.send(.frame(frame.json()), to: conversation.members.filter { $0 != user })
+        await hub.send(.frame(frame.json()), to: await membership.audience(of: user, in: conversation))
     }
 }

@@ -1,16 +1,17 @@
 // A conversation's details, in a dialog opened from its header: the title (a group's, to rename),
-// the members with their pictures, who is admin and who is you; for a group, adding people,
-// removing them, naming admins and leaving. It offers only what the server allows (any member
+// the members with their pictures, who is admin and who is you, Block / Unblock beside each other
+// member; for a group, adding people, removing them, naming admins and leaving. It offers only what the server allows (any member
 // renames, adds and leaves; a group's admins remove others and name admins), and when the server
 // refuses all the same (another tab changed things meanwhile), its sentence is shown beside the
 // control. Others' changes arrive as `conversation` frames and redraw it while it is open.
 
 import * as client from './client.js';
 import { avatarView } from './avatars.js';
+import { blockButton, loadBlocked } from './blocks.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { PeoplePicker } from './newconversation.js';
 import { rules } from './rules.js';
-import { conversationTitle, state } from './state.js';
+import { conversationTitle, on, state } from './state.js';
 
 /** Back to the conversation list, with the focus on it (the conversation's view goes away). */
 function goToList() {
@@ -33,6 +34,7 @@ export class ConversationInfo {
     this.memberErrors = new Map();
     this.opener = null;
     this.onHashChange = () => this.close();
+    on('blocked', () => { if (this.isOpen) this.render(); });
 
     this.heading = h('h2', { id: 'conversation-info-title' });
     this.titleInput = h('input', {
@@ -118,6 +120,8 @@ export class ConversationInfo {
     this.confirmLeaving(false, false);
     this.titleInput.value = state.conversations.get(this.id)?.title ?? '';
     this.render();
+    // Block / Unblock beside each member follow the list once it is read.
+    if (!state.blocked) loadBlocked().catch(() => {});
     // In the page only while open: the view it belongs to may be replaced meanwhile.
     document.body.append(this.element);
     window.addEventListener('hashchange', this.onHashChange);
@@ -209,6 +213,7 @@ export class ConversationInfo {
         }));
       }
     }
+    if (!isMe && state.blocked) actions.push(blockButton(member, (message) => this.showMemberError(member.id, message)));
     const error = this.memberErrors.get(member.id) ?? '';
     return h('li', { class: 'info-member', dataset: { userId: member.id, username: member.username } },
       avatarView(member.displayName, member.id, member.avatarURL, 'avatar-member'),

@@ -2,6 +2,7 @@
 // signed-in person's menu.
 
 import { avatarView } from './avatars.js';
+import { BlockedSettings } from './blocks.js';
 import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { moveListMenuOpener, openListMenu, openListMenuKey } from './listmenu.js';
 import { SearchPanel } from './search.js';
@@ -58,6 +59,7 @@ export class Sidebar {
       h('span', { class: 'setting-name-row' }, this.nameInput, this.nameSave),
       h('span', { class: 'setting-hint', id: 'setting-display-name-hint', text: 'What others see beside your messages and in their lists.' }));
     this.security = new SecuritySettings({ onSignOutEverywhere: () => handlers.onSignOutEverywhere() });
+    this.blocked = new BlockedSettings();
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
       this.nameForm,
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
@@ -68,6 +70,7 @@ export class Sidebar {
           h('span', { class: 'setting-hint', text: 'Others see when you have read their messages.' }))),
       h('label', { class: 'setting', attrs: { for: 'setting-notifications' } }, this.notifications,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show notifications' }), this.notificationsHint)),
+      this.blocked.element,
       this.security.element);
     this.settingsButton = h('button', {
       type: 'button',
@@ -126,6 +129,7 @@ export class Sidebar {
       return;
     }
     this.receipts.disabled = true;
+    this.blocked.refresh();
     try {
       const settings = await this.handlers.onSettings();
       this.showPicture(settings.user);

@@ -96,6 +96,8 @@ export const state = {
   homes: new Map(),
   /** {apps, packs, drawer} from /api/apps. */
   directory: null,
+  /** User id → user: the people the signed-in user blocked (null until read: blocks.js). */
+  blocked: null,
   /** Conversation id → (user id → {sequence, readAt}): how far members who share receipts have read. */
   reads: new Map(),
   /** Conversation id → (user id → the timer that stops showing them typing). */

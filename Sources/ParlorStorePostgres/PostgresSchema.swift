@@ -277,6 +277,10 @@ enum PostgresSchema {
             """,
             "CREATE INDEX blocks_by_blocked ON blocks(blocked_id)",
         ]),
+        Migration(name: "v16: deleted for me", statements: [
+            // The history a member deleted for themselves (ListPlace.deletedThrough).
+            "ALTER TABLE members ADD COLUMN deleted_through BIGINT",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

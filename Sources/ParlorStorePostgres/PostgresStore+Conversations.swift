@@ -81,16 +81,20 @@ extension PostgresStore {
             let only = conversation?.description ?? ""
             let rows = try await connection.rows("""
                 SELECT c.id,
-                    (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id <> m.user_id),
-                    (SELECT count(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq),
-                    m.muted, m.pinned_at, m.archived_through, m.marked_unread
+                    (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id
+                        AND x.seq > GREATEST(m.last_read_seq, COALESCE(m.deleted_through, 0)) AND x.sender_id <> m.user_id),
+                    (SELECT count(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id
+                        AND x.seq > GREATEST(m.last_read_seq, COALESCE(m.deleted_through, 0))),
+                    m.muted, m.pinned_at, m.archived_through, m.marked_unread, m.deleted_through
                 FROM members m JOIN conversations c ON c.id = m.conversation_id
                 WHERE m.user_id = \(user.description) AND (\(only) = '' OR c.id = \(only)) ORDER BY c.last_activity DESC, c.id
                 """, logger: self.logger)
             let unread = try rows.map { row in
-                let (id, unread, mentions, muted, pinnedAt, archivedThrough, markedUnread) =
-                    try row.decode((String, Int64, Int64, Bool, Timestamp?, Int64?, Bool).self)
-                let place = ListPlace(isMuted: muted, pinnedAt: pinnedAt?.date, archivedThrough: archivedThrough, isMarkedUnread: markedUnread)
+                let (id, unread, mentions, muted, pinnedAt, archivedThrough, markedUnread, deletedThrough) =
+                    try row.decode((String, Int64, Int64, Bool, Timestamp?, Int64?, Bool, Int64?).self)
+                let place = ListPlace(
+                    isMuted: muted, pinnedAt: pinnedAt?.date, archivedThrough: archivedThrough, isMarkedUnread: markedUnread,
+                    deletedThrough: deletedThrough)
                 return (id, unread, mentions, place)
             }
             let ids = unread.map(\.0)
@@ -147,6 +151,12 @@ extension PostgresStore {
                 WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
                 """
             case .markUnread(let on): "UPDATE members SET marked_unread = \(on) WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
+            case .deleteHistory:
+                """
+                UPDATE members SET deleted_through = (SELECT last_seq FROM conversations WHERE id = \(id)),
+                    pinned_at = NULL, archived_through = NULL, marked_unread = false
+                WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
+                """
             }
             guard try await !connection.rows(query, logger: self.logger).isEmpty else {
                 throw StoreError(.notFound, "There is no such conversation.")

@@ -98,10 +98,21 @@ extension PostgresStore {
         }
     }
 
-    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID> {
+    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> HiddenMessages {
+        let (user, conversation) = (user.description, conversation.description)
+        // One statement: the member's deleted history on every row, and each expired message
+        // (a row with no message id when there is none).
         let rows = try await query("""
-            SELECT message_id FROM expiring_reads WHERE user_id = \(user.description) AND conversation_id = \(conversation.description) AND hidden
+            SELECT m.deleted_through, e.message_id FROM members m
+            LEFT JOIN expiring_reads e ON e.user_id = m.user_id AND e.conversation_id = m.conversation_id AND e.hidden
+            WHERE m.user_id = \(user) AND m.conversation_id = \(conversation)
             """)
-        return Set(try rows.compactMap { MessageID(try $0.decode(String.self)) })
+        var hidden = HiddenMessages()
+        for row in rows {
+            let (deleted, message) = try row.decode((Int64?, String?).self)
+            hidden.deletedThrough = deleted ?? 0
+            if let id = message.flatMap(MessageID.init(_:)) { hidden.expired.insert(id) }
+        }
+        return hidden
     }
 }

@@ -74,9 +74,12 @@ struct SummaryRow: Decodable, FetchableRecord {
     let pinnedAt: Double?
     let archivedThrough: Int64?
     let markedUnread: Bool
+    let deletedThrough: Int64?
 
     var place: ListPlace {
-        ListPlace(isMuted: muted, pinnedAt: pinnedAt.map(SQLiteStore.date), archivedThrough: archivedThrough, isMarkedUnread: markedUnread)
+        ListPlace(
+            isMuted: muted, pinnedAt: pinnedAt.map(SQLiteStore.date), archivedThrough: archivedThrough, isMarkedUnread: markedUnread,
+            deletedThrough: deletedThrough)
     }
 }
 

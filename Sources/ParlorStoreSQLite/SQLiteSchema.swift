@@ -251,6 +251,10 @@ enum SQLiteSchema {
                 CREATE INDEX blocks_by_blocked ON blocks(blocked_id);
                 """)
         }
+        migrator.registerMigration("v16: deleted for me") { db in
+            // The history a member deleted for themselves (ListPlace.deletedThrough).
+            try db.execute(sql: "ALTER TABLE members ADD COLUMN deleted_through INTEGER")
+        }
         return migrator
     }
 }

@@ -55,9 +55,10 @@ extension SQLiteStore {
             let rows = try SummaryRow.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT c.id,
-                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > m.last_read_seq AND x.sender_id != m.user_id) AS unread,
-                        (SELECT COUNT(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > m.last_read_seq) AS mentions,
-                        m.muted, m.pinned_at AS pinnedAt, m.archived_through AS archivedThrough, m.marked_unread AS markedUnread
+                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > MAX(m.last_read_seq, IFNULL(m.deleted_through, 0)) AND x.sender_id != m.user_id) AS unread,
+                        (SELECT COUNT(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > MAX(m.last_read_seq, IFNULL(m.deleted_through, 0))) AS mentions,
+                        m.muted, m.pinned_at AS pinnedAt, m.archived_through AS archivedThrough, m.marked_unread AS markedUnread,
+                        m.deleted_through AS deletedThrough
                     FROM members m JOIN conversations c ON c.id = m.conversation_id
                     WHERE m.user_id = ? AND (? IS NULL OR c.id = ?) ORDER BY c.last_activity DESC
                     """), arguments: [user.description, conversation?.description, conversation?.description])
@@ -87,6 +88,11 @@ extension SQLiteStore {
             case .archive(let on):
                 ("archived_through = CASE WHEN ? THEN (SELECT last_seq FROM conversations WHERE id = ?) END", [on, conversation.description])
             case .markUnread(let on): ("marked_unread = ?", [on])
+            case .deleteHistory:
+                (
+                    "deleted_through = (SELECT last_seq FROM conversations WHERE id = ?), pinned_at = NULL, archived_through = NULL, marked_unread = 0",
+                    [conversation.description]
+                )
             }
             if case .pin(true) = change {
                 let pinned = try Int.fetchOne(

@@ -113,12 +113,14 @@ extension SQLiteStore {
         }
     }
 
-    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID> {
-        try await read { db in
-            Set(try String.fetchAll(
-                db, sql: "SELECT message_id FROM expiring_reads WHERE user_id = ? AND conversation_id = ? AND hidden = 1",
-                arguments: [user.description, conversation.description]
-            ).compactMap(MessageID.init(_:)))
+    public func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> HiddenMessages {
+        let member: StatementArguments = [user.description, conversation.description]
+        return try await read { db in
+            let expired = try String.fetchAll(
+                db, sql: "SELECT message_id FROM expiring_reads WHERE user_id = ? AND conversation_id = ? AND hidden = 1", arguments: member)
+            let deleted = try Int64.fetchOne(
+                db, sql: "SELECT deleted_through FROM members WHERE user_id = ? AND conversation_id = ?", arguments: member)
+            return HiddenMessages(expired: Set(expired.compactMap(MessageID.init(_:))), deletedThrough: deleted ?? 0)
         }
     }
 }

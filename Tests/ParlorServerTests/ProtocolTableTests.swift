@@ -125,7 +125,7 @@ struct ProtocolTableTests {
                 conversation,
                 info: Wire.Conversation(
                     id: conversation, title: nil, isGroup: false, members: [user], admins: [], lastSequence: 0, unreadCount: 0,
-                    isMuted: false, unreadMentions: 0, isArchived: false, isMarkedUnread: false))
+                    isMuted: false, unreadMentions: 0, isArchived: false, isMarkedUnread: false, isDeleted: false))
         case .staged: .staged(conversation: conversation, staged: Wire.Staged(kind: "sticker", sticker: nil, app: nil))
         case .composeText: .composeText(conversation: conversation, text: "Hi")
         case .app: .app(conversation: conversation, app: AppID("org.parlor.tictactoe"), update: update)

@@ -45,17 +45,17 @@ struct ExpiringReadTests {
             #expect(hidden.map(\.user) == [alice.id])
             #expect(hidden.map(\.conversation) == [conversation])
             #expect(hidden.map(\.message) == [first])
-            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation) == [first])
-            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation).isEmpty)
-            #expect(try await store.hiddenMessages(user: scene.bob.id, conversation: conversation).isEmpty)
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation).expired == [first])
+            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation).expired.isEmpty)
+            #expect(try await store.hiddenMessages(user: scene.bob.id, conversation: conversation).expired.isEmpty)
 
             // Already hidden messages are not reported again.
             #expect(try await store.expireReads(readBefore: Self.start + 50).isEmpty)
 
             let later = try await store.expireReads(readBefore: Self.start + 200)
             #expect(Set(later.map { "\($0.user)/\($0.message)" }) == ["\(alice.id)/\(third)", "\(carol.id)/\(first)"])
-            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation) == [first, third])
-            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation) == [first])
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation).expired == [first, third])
+            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation).expired == [first])
             // The messages themselves stay for everyone else.
             #expect(try await store.allMessages(in: scene.conversation).count == 3)
         }
@@ -70,7 +70,7 @@ struct ExpiringReadTests {
             try await store.recordExpiringRead(user: alice.id, message: message, conversation: conversation, at: Self.start + 1000)
             let hidden = try await store.expireReads(readBefore: Self.start + 500)
             #expect(hidden.map(\.message) == [message])
-            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation) == [message])
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation).expired == [message])
         }
     }
 
@@ -86,8 +86,8 @@ struct ExpiringReadTests {
             try await store.recordExpiringRead(user: carol.id, message: second, conversation: conversation, at: Self.start)
 
             #expect(try await store.expireReads(readBefore: .distantFuture).isEmpty)
-            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation).isEmpty)
-            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation).isEmpty)
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation).expired.isEmpty)
+            #expect(try await store.hiddenMessages(user: carol.id, conversation: conversation).expired.isEmpty)
         }
     }
 
@@ -101,9 +101,9 @@ struct ExpiringReadTests {
                 user: scene.alice.id, message: scene.messages[0].id, conversation: scene.conversation.id, at: Self.start)
             try await store.recordExpiringRead(user: scene.alice.id, message: elsewhere.id, conversation: other.id, at: Self.start)
             #expect(try await store.expireReads(readBefore: Self.start + 1).count == 2)
-            #expect(try await store.hiddenMessages(user: scene.alice.id, conversation: scene.conversation.id) == [scene.messages[0].id])
-            #expect(try await store.hiddenMessages(user: scene.alice.id, conversation: other.id) == [elsewhere.id])
-            #expect(try await store.hiddenMessages(user: scene.carol.id, conversation: scene.conversation.id).isEmpty)
+            #expect(try await store.hiddenMessages(user: scene.alice.id, conversation: scene.conversation.id).expired == [scene.messages[0].id])
+            #expect(try await store.hiddenMessages(user: scene.alice.id, conversation: other.id).expired == [elsewhere.id])
+            #expect(try await store.hiddenMessages(user: scene.carol.id, conversation: scene.conversation.id).expired.isEmpty)
         }
     }
 }

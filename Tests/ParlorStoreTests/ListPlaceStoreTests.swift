@@ -82,4 +82,30 @@ struct ListPlaceStoreTests {
             #expect(try await store.summary(of: direct, for: alice)?.place.isMarkedUnread == false)
         }
     }
+
+    @Test("Deleted for one member: hidden up to there, out of their list, nothing unread, pin and archive gone, mute kept; the next message brings it back", arguments: StoreBackend.all)
+    func deleteHistory(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let direct = try await store.makeConversation(alice, bob)
+            try await store.send("one", from: bob, in: direct)
+            try await store.send("two", from: bob, in: direct)
+            for change: ListChange in [.pin(true), .archive(true), .markUnread(true), .mute(true)] {
+                try await store.changeList(change, user: alice.id, conversation: direct.id, at: Date())
+            }
+            try await store.changeList(.deleteHistory, user: alice.id, conversation: direct.id, at: Date())
+            let deleted = try #require(try await store.summary(of: direct, for: alice))
+            #expect(deleted.isDeleted && deleted.unreadCount == 0)
+            #expect(deleted.place.pinnedAt == nil && deleted.place.archivedThrough == nil && !deleted.place.isMarkedUnread)
+            #expect(deleted.isMuted, "a mute is about the conversation, not its history: it stays")
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: direct.id).deletedThrough == 2)
+            #expect(try await store.hiddenMessages(user: bob.id, conversation: direct.id) == HiddenMessages(), "Bob's is untouched")
+            #expect(try await store.summary(of: direct, for: bob)?.isDeleted == false)
+
+            try await store.send("three", from: bob, in: direct)
+            let back = try #require(try await store.summary(of: direct, for: alice))
+            #expect(!back.isDeleted && back.unreadCount == 1, "back, with only the new message unread")
+        }
+    }
 }

@@ -49,7 +49,7 @@ struct PersistenceTests {
             #expect(try await store.allMessages(in: conversation) == before.messages)
             #expect(try await store.sessionHead(game.id, in: conversation.id) == before.messages[1])
             #expect(try await store.summary(of: conversation, for: alice)?.unreadCount == 1)
-            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation.id) == [before.messages[2].id])
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: conversation.id).expired == [before.messages[2].id])
             #expect(try await store.staged(user: alice.id, conversation: conversation.id) == staged)
             #expect(try await store.instance(user: alice.id, scope: .home, app: todo) == Data("home".utf8))
             #expect(try await store.instance(user: alice.id, scope: .conversation(conversation.id), app: todo) == Data("here".utf8))

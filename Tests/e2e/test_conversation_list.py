@@ -1,6 +1,6 @@
-"""The conversation list as one person keeps it: pin, archive and mark unread from a row's menu
-(the ⋯ button, right-click, or Shift+F10 from the keyboard), seen at once on their other device,
-kept across a reload, and never shown to anyone else."""
+"""The conversation list as one person keeps it: pin, archive, mark unread and delete (for them
+alone) from a row's menu (the ⋯ button, right-click, or Shift+F10 from the keyboard), seen at once
+on their other device, kept across a reload, and never shown to anyone else."""
 
 import uuid
 
@@ -79,8 +79,8 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     link.send_keys(Keys.SHIFT, Keys.F10)
     alice.wait(lambda: alice.visible(".list-menu"), "the menu from Shift+F10")
     items = [b.text for b in alice.visible(".list-menu .list-menu-item")]
-    assert items[0] == "Pin" and items[-1] == "Archive" and "Mute" in items, items
-    ActionChains(alice.driver).send_keys(Keys.END).send_keys(Keys.ENTER).perform()
+    assert items[0] == "Pin" and items[-2:] == ["Archive", "Delete…"] and "Mute" in items, items
+    ActionChains(alice.driver).send_keys(Keys.END).send_keys(Keys.ARROW_UP).send_keys(Keys.ENTER).perform()
     alice.wait(lambda: "Parlor demo" not in titles(alice) and listed(alice)["toggle"] == "Archived (1)", "the group under Archived")
     alice.wait(lambda: focused(alice) == "Archived (1)", "focus on the Archived button once the row left")
     phone.wait(lambda: "Parlor demo" not in titles(phone), "the group archived on her phone too")
@@ -130,3 +130,36 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     field.clear()
     field.send_keys("A" * 70)
     assert len(field.get_attribute("value")) == 64, "the field takes no more than the server's limit"
+
+    # Delete Bob's conversation for herself: asked first (Escape keeps it, focus back on its ⋯).
+    alices = sign_in(server.url, "alice")
+    call(server.url, "POST", f"/api/conversations/{direct['id']}/messages", {"id": str(uuid.uuid4()), "text": "Lunch on Friday?"}, alices)
+    alice.press("Settings")
+    def open_bobs_menu():
+        alice.click(lambda: next((b for b in alice.visible(".conversation-menu-button") if b.get_attribute("aria-label") == "More for Bob"), None),
+                    "Bob's ⋯ button")
+        choose(alice, "Delete…")
+        return alice.wait(lambda: alice.visible("dialog.confirm-dialog"), "the question before deleting")[0]
+    dialog = open_bobs_menu()
+    assert "Delete “Bob”?" in dialog.text and focused(alice) == "Cancel", focused(alice)
+    alice.assert_accessible("the question before deleting a conversation")
+    ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+    alice.wait(lambda: not alice.visible("dialog.confirm-dialog") and focused(alice) == "More for Bob", "Escape: kept, focus back on its ⋯")
+    assert "Bob" in titles(alice)
+    open_bobs_menu()
+    alice.click(lambda: next((b for b in alice.visible("dialog.confirm-dialog button") if b.text == "Delete"), None), "Delete")
+    alice.wait(lambda: "Bob" not in titles(alice), "Bob's conversation gone from her list")
+    assert "Bob deleted." in alice.announcements()
+    phone.wait(lambda: "Bob" not in titles(phone), "gone from her phone too")
+    bobs_list = call(server.url, "GET", f"/api/conversations/{direct['id']}/messages?limit=50", token=bob)
+    assert [m.get("text") for m in bobs_list] == ["Lunch on Friday?"], "Bob keeps every message"
+    alice.driver.refresh()
+    alice.wait(lambda: "Parlor demo" in titles(alice), "the list after a reload")
+    assert "Bob" not in titles(alice), "still deleted after a reload"
+
+    # Bob writes: the conversation is back for her, holding only what he wrote since.
+    call(server.url, "POST", f"/api/conversations/{direct['id']}/messages", {"id": str(uuid.uuid4()), "text": "Still on for Friday?"}, bob)
+    alice.wait(lambda: "Bob" in titles(alice), "Bob's conversation back with his new message")
+    alice.open_conversation("Bob")
+    alice.wait_for_text_bubble("Still on for Friday?")
+    assert [e.text for e in alice.find(".transcript-list .bubble-text .bubble-body")] == ["Still on for Friday?"], "only what came after the deletion"

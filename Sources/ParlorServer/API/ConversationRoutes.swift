@@ -112,6 +112,8 @@ struct ConversationRoutes {
         router.delete("/api/conversations/:id/archived") { _, context in try await changeList(.archive(false), context) }
         router.put("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(true), context) }
         router.delete("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(false), context) }
+        // Deleted for the person asking: out of their list, its history hidden from them.
+        router.delete("/api/conversations/:id") { _, context in try await changeList(.deleteHistory, context) }
         router.put("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(true, context) }
         router.delete("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(false, context) }
         router.get("/api/conversations/:id/messages") { request, context in

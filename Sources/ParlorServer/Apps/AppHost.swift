@@ -66,8 +66,7 @@ final class AppHost: Sendable {
         guard let stored = try await store.message(id: id, in: conversation), let message = stored.content.appMessage,
               let appID = message.appID
         else { throw APIError(.notFound, code: .notFound, "That message is not an app message here.") }
-        // Only an expiring message can be hidden from its reader: the others skip the store.
-        if message.shouldExpire, (try await store.hiddenMessages(user: user, conversation: conversation)).contains(id) {
+        if try await store.hiddenMessages(user: user, conversation: conversation).contains(stored) {
             throw APIError.notFound
         }
         guard try await drawers.hasInstalled(appID, user: user) else {

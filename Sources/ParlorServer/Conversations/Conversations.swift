@@ -78,10 +78,13 @@ final class Conversations: Sendable {
         return users.prefix(Self.maxSearchResults).map { Wire.User($0) }
     }
 
-    /// The user's conversations, most recently active first, as their list shows them.
+    /// The user's conversations, most recently active first, as their list shows them (not those
+    /// they deleted, until a new message comes).
     func list(for user: UserID) async throws -> [Wire.Conversation] {
         var result: [Wire.Conversation] = []
-        for summary in try await store.conversations(of: user) { result.append(try await renderer.conversation(summary, for: user)) }
+        for summary in try await store.conversations(of: user) where !summary.isDeleted {
+            result.append(try await renderer.conversation(summary, for: user))
+        }
         return result
     }
 
@@ -139,8 +142,8 @@ final class Conversations: Sendable {
         }
     }
 
-    /// Changes where a conversation sits in `user`'s own list (mute, pin, archive, mark unread),
-    /// and tells their other tabs and devices; no one else hears of it.
+    /// Changes where a conversation sits in `user`'s own list (mute, pin, archive, mark unread,
+    /// delete for them), and tells their other tabs and devices; no one else hears of it.
     func changeList(_ change: ListChange, _ conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         do {

@@ -119,8 +119,8 @@ final class MessageChanges: Sendable {
         try await messaging.membership.requireMember(user, of: conversation)
         // One read of what is hidden for the user serves the message and its replies.
         let hidden = try await store.hiddenMessages(user: user, conversation: conversation)
-        guard !hidden.contains(id), try await store.message(id: id, in: conversation) != nil else { throw APIError.notFound }
-        return try await store.replies(to: id, in: conversation, limit: Self.maxReplies).filter { !hidden.contains($0.id) }
+        guard let message = try await store.message(id: id, in: conversation), !hidden.contains(message) else { throw APIError.notFound }
+        return try await store.replies(to: id, in: conversation, limit: Self.maxReplies).filter { !hidden.contains($0) }
     }
 
     /// Another node changed a message: shows it to the members connected here.

@@ -43,14 +43,14 @@ final class MessageSearch: Sendable {
         }
         guard let terms = SearchTerms(query) else { return Wire.SearchResults(query: query, results: []) }
         let found = try await store.search(terms, user: user, limit: limit)
-        // Messages that expired for this person after they read them are gone for them.
+        // Messages that expired for this person after they read them, or that they deleted, are gone for them.
         var visible: [StoredMessage] = []
-        var hidden: [ConversationID: Set<MessageID>] = [:]
+        var hidden: [ConversationID: HiddenMessages] = [:]
         for message in found {
             if hidden[message.conversationID] == nil {
                 hidden[message.conversationID] = try await store.hiddenMessages(user: user, conversation: message.conversationID)
             }
-            if hidden[message.conversationID]?.contains(message.id) != true { visible.append(message) }
+            if hidden[message.conversationID]?.contains(message) != true { visible.append(message) }
         }
         // Rendered a conversation at a time (one reactions read each), then put back in rank order.
         var rendered: [MessageID: Wire.Message] = [:]

@@ -202,10 +202,11 @@ final class Messaging: Sendable {
         }
     }
 
-    /// A message of the conversation as `user` may see it: nil when there is none, or it expired for them.
+    /// A message of the conversation as `user` may see it: nil when there is none, or it expired
+    /// for them, or they deleted the history it is in.
     func visibleMessage(_ id: MessageID, user: UserID, conversation: ConversationID) async throws -> StoredMessage? {
         guard let message = try await store.message(id: id, in: conversation) else { return nil }
-        if try await store.hiddenMessages(user: user, conversation: conversation).contains(id) { return nil }
+        if try await store.hiddenMessages(user: user, conversation: conversation).contains(message) { return nil }
         return message
     }
 
@@ -371,7 +372,7 @@ final class Messaging: Sendable {
         return rendered
     }
 
-    /// The messages `user` sees in a conversation (expired ones hidden).
+    /// The messages `user` sees in a conversation (expired ones and the history they deleted hidden).
     func visibleMessages(user: UserID, conversation: ConversationID, after: Int64?, limit: Int) async throws -> [StoredMessage] {
         try await membership.requireMember(user, of: conversation)
         let hidden = try await store.hiddenMessages(user: user, conversation: conversation)
@@ -380,7 +381,7 @@ final class Messaging: Sendable {
         } else {
             try await store.latestMessages(in: conversation, limit: limit)
         }
-        return messages.filter { !hidden.contains($0.id) }
+        return messages.filter { !hidden.contains($0) }
     }
 
     /// Marks messages read up to `sequence`; expiring messages from others start their countdown.

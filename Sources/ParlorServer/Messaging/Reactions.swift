@@ -8,7 +8,7 @@ import Synchronization
 /// included: each person puts each emoji once, and takes it off again. A reaction is not a
 /// message: it never touches an app's session, nor the unread count.
 final class Reactions: Sendable {
-    let store: any ReactionStore & ExpiryStore
+    let store: any ReactionStore & ExpiryStore & MessageStore
     let membership: Membership
     let hub: Hub
     let bus: any ClusterBus
@@ -20,7 +20,7 @@ final class Reactions: Sendable {
     /// - Parameters:
     ///   - perMinute: how many reactions each person may put on or take off per minute.
     ///   - maxKinds: the most different emoji one message carries.
-    init(store: any ReactionStore & ExpiryStore, membership: Membership, fanOut: FanOut, perMinute: Int, maxKinds: Int) {
+    init(store: any ReactionStore & ExpiryStore & MessageStore, membership: Membership, fanOut: FanOut, perMinute: Int, maxKinds: Int) {
         self.store = store
         self.membership = membership
         hub = fanOut.hub
@@ -63,7 +63,9 @@ final class Reactions: Sendable {
     func react(_ emoji: String, on: Bool, to message: MessageID, by user: UserID, in conversation: ConversationID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         try Self.check(emoji)
-        if try await store.hiddenMessages(user: user, conversation: conversation).contains(message) { throw APIError.notFound }
+        guard let stored = try await store.message(id: message, in: conversation),
+              try await !store.hiddenMessages(user: user, conversation: conversation).contains(stored)
+        else { throw APIError.notFound }
         if let wait = await perPerson.take(user.description) {
             throw APIError.tooMany(
                 .reactingTooFast, "You reacted more than \(perPerson.limit) times in the last minute; try again in \(wait) seconds.",

@@ -202,7 +202,7 @@ final class Renderer: Sendable {
             members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
             unreadCount: summary.unreadCount, preview: preview, lastActivityAt: summary.lastMessage?.sentAt, isMuted: summary.isMuted,
             unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,
-            isMarkedUnread: summary.place.isMarkedUnread)
+            isMarkedUnread: summary.place.isMarkedUnread, isDeleted: summary.isDeleted)
     }
 
     /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.

@@ -41,7 +41,7 @@ struct StoreDeliverySource: DeliverySource {
     ) async throws -> Int64 {
         let hidden = try await store.hiddenMessages(user: user, conversation: conversation)
         return try await store.forEachPage(in: conversation, after: sequence, through: last) { page in
-            try await body(try await renderer.render(page.filter { !hidden.contains($0.id) }, for: user))
+            try await body(try await renderer.render(page.filter { !hidden.contains($0) }, for: user))
         }
     }
 

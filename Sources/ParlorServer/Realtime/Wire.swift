@@ -51,6 +51,9 @@ extension Wire {
         public var isArchived: Bool
         /// Whether the viewer marked it unread: shown unread until they open it.
         public var isMarkedUnread: Bool
+        /// Whether the viewer deleted it for themselves and no message came since: out of their
+        /// list, its history hidden from them (a new message brings it back with only what follows).
+        public var isDeleted: Bool
     }
 
     public struct StickerRef: Codable, Sendable, Hashable {

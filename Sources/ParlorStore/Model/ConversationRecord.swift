@@ -53,6 +53,8 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     public var isMuted: Bool { place.isMuted }
     /// Whether it is out of the member's list, in Archived.
     public var isArchived: Bool { place.isArchived(lastSequence: conversation.lastSequence) }
+    /// Whether the member deleted it for themselves and nothing came since: out of their list.
+    public var isDeleted: Bool { place.isDeleted(lastSequence: conversation.lastSequence) }
 
     /// A member's summary as a store read it.
     public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, place: ListPlace = ListPlace(), unreadMentions: Int = 0) {

@@ -12,12 +12,24 @@ public struct ListPlace: Sendable, Hashable, Codable {
     public var archivedThrough: Int64?
     /// They marked it unread: the list shows it unread until they open it.
     public var isMarkedUnread: Bool
+    /// The conversation's last sequence when they deleted it for themselves; nil when they never
+    /// did. Its messages up to there are hidden from them (`HiddenMessages`); it is out of their
+    /// list until a new message brings it back with only what came after.
+    public var deletedThrough: Int64?
 
-    public init(isMuted: Bool = false, pinnedAt: Date? = nil, archivedThrough: Int64? = nil, isMarkedUnread: Bool = false) {
+    public init(
+        isMuted: Bool = false, pinnedAt: Date? = nil, archivedThrough: Int64? = nil, isMarkedUnread: Bool = false, deletedThrough: Int64? = nil
+    ) {
         self.isMuted = isMuted
         self.pinnedAt = pinnedAt
         self.archivedThrough = archivedThrough
         self.isMarkedUnread = isMarkedUnread
+        self.deletedThrough = deletedThrough
+    }
+
+    /// Whether the conversation is out of the list because they deleted it and nothing came since.
+    public func isDeleted(lastSequence: Int64) -> Bool {
+        deletedThrough.map { lastSequence <= $0 } ?? false
     }
 
     /// Whether the conversation is out of the list, in Archived, when its last message is `lastSequence`.
@@ -36,4 +48,7 @@ public enum ListChange: Sendable, Hashable {
     case pin(Bool)
     case archive(Bool)
     case markUnread(Bool)
+    /// Deleted for this member: its history hidden from them, unpinned, unarchived, not marked
+    /// unread (muted stays as it was). Others see no change.
+    case deleteHistory
 }

@@ -1,7 +1,8 @@
 import Foundation
 import ParlorKit
 
-/// Expiring messages: when each reader first read one, which they kept, and what is hidden.
+/// Expiring messages: when each reader first read one, which they kept, and what is hidden (with
+/// the history a member deleted for themselves).
 public protocol ExpiryStore: Sendable {
     /// Records that `user` first read an expiring message at `at` (later reads keep the first),
     /// without waiting for the disk (see `ParlorStore`).
@@ -10,6 +11,6 @@ public protocol ExpiryStore: Sendable {
     func keep(user: UserID, message: MessageID, conversation: ConversationID) async throws
     /// Hides, for their readers, expiring messages read before `readBefore` and not kept; returns what it hid.
     func expireReads(readBefore: Date) async throws -> [(user: UserID, conversation: ConversationID, message: MessageID)]
-    /// The messages hidden for `user` in a conversation.
-    func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> Set<MessageID>
+    /// What is hidden from `user` in a conversation: expired messages, and the history they deleted.
+    func hiddenMessages(user: UserID, conversation: ConversationID) async throws -> HiddenMessages
 }

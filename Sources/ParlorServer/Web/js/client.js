@@ -351,8 +351,16 @@ function receiveConversation(frame) {
 }
 
 /** The conversation as the server shows it to this person now; null: they are no longer in it
- * (they left or were removed), and it leaves their list. */
+ * (they left or were removed), and it leaves their list. One they deleted for themselves
+ * (`isDeleted`, here or on another device) leaves it too, and the tab forgets its messages and
+ * draft: a new message brings it back with only what follows. */
 function applyConversation(conversationId, info) {
+  if (info?.isDeleted) {
+    emit('deleted', conversationId);
+    state.transcripts.delete(conversationId);
+    state.drafts.set(conversationId, '');
+    info = null;
+  }
   if (info) {
     const isNew = !state.conversations.has(conversationId);
     // The server counts from the last read it heard of; what is on screen is read already.
@@ -524,6 +532,12 @@ export async function setListSetting(conversationId, setting, on) {
 }
 
 export const setMuted = (conversationId, muted) => setListSetting(conversationId, 'muted', muted);
+
+/** Deletes a conversation for this person alone: out of their list and its history gone for them,
+ * on all their devices; the others keep it. */
+export async function deleteConversation(conversationId) {
+  applyConversation(conversationId, await api(conversationPath(conversationId), { method: 'DELETE' }));
+}
 
 const refreshing = new Set();
 

@@ -180,6 +180,8 @@ export class ConversationView {
       on('transcript', (id) => id === this.id && this.renderTranscript()),
       on('typing', (id) => id === this.id && this.renderTyping()),
       on('conversations', () => this.renderHeader()),
+      on('blocked', () => this.info.refresh()),
+      on('deleted', (id) => id === this.id && this.info.deleted()),
       on('staged', (id) => id === this.id && this.composer.setStaged(state.staged.get(this.id) ?? null)),
       on('app', (id) => id === this.id && this.renderApp()),
       on('directory', () => {

@@ -11,7 +11,7 @@ import { blockButton, loadBlocked } from './blocks.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { PeoplePicker } from './newconversation.js';
 import { rules } from './rules.js';
-import { conversationTitle, on, state } from './state.js';
+import { conversationTitle, state } from './state.js';
 
 /** Back to the conversation list, with the focus on it (the conversation's view goes away). */
 function goToList() {
@@ -34,7 +34,6 @@ export class ConversationInfo {
     this.memberErrors = new Map();
     this.opener = null;
     this.onHashChange = () => this.close();
-    on('blocked', () => { if (this.isOpen) this.render(); });
 
     this.heading = h('h2', { id: 'conversation-info-title' });
     this.titleInput = h('input', {
@@ -138,6 +137,13 @@ export class ConversationInfo {
     const back = this.opener?.isConnected ? this.opener : document.getElementById('conversation-title');
     this.opener = null;
     focus(back);
+  }
+
+  /** The person deleted the conversation for themselves: it leaves their list without the news
+   * that they are out of it. */
+  deleted() {
+    this.seen = false;
+    this.close();
   }
 
   /** The list changed (a frame, or this person's own change): redraw, or go when they are out. */

@@ -160,6 +160,14 @@ function startApp(user, { signedIn = false } = {}) {
       leave();
     },
     onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
+    onDeleteConversation: async (conversationId) => {
+      try {
+        await client.deleteConversation(conversationId);
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
     onListSetting: async (conversationId, setting, on) => {
       try {
         await client.setListSetting(conversationId, setting, on);
@@ -241,6 +249,10 @@ function startApp(user, { signedIn = false } = {}) {
   };
 
   on('conversations', () => sidebar.render());
+  // Deleted by the person (here or on another device) while open: back to the list.
+  on('deleted', (id) => {
+    if (route?.name === 'conversation' && route.id === id) location.hash = '#/';
+  });
   startAlerts({
     isShowing: (id) => route?.name === 'conversation' && route.id === id && document.visibilityState === 'visible' && document.hasFocus(),
     open: (id) => { location.hash = `#/c/${encodeURIComponent(id)}`; },

@@ -3,6 +3,7 @@
 
 import { avatarView } from './avatars.js';
 import { BlockedSettings } from './blocks.js';
+import { confirmAction } from './confirm.js';
 import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { moveListMenuOpener, openListMenu, openListMenuKey } from './listmenu.js';
 import { SearchPanel } from './search.js';
@@ -26,7 +27,8 @@ export class Sidebar {
    * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page,
    * onDisplayName(name) → Promise<{user}>: changes the person's name, saying why when refused,
    * onListSetting(conversationId, setting, on) → Promise: mutes, pins, archives or marks unread (setting
-   * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses */
+   * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses,
+   * onDeleteConversation(conversationId) → Promise: deletes it for the person, saying why when refused */
   constructor(handlers) {
     this.handlers = handlers;
     this.search = new SearchPanel({
@@ -293,7 +295,26 @@ export class Sidebar {
       c.isMuted ? { label: 'Unmute', run: change('muted', false, `${title} unmuted.`) } : { label: 'Mute', run: change('muted', true, `${title} muted.`) },
       c.isArchived ? { label: 'Unarchive', run: change('archived', false, `${title} is back in your list.`) }
         : { label: 'Archive', run: change('archived', true, `${title} archived: it comes back with the next message${c.isMuted ? ' unless it stays muted' : ''}.`) },
+      { label: 'Delete…', run: () => this.confirmDelete(conversationId, title) },
     ].filter(Boolean), { point, fallback: () => this.focusRow(conversationId) });
+  }
+
+  /** Deletes a conversation for the person once they confirm; focus goes back to the list. */
+  async confirmDelete(conversationId, title) {
+    const confirmed = await confirmAction({
+      title: `Delete “${title}”?`,
+      text: 'Its messages are deleted for you, on all your devices; the others keep them. A new message brings the conversation back.',
+      confirm: 'Delete',
+    });
+    if (confirmed) {
+      try {
+        await this.handlers.onDeleteConversation(conversationId);
+        announce(`${title} deleted.`);
+      } catch {
+        // The handler said why.
+      }
+    }
+    this.focusRow(conversationId);
   }
 
   /** Focus after a change from a row's menu: that row's ⋯ button where the row still shows (the

@@ -82,7 +82,7 @@ final class ParlorServices: Sendable {
                 directory: directory, drawers: drawers, httpClient: ServerFetchClient(client: httpClient),
                 allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger))
         conversations = Conversations(
-            store: store, membership: membership, renderer: renderer, notices: notices, apps: apps, limits: .init(configuration))
+            store: store, membership: membership, messaging: messaging, notices: notices, apps: apps, limits: .init(configuration))
         let apps = apps
         remoteApps = RemoteApps(
             store: store, directory: directory, deadline: configuration.appCallDeadline, metrics: metrics, logger: logger

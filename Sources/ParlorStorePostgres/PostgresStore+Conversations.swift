@@ -82,7 +82,7 @@ extension PostgresStore {
             let rows = try await connection.rows("""
                 SELECT c.id,
                     (SELECT count(*) FROM messages x WHERE x.conversation_id = c.id
-                        AND x.seq > GREATEST(m.last_read_seq, COALESCE(m.deleted_through, 0)) AND x.sender_id <> m.user_id),
+                        AND x.seq > GREATEST(m.last_read_seq, COALESCE(m.deleted_through, 0)) AND x.sender_id <> m.user_id AND x.kind <> 'event'),
                     (SELECT count(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id
                         AND x.seq > GREATEST(m.last_read_seq, COALESCE(m.deleted_through, 0))),
                     m.muted, m.pinned_at, m.archived_through, m.marked_unread, m.deleted_through

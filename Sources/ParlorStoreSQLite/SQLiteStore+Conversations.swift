@@ -55,7 +55,7 @@ extension SQLiteStore {
             let rows = try SummaryRow.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT c.id,
-                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > MAX(m.last_read_seq, IFNULL(m.deleted_through, 0)) AND x.sender_id != m.user_id) AS unread,
+                        (SELECT COUNT(*) FROM messages x WHERE x.conversation_id = c.id AND x.seq > MAX(m.last_read_seq, IFNULL(m.deleted_through, 0)) AND x.sender_id != m.user_id AND x.kind != 'event') AS unread,
                         (SELECT COUNT(*) FROM mentions x WHERE x.conversation_id = c.id AND x.user_id = m.user_id AND x.seq > MAX(m.last_read_seq, IFNULL(m.deleted_through, 0))) AS mentions,
                         m.muted, m.pinned_at AS pinnedAt, m.archived_through AS archivedThrough, m.marked_unread AS markedUnread,
                         m.deleted_through AS deletedThrough

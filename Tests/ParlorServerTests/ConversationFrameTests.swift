@@ -27,15 +27,17 @@ struct ConversationFrameTests {
             let added = try await carolSocket.next("conversation")
             #expect(added.conversationInfo?.members.map(\.username).contains("carol") == true)
             try await api.send("welcome carol", in: group.id, as: alice)
-            #expect(try await carolSocket.messages(1).map(\.text) == ["welcome carol"], "a new member gets messages live")
+            #expect(try await carolSocket.messages(2).map(\.text) == ["Alice added you", "welcome carol"], "a new member gets messages live")
 
             _ = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
             let removed = try await carolSocket.next("conversation")
             #expect(removed.conversation == group.id)
             #expect(removed.conversationInfo == nil, "a removed member is told the conversation is gone for them")
             try await api.send("after carol left", in: group.id, as: alice)
-            #expect(try await bobSocket.messages(2).map(\.text) == ["welcome carol", "after carol left"])
-            #expect(try await carolSocket.frames(within: .milliseconds(300)).filter { $0.type == "message" }.isEmpty)
+            #expect(try await bobSocket.messages(5).map(\.text) == [
+                "Alice named the conversation “Party”", "Alice added Carol", "welcome carol", "Alice removed Carol", "after carol left",
+            ], "each change a line in the transcript, among the messages")
+            #expect(try await carolSocket.frames(within: .milliseconds(300)).filter { $0.type == "message" }.isEmpty, "not even the line that removed her")
             await bobSocket.disconnect()
             await carolSocket.disconnect()
         }

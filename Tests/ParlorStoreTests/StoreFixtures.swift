@@ -100,7 +100,7 @@ extension StoredMessage {
         switch content {
         case .text(let text, _, _): text
         case .app(let message): message.template?.caption
-        case .sticker: nil
+        case .sticker, .event: nil
         case .attachment(let attachment): attachment.name
         }
     }

@@ -2,8 +2,9 @@
 (reached and opened by keyboard, closed by Escape with the focus back on it), renaming (the title
 field holds the server's limit), adding someone (they see the conversation appear), naming an admin,
 removing someone (it leaves their list, and the page they were on), leaving with a confirmation;
-each change reaches the others live. Only admins are offered Remove and Make admin, and a
-refusal is shown as the server's sentence beside the control."""
+each change reaches the others live and is a line in the transcript ("You added Carol"). Only
+admins are offered Remove and Make admin, and a refusal is shown as the server's sentence beside
+the control."""
 
 import pytest
 from selenium.webdriver.common.keys import Keys
@@ -100,7 +101,8 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     open_info(carol)
     carol.wait(lambda: members(carol) == ["alice", "bob", "carol"], "the members in Carol's dialog")
     assert carol.button("Add people…") and carol.button("Leave conversation")
-    assert not carol.find(f"{DIALOG} .info-member-action"), "no Remove or Make admin for a member who is not admin"
+    actions = [b.text for b in carol.find(f"{DIALOG} .info-member-action")]
+    assert actions == ["Block", "Block"], f"no Remove or Make admin for a member who is not admin, only Block beside the others: {actions}"
 
     # Alice makes Bob an admin: Bob's details (opened now) offer him Remove.
     alice.press("Make admin: Bob")
@@ -133,3 +135,14 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     assert error.text == "A group always has an admin: make someone else one first."
     assert badges(alice, "alice") == ["Admin", "You"]
     alice.shot("last-admin")
+
+    # Each change is a line in the transcript, for everyone there, in their own words.
+    press_key(alice, Keys.ESCAPE)
+    alice.wait(lambda: info_dialog(alice) is None, "the dialog closed")
+    expected = [
+        "You named the conversation “Friday dinner”", "You added Carol", "You made Bob an admin", "You removed Carol",
+        "Bob left the conversation",
+    ]
+    alice.wait(lambda: [e.text for e in alice.visible(".entry-event .event-line")] == expected, "the lines in Alice's transcript")
+    alice.shot("event-lines")
+    alice.assert_accessible("the transcript with event lines")

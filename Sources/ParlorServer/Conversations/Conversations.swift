@@ -6,8 +6,9 @@ import ParlorStore
 /// Conversations and their rules: who may start one and with whom (a 1:1 conversation with the
 /// same person is reused), titles, adding and removing members, and a group's admins (the
 /// creator first; only admins remove others or name other admins; anyone may leave). Every change
-/// is announced to the members' connections on every node, and running app instances learn the
-/// new participants.
+/// is announced to the members' connections on every node, written as a line in the transcript
+/// ("Alice added Dave", through `Messaging.record`), and running app instances learn the new
+/// participants.
 final class Conversations: Sendable {
     /// The roles of the store conversations use: conversations, and accounts (people are found by
     /// username).
@@ -29,6 +30,7 @@ final class Conversations: Sendable {
 
     let store: any Store
     let membership: Membership
+    let messaging: Messaging
     let renderer: Renderer
     let notices: ConversationNotices
     let apps: AppHost
@@ -41,10 +43,11 @@ final class Conversations: Sendable {
     /// least a full group's worth): a flood spread over many people.
     let additionsBy: RateLimiter
 
-    init(store: any Store, membership: Membership, renderer: Renderer, notices: ConversationNotices, apps: AppHost, limits: Limits) {
+    init(store: any Store, membership: Membership, messaging: Messaging, notices: ConversationNotices, apps: AppHost, limits: Limits) {
         self.store = store
         self.membership = membership
-        self.renderer = renderer
+        self.messaging = messaging
+        renderer = messaging.renderer
         self.notices = notices
         self.apps = apps
         maxMembers = limits.maxMembers
@@ -126,8 +129,11 @@ final class Conversations: Sendable {
     /// Renames a conversation (a blank title removes it).
     func rename(_ conversation: ConversationID, to proposed: String?, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
-        try await store.setTitle(try Self.title(proposed), of: record.id)
+        let title = try Self.title(proposed)
+        guard title != record.title else { return }
+        try await store.setTitle(title, of: record.id)
         await notices.announce(record.id, to: record.members)
+        await messaging.record(.renamed(title: title), by: user, in: record.id)
     }
 
     /// Tells every member of each of `user`'s conversations how it looks now (after `user`
@@ -167,6 +173,7 @@ final class Conversations: Sendable {
         try await countAdditions(of: [member.id], by: user)
         try await store.addMember(member.id, to: record.id)
         await notices.announce(record.id, to: record.members + [member.id])
+        await messaging.record(.added(people: [member.id]), by: user, in: record.id)
         await apps.refreshParticipants(in: record.id)
     }
 
@@ -183,6 +190,7 @@ final class Conversations: Sendable {
         try await store.removeMember(removed, from: record.id)
         await apps.removeInstances(of: removed, in: record.id)
         await notices.announce(record.id, to: record.members)
+        await messaging.record(removed == user ? .left : .removed(person: removed), by: user, in: record.id)
         await apps.refreshParticipants(in: record.id)
     }
 
@@ -199,6 +207,9 @@ final class Conversations: Sendable {
         case .lastAdmin: throw APIError(.conflict, code: .lastAdmin, "A group always has an admin: make someone else one first.")
         }
         await notices.announce(record.id, to: record.members)
+        if record.admins.contains(member) != isAdmin {
+            await messaging.record(.admin(person: member, isAdmin: isAdmin), by: user, in: record.id)
+        }
     }
 
     /// What a 1:1 conversation refuses that a group would allow (409: the conversation's kind).

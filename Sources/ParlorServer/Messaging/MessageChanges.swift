@@ -91,6 +91,9 @@ final class MessageChanges: Sendable {
     ///   app's session); `unsendWindowClosed`; `conflict` when it changed meanwhile.
     func unsend(_ id: MessageID, by user: UserID, in conversation: ConversationID) async throws {
         let (message, _) = try await ownMessage(id, of: user, in: conversation, doing: "unsend")
+        if message.content.isEvent {
+            throw APIError(.badRequest, code: .notUnsendable, "A line about a change to the conversation stays: it says what happened.")
+        }
         if message.content.appMessage?.session != nil {
             throw APIError(
                 .badRequest, code: .notUnsendable, "A message in an app's session (a game, a poll) cannot be unsent: the session goes on from it.")

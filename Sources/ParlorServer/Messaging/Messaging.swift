@@ -114,7 +114,7 @@ final class Messaging: Sendable {
         let record = try await membership.requireMember(user, of: conversation)
         try MessageRules.checkText(text)
         try Self.checkMentions(in: text, members: record.members)
-        if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation) == nil {
+        if let replyTo, try await visibleMessage(replyTo, user: user, conversation: conversation)?.content.isEvent != false {
             throw APIError(.notFound, code: .replyTargetNotFound, "The message you reply to is not in this conversation.")
         }
         let mentions = await chargeMentions(of: Set(MentionTokens.users(in: text)), from: user)
@@ -226,7 +226,9 @@ final class Messaging: Sendable {
             guard placement.isOnTheBubble else {
                 throw APIError(.badRequest, code: .invalidPlacement, "A placed sticker's x and y are fractions of the message, from 0 to 1.")
             }
-            guard let target = try await visibleMessage(placement.message, user: user, conversation: conversation), target.unsentAt == nil else {
+            guard let target = try await visibleMessage(placement.message, user: user, conversation: conversation), target.unsentAt == nil,
+                  !target.content.isEvent
+            else {
                 throw APIError(.notFound, code: .stickerTargetNotFound, "The message you place the sticker on is not in this conversation.")
             }
             guard target.content.placement == nil else {
@@ -349,6 +351,16 @@ final class Messaging: Sendable {
         }
         metrics.messageCommitted(kind: stored.content.kind)
         return Sent(stored: stored, sameForEveryone: await fanOut(stored))
+    }
+
+    /// Writes the line in the transcript that says what `actor` changed about the conversation
+    /// ("Alice added Dave"): a message of kind `event`, sent by them, that counts as unread for
+    /// nobody and alerts nobody. It costs the actor a message of their allowance, so a loop of
+    /// renames cannot fill a transcript: past it, the change is made without its line.
+    func record(_ event: ConversationEvent, by actor: UserID, in conversation: ConversationID) async {
+        // Refused past the allowance (counted in the refusals metric) or lost with the store:
+        // the change stands, and members see it in the conversation's details.
+        _ = try? await commit(NewMessage(id: MessageID(), conversationID: conversation, sender: actor, content: .event(event)))
     }
 
     /// Queues the message for every member's connections on this node, and for members' open

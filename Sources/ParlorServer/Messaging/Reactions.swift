@@ -63,7 +63,7 @@ final class Reactions: Sendable {
     func react(_ emoji: String, on: Bool, to message: MessageID, by user: UserID, in conversation: ConversationID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         try Self.check(emoji)
-        guard let stored = try await store.message(id: message, in: conversation),
+        guard let stored = try await store.message(id: message, in: conversation), !stored.content.isEvent,
               try await !store.hiddenMessages(user: user, conversation: conversation).contains(stored)
         else { throw APIError.notFound }
         if let wait = await perPerson.take(user.description) {

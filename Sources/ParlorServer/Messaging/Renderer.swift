@@ -50,8 +50,38 @@ final class Renderer: Sendable {
             wire.placement = placement
         case .attachment(let attachment): wire.attachment = Wire.Attachment(attachment)
         case .app(let appMessage): wire.app = await renderApp(appMessage, id: message.id, conversation: message.conversationID, for: viewer)
+        case .event(let event): wire.text = await line(event, by: message.sender, for: viewer)
         }
         return wire
+    }
+
+    /// A conversation event as `viewer` reads it: "Alice added Dave and Erin", "You named the
+    /// conversation “Friday”", "Bob removed you" (names as they are now; "a former member" for an
+    /// account gone).
+    func line(_ event: ConversationEvent, by actor: UserID, for viewer: UserID) async -> String {
+        let users = (try? await caches.users([actor] + event.people, store: store)) ?? []
+        func name(_ id: UserID, subject: Bool = false) -> String {
+            if id == viewer { return subject ? "You" : "you" }
+            return users.first { $0.id == id }?.displayName ?? (subject ? "A former member" : "a former member")
+        }
+        let who = name(actor, subject: true)
+        switch event {
+        case .added(let people): return "\(who) added \(Self.list(people.map { name($0) }))"
+        case .removed(let person): return "\(who) removed \(name(person))"
+        case .left: return "\(who) left the conversation"
+        case .renamed(let title?): return "\(who) named the conversation “\(title)”"
+        case .renamed(nil): return "\(who) removed the conversation’s name"
+        case .admin(let person, let isAdmin) where person == actor:
+            return isAdmin ? "\(who) became an admin" : "\(who) \(actor == viewer ? "are" : "is") no longer an admin"
+        case .admin(let person, let isAdmin):
+            return isAdmin ? "\(who) made \(name(person)) an admin" : "\(who) removed \(name(person)) as an admin"
+        }
+    }
+
+    /// "Dave", "Dave and Erin", "Dave, Erin and Frank".
+    static func list(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "nobody" }
+        return "\(names.dropLast().joined(separator: ", ")) and \(last)"
     }
 
     /// `text` as people read it: each mention as "@Name" ("@someone" for an account gone).
@@ -85,6 +115,7 @@ final class Renderer: Sendable {
             case .sticker: preview = "Sticker"
             case .attachment(let attachment): preview = attachment.isImage ? "Photo" : attachment.name
             case .app(let message): preview = "\(message.appID.flatMap { directory.app($0)?.manifest.name } ?? "App") message"
+            case .event: preview = "A change to the conversation"
             }
         }
         return Wire.ReplyQuote(id: quoted.id, sequence: quoted.sequence, senderName: sender?.displayName ?? "Former member", preview: preview)
@@ -106,9 +137,14 @@ final class Renderer: Sendable {
         return result
     }
 
-    /// Whether a message reads the same for every viewer (text, stickers), so its frame can be
-    /// encoded once for all.
-    static func isSameForEveryone(_ message: StoredMessage) -> Bool { message.content.appMessage == nil }
+    /// Whether a message reads the same for every viewer (text, stickers, files), so its frame can
+    /// be encoded once for all (an app's message and an event line are drawn for each).
+    static func isSameForEveryone(_ message: StoredMessage) -> Bool {
+        switch message.content {
+        case .app, .event: false
+        case .text, .sticker, .attachment: true
+        }
+    }
 
     /// A sticker as the browser loads it: a pack's asset, or a remote image (a sticker an app's
     /// browser offered) through the image proxy, signed.
@@ -195,6 +231,7 @@ final class Renderer: Sendable {
             case .app(let message):
                 let appName = message.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app"
                 preview = "\(name) · \(appName)"
+            case .event(let event): preview = await line(event, by: last.sender, for: viewer)
             }
         }
         return Wire.Conversation(

@@ -103,7 +103,8 @@ extension Wire {
         public var sender: UserID
         public var senderName: String
         public var sentAt: Date
-        /// `text`, `sticker`, `app`, `attachment`, or `unsent` (its content is gone).
+        /// `text`, `sticker`, `app`, `attachment`, `event` (a line about the conversation, its
+        /// `text` drawn for the viewer), or `unsent` (its content is gone).
         public var kind: String
         public var text: String?
         /// The card of a web page the text links to, when its sender kept one.

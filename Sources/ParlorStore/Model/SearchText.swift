@@ -107,6 +107,8 @@ extension StoredContent {
         case .text(let text, _, _): return MentionTokens.replacing(in: text, with: mentionName)
         case .sticker(let sticker, _): return sticker.localizedDescription
         case .attachment(let attachment): return attachment.name
+        // Names change: the line is drawn from ids when read, and not searched.
+        case .event: return ""
         case .app(let message):
             let layout = message.layout?.template
             let parts = [

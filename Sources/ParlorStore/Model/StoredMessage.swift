@@ -72,8 +72,10 @@ public enum StoredContent: Sendable, Hashable, Codable {
     case sticker(Sticker, placement: StickerPlacement? = nil)
     case app(Message)
     case attachment(StoredAttachment)
+    /// A line about the conversation itself (`ConversationEvent`): who added whom, a new name.
+    case event(ConversationEvent)
 
-    private enum CodingKeys: String, CodingKey { case kind, text, preview, quiet, sticker, placement, message, attachment }
+    private enum CodingKeys: String, CodingKey { case kind, text, preview, quiet, sticker, placement, message, attachment, event }
 
     /// This text with `newText` instead: its link preview stays while its link is still in the
     /// text; a mention the text had stays quiet if it was, and those in `quieting` (mentions the
@@ -98,7 +100,15 @@ public enum StoredContent: Sendable, Hashable, Codable {
         case .sticker: "sticker"
         case .app: "app"
         case .attachment: "attachment"
+        case .event: "event"
         }
+    }
+
+    /// Whether this is a line about the conversation itself: people read it, and nobody replies to
+    /// it, reacts to it, places a sticker on it or unsends it.
+    public var isEvent: Bool {
+        if case .event = self { return true }
+        return false
     }
 
     public var appMessage: Message? {
@@ -120,6 +130,7 @@ public enum StoredContent: Sendable, Hashable, Codable {
                 placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
         case "app": self = .app(try container.decode(Message.self, forKey: .message))
         case "attachment": self = .attachment(try container.decode(StoredAttachment.self, forKey: .attachment))
+        case "event": self = .event(try container.decode(ConversationEvent.self, forKey: .event))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "Unknown message kind '\(other)'")
         }
@@ -138,6 +149,7 @@ public enum StoredContent: Sendable, Hashable, Codable {
             try container.encodeIfPresent(placement, forKey: .placement)
         case .app(let message): try container.encode(message, forKey: .message)
         case .attachment(let attachment): try container.encode(attachment, forKey: .attachment)
+        case .event(let event): try container.encode(event, forKey: .event)
         }
     }
 }

@@ -251,7 +251,9 @@ function receiveMessage(message) {
     conversation.lastActivityAt = message.sentAt;
     conversation.lastSequence = Math.max(conversation.lastSequence ?? 0, message.sequence);
     const seen = visibleConversation === message.conversation && document.visibilityState === 'visible';
-    if (!fromMe && !seen) {
+    // A line about the conversation ("Alice added Dave") is read, but counts and alerts nothing.
+    const isEvent = message.kind === 'event';
+    if (!fromMe && !seen && !isEvent) {
       conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
       if (alertsUser(message, state.me?.id)) conversation.unreadMentions = (conversation.unreadMentions ?? 0) + 1;
     }
@@ -260,9 +262,9 @@ function receiveMessage(message) {
     // A message may bring an archived conversation back into the list (never a muted one): the
     // server says whether.
     if (conversation.isArchived && !conversation.isMuted) refreshConversation(message.conversation);
-    if (!fromMe) emit('incoming', message);
+    if (!fromMe && !isEvent) emit('incoming', message);
     // Said by the page (main.js listens): the data layer does not reach into the view.
-    if (!fromMe && visibleConversation === message.conversation) emit('announce', `${message.senderName}: ${spoken(message)}`);
+    if (!fromMe && visibleConversation === message.conversation) emit('announce', isEvent ? message.text : `${message.senderName}: ${spoken(message)}`);
     if (!fromMe && seen) markRead(message.conversation);
   } else if (isNew && !conversation) {
     loadConversations().catch(() => {});

@@ -180,6 +180,8 @@ export function conversationTitle(conversation) {
 export function previewOf(message) {
   const name = message.senderName;
   if (message.kind === 'unsent') return `${name} unsent a message`;
+  // A line about the conversation ("Alice added Dave") reads as it is.
+  if (message.kind === 'event') return message.text ?? '';
   if (message.text !== undefined && message.text !== null) {
     return `${name}: ${readableText(message.text, state.conversations.get(message.conversation)).slice(0, 80)}`;
   }

@@ -352,6 +352,16 @@ export class TranscriptView {
         const text = unreadText(this.unread.count);
         entries.push({ key: UNREAD_DIVIDER, sig: text, build: () => h('li', { class: 'entry entry-unread' }, h('span', { class: 'entry-unread-text', text })) });
       }
+      if (m.kind === 'event') {
+        // A line about the conversation, centred between messages, as Messages draws it.
+        add({ id: m.id, sentAt: m.sentAt, sender: m.sender, summary: true });
+        entries.push({
+          key: `m:${m.id}`, sig: `E${m.text}`,
+          build: () => h('li', { class: 'entry entry-event', dataset: { messageId: m.id, sequence: m.sequence }, title: timeLabel(m.sentAt) },
+            h('p', { class: 'event-line', text: m.text ?? '' })),
+        });
+        continue;
+      }
       const session = m.app?.sessionID;
       const collapsed = Boolean(session && newestOfSession.get(session) !== m.id);
       const mine = m.sender === me;
@@ -383,7 +393,7 @@ export class TranscriptView {
     }
     // Under the person's own newest message, when it is the conversation's newest: Delivered or Read.
     const last = messages[messages.length - 1];
-    if (last && last.sender === me && last.kind !== 'unsent') {
+    if (last && last.sender === me && last.kind !== 'unsent' && last.kind !== 'event') {
       const status = receiptText(last, conversation, state.reads.get(conversation?.id), me);
       entries.push({ key: `receipt:${last.id}`, sig: status, build: () => h('li', { class: 'entry entry-mine entry-receipt' }, h('p', { class: 'receipt-line', text: status })) });
     }

@@ -1,0 +1,27 @@
+import Foundation
+import ParlorKit
+
+/// A change to a conversation that its transcript shows as a line of its own, as Messages does
+/// ("Alice added Dave", "Bob named the conversation “Friday”"). Stored as a message of kind
+/// `event` whose sender is who made the change; it counts as unread for nobody and alerts nobody.
+public enum ConversationEvent: Sendable, Hashable, Codable {
+    /// The sender added these people.
+    case added(people: [UserID])
+    /// The sender removed this person.
+    case removed(person: UserID)
+    /// The sender left.
+    case left
+    /// The sender named the conversation (nil: removed its name).
+    case renamed(title: String?)
+    /// The sender made this person an admin, or no longer one.
+    case admin(person: UserID, isAdmin: Bool)
+
+    /// The people the line names besides its sender.
+    public var people: [UserID] {
+        switch self {
+        case .added(let people): people
+        case .removed(let person), .admin(let person, _): [person]
+        case .left, .renamed: []
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ParlorInput
+import ParlorKit
+import ParlorServer
+import ParlorStore
+import Testing
+
+@Suite("Lines in the transcript about the conversation itself")
+struct ConversationEventTests {
+    /// The `event` lines of a conversation as `person` reads them, oldest first.
+    static func lines(in conversation: ConversationID, as person: Person, api: API) async throws -> [String] {
+        try await api.messages(in: conversation, as: person).filter { $0.kind == "event" }.compactMap(\.text)
+    }
+
+    @Test("Adding, naming, admins, removing and leaving each write one line, read by each as theirs (\"You added Carol\", \"Alice added you\"); none counts as unread")
+    func linesForEveryone() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let (alice, bob, carol, _) = try await api.threePeople().cast
+            let group = try await api.conversation(of: alice, with: [bob], title: "Plans")
+            let bobSocket = try await TestSocket.session(port: port, as: bob)
+
+            _ = try await api.post("/api/conversations/\(group.id)/members", as: alice, json: ["username": "carol"])
+            let live = try await bobSocket.messages(1)
+            #expect(live.map(\.kind) == ["event"] && live.map(\.text) == ["Alice added Carol"], "Bob sees it at once")
+            #expect(try await Self.lines(in: group.id, as: alice, api: api) == ["You added Carol"])
+            #expect(try await Self.lines(in: group.id, as: carol, api: api) == ["Alice added you"])
+
+            _ = try await api.request(.patch, "/api/conversations/\(group.id)", as: bob, json: ["title": "Friday"])
+            _ = try await api.request(.patch, "/api/conversations/\(group.id)", as: bob, json: ["title": "Friday"])
+            _ = try await api.request(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
+            _ = try await api.request(.put, "/api/conversations/\(group.id)/admins/\(bob.id)", as: alice)
+            _ = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(carol.id)", as: alice)
+            _ = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(bob.id)", as: bob)
+            _ = try await api.request(.patch, "/api/conversations/\(group.id)", as: alice, json: ["title": ""])
+            #expect(try await Self.lines(in: group.id, as: alice, api: api) == [
+                "You added Carol", "Bob named the conversation “Friday”", "You made Bob an admin", "You removed Carol",
+                "Bob left the conversation", "You removed the conversation’s name",
+            ], "one line per change: the same name or admin twice writes one")
+            let summary = try await api.get("/api/conversations/\(group.id)", as: alice).decode(Wire.Conversation.self)
+            #expect(summary.unreadCount == 0 && summary.preview == "You removed the conversation’s name", "read, never counted")
+            await bobSocket.disconnect()
+        }
+    }
+
+    @Test("A line cannot be replied to, reacted to, covered with a sticker or unsent, and search does not find it")
+    func linesStay() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let (alice, bob, _, _) = try await api.threePeople().cast
+            let group = try await api.conversation(of: alice, with: [bob], title: "Plans")
+            _ = try await api.post("/api/conversations/\(group.id)/members", as: alice, json: ["username": "carol"])
+            let line = try #require(try await api.messages(in: group.id, as: alice).first { $0.kind == "event" })
+            let socket = try await TestSocket.session(port: port, as: alice)
+
+            let reply = try await api.post("/api/conversations/\(group.id)/messages", as: bob, json: [
+                "id": .string(UUID().uuidString), "text": "Welcome!", "replyTo": .string(line.id.description),
+            ])
+            #expect(reply.status == .notFound && reply.errorCode == "replyTargetNotFound")
+            let reaction = try await ReactionTests.react(socket, "❤️", to: line.id.description, in: group.id)
+            #expect(reaction.error?.code == "notFound")
+            let unsent = try await MessageChangeTests.unsend(socket, line)
+            #expect(unsent.error?.code == "notUnsendable")
+            #expect(try await SearchTests.search("added", as: bob, in: api).decode(Wire.SearchResults.self).results.isEmpty)
+            #expect(try await api.messages(in: group.id, as: alice).contains { $0.id == line.id && $0.kind == "event" }, "the line stays")
+            await socket.disconnect()
+        }
+    }
+}

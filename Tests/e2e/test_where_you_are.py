@@ -1,11 +1,17 @@
 """Finding your place: a conversation opened with unread messages shows "N new messages" above the
 first of them and starts there; scrolled up while messages arrive, a button jumps to the newest
-("↓ 2 new messages"); on a phone the reaction button shows only on the bubble tapped, and the
-offline banner leaves the conversation's title alone."""
+("↓ 2 new messages"); on a phone the reaction button shows only on the bubble tapped, a long press
+opens a message's menu and a swipe to the right replies, and the offline banner leaves the
+conversation's title alone; on a desktop a right-click or Shift+F10 opens the menu; the installed
+app's icon badge follows the unread count."""
 
 import uuid
 
 import pytest
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from parlor_api import call, sign_in
@@ -32,6 +38,28 @@ PLACE = """
         height: transcript.clientHeight,
     };
 """
+
+
+def touch(person, element, hold: float = 0.0, swipe: int = 0):
+    """A finger on `element`: held `hold` seconds, or moved `swipe` px to the right, then lifted."""
+    actions = ActionBuilder(person.driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to(element).pointer_down()
+    if hold:
+        actions.pointer_action.pause(hold)
+    for _ in range(4 if swipe else 0):
+        actions.pointer_action.move_by(swipe // 4, 0)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def picker_for(person) -> str | None:
+    """The id of the message whose menu (tapbacks and actions) is open."""
+    return person.js("const p = document.querySelector('.reaction-picker'); return p && p.closest('[data-message-id]').dataset.messageId")
+
+
+def bubble_entry(person, text: str):
+    bubble = person.wait(lambda: [b for b in person.text_bubbles(text) if b.is_displayed()], f"'{text}' on screen")[0]
+    return bubble, bubble.find_element("xpath", "./ancestor::li[@data-message-id]").get_attribute("data-message-id")
 
 
 def place(person) -> dict:
@@ -67,11 +95,16 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
 
     alice = browsers("alice")
     alice.open_conversation("Bob")
+    # The installed app's badge: what the page asks of the browser (headless Chromium shows none).
+    alice.js("""window.__badges = [];
+        navigator.setAppBadge = (n) => { window.__badges.push(n); return Promise.resolve(); };
+        navigator.clearAppBadge = () => { window.__badges.push(0); return Promise.resolve(); };""")
     # Alice's own message in the group is never unread for her.
     call(server.url, "POST", messages, {"id": str(uuid.uuid4()), "text": "Back soon"}, sign_in(server.url, "alice"))
     for index in range(1, 31):
         bob_says(f"Unread {index}")
     alice.wait(lambda: alice.unread_count("Parlor demo") == 30, "30 unread in the group's row")
+    alice.wait(lambda: alice.js("return window.__badges.at(-1)") == 30, "the app badge at 30")
 
     # Opened: the divider above the first unread, near the top, with that message under it.
     alice.open_conversation("Parlor demo")
@@ -87,6 +120,17 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
     alice.shot("divider")
     # Messages read since: the list says so, and the divider stays while Alice is here.
     alice.wait(lambda: alice.unread_count("Parlor demo") == 0, "the group read")
+    alice.wait(lambda: alice.js("return window.__badges.at(-1)") == 0, "the app badge cleared")
+
+    # On a desktop, a right-click on a message opens its menu; so does Shift+F10 from the keyboard.
+    clicked, clicked_id = bubble_entry(alice, "Unread 29")
+    ActionChains(alice.driver).context_click(clicked).perform()
+    alice.wait(lambda: picker_for(alice) == clicked_id, "the right-clicked message's menu")
+    assert alice.js("return document.activeElement.classList.contains('tapback')"), alice.focused_element()
+    _, keyed_id = bubble_entry(alice, "Unread 30")
+    alice.js("arguments[0].focus()", alice.find(f'.entry[data-message-id="{keyed_id}"] .react-button')[0])
+    ActionChains(alice.driver).key_down(Keys.SHIFT).send_keys(Keys.F10).key_up(Keys.SHIFT).perform()
+    alice.wait(lambda: picker_for(alice) == keyed_id, "the menu from Shift+F10")
 
     # Scrolled to the top while Bob writes twice: "↓ 2 new messages", said to screen readers too.
     alice.js("document.querySelector('.transcript').scrollTop = 0")
@@ -136,6 +180,21 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
     carol.shot("tapped")
     carol.click(lambda: carol.find(f'.entry[data-message-id="{entry}"] .react-button')[0], "the tapped bubble's ☺︎+")
     carol.wait(lambda: carol.visible(".reaction-picker .tapback"), "the tapbacks")
+
+
+    # A long press on another message opens its menu, with no ☺︎+ needed; a swipe right replies.
+    pressed, pressed_id = bubble_entry(carol, "Unread 19")
+    touch(carol, pressed, hold=0.8)
+    carol.wait(lambda: picker_for(carol) == pressed_id, "the long-pressed message's menu")
+    actions = [b.text for b in carol.visible(".reaction-picker .message-action")]
+    assert actions[:2] == ["Reply", "Copy"], actions
+    carol.shot("long-press-menu")
+    swiped, _ = bubble_entry(carol, "Unread 18")
+    touch(carol, swiped, swipe=120)
+    carol.wait(lambda: carol.visible(".composer-context") and "Unread 18" in carol.find(".composer-context")[0].text,
+               "replying to the swiped message")
+    touch(carol, swiped, swipe=20)
+    assert "Unread 18" in carol.find(".composer-context")[0].text, "a short swipe changes nothing"
 
     carol.js("window.__parlorTest.drop(true)")
     banner = carol.wait(lambda: (carol.visible(".connection-banner") or [None])[0], "the connection-lost banner")

@@ -71,6 +71,10 @@ function showCount() {
   document.title = count > 0 ? `(${count}) Parlor` : 'Parlor';
   const icon = document.querySelector('link[rel="icon"]');
   if (icon) icon.href = count > 0 ? badgedIcon(count) : '/favicon.svg';
+  // The installed app's icon on the home screen or dock, where the browser offers it.
+  if (typeof navigator.setAppBadge === 'function') {
+    (count > 0 ? navigator.setAppBadge(count) : navigator.clearAppBadge()).catch(() => {});
+  }
 }
 
 /** Parlor's icon with a red badge holding `count` (99+ past 99), as a data URL. */

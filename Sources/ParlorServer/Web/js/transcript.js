@@ -5,6 +5,7 @@
 import { appCard, stickerView, summaryLine, textBubble } from './bubbles.js';
 import { timeLabel } from './times.js';
 import { announce, h, safeImageURL } from './dom.js';
+import { LONG_PRESS, addMessageGestures } from './gestures.js';
 import { readableText, sameId } from './mentions.js';
 import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
@@ -13,8 +14,6 @@ import { STICKER_DRAG_TYPE } from './widgets.js';
 import { editWindow, unsendWindow } from './rules.js';
 
 const GAP_FOR_TIME = 15 * 60 * 1000;
-/** How long a press on a reaction lasts before it shows who reacted instead of toggling. */
-const LONG_PRESS = 500;
 /** The key of the "N new messages" divider above the first message that was unread on opening. */
 const UNREAD_DIVIDER = 'unread-divider';
 /** How near the bottom (px) counts as at the newest messages. */
@@ -437,6 +436,21 @@ export class TranscriptView {
       },
     });
     li.append(body);
+    // The message's menu (tapbacks, Reply, Copy, Edit, Unsend) without the ☺︎+ button: a long
+    // press, a right-click, or the context-menu key (Shift+F10) on the message; a swipe to the
+    // right replies.
+    addMessageGestures(body, { onLongPress: () => this.openPicker(m.id), onSwipeRight: () => this.handlers.onReply(m) });
+    body.addEventListener('contextmenu', (event) => {
+      if (event.target.closest('a, img, input, textarea')) return;
+      event.preventDefault();
+      this.openPicker(m.id);
+    });
+    li.addEventListener('keydown', (event) => {
+      if (event.key !== 'ContextMenu' && !(event.shiftKey && event.key === 'F10')) return;
+      if (event.target.closest('.reaction-picker, input, textarea')) return;
+      event.preventDefault();
+      this.openPicker(m.id);
+    });
     li.append(h('p', { class: 'entry-sent-time', attrs: { 'aria-hidden': 'true' }, text: timeLabel(m.sentAt) }));
     if (m.text !== undefined && m.text !== null) {
       body.append(textBubble(m.text, conversation, state.me?.id, m.linkPreview));
@@ -627,7 +641,8 @@ export class TranscriptView {
       const mineToo = reaction.users.includes(me);
       const names = reaction.users.map(nameOf).join(', ');
       // Who reacted: in the tooltip on hover, and in a small list on a long press (touch) or a
-      // right-click, as Messages shows them; a long press does not also toggle the reaction.
+      // right-click, as Messages shows them; a long press (LONG_PRESS, as on a message) does not
+      // also toggle the reaction.
       let pressTimer = null;
       let longPressed = false;
       const showWho = () => this.showReactors(row, reaction.emoji, names);
@@ -768,6 +783,12 @@ export class TranscriptView {
       mine && m.kind === 'text' && age < editWindow() ? act('Edit', this.handlers.onEdit) : null,
       mine && !m.app?.sessionID && age < unsendWindow() ? act('Unsend', this.handlers.onUnsend) : null,
       m.placement ? null : act('Place sticker', this.handlers.onPlace));
+  }
+
+  /** Opens the picker under one message, or leaves it open when it is (a long press and the
+   * context menu it also raises on a phone open it once). */
+  openPicker(messageId) {
+    if (this.pickerFor !== messageId) this.togglePicker(messageId);
   }
 
   /** Opens the picker under one message (closing any other), or closes it; focus follows. */

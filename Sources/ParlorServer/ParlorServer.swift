@@ -53,6 +53,7 @@ public enum ParlorServer {
         AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus,
             conversations: services.conversations).add(to: router)
         ConversationRoutes(services: services).add(to: router)
+        PushRoutes(subscriptions: services.pushSubscriptions).add(to: router)
         AppRoutes(
             drawers: services.drawers, directory: directory, renderer: services.renderer, uploads: services.uploads,
             configuration: configuration).add(to: router)
@@ -115,6 +116,7 @@ public enum ParlorServer {
                     try await services.uploads.removeUnused(olderThan: configuration.unusedUploadLifetime)
                 },
                 AppDeliveryService(deliveries: services.fanOut.deliveries, host: services.apps),
+                PushService(deliveries: services.fanOut.pushes, sender: services.pushSender),
                 // Apps added or removed with `parlor apps` while the server runs.
                 PeriodicWork(name: "App registrations", interval: .seconds(1), logger: logger) {
                     try await services.remoteApps.sync()

@@ -45,6 +45,8 @@ final class ParlorServices: Sendable {
     let metrics: ServerMetrics
     let accounts: Accounts
     let sessions: Sessions
+    let pushSubscriptions: PushSubscriptions
+    let pushSender: PushSender
 
     init(
         store: any ParlorStore, directory: AppDirectory, configuration: ServerConfiguration, httpClient: HTTPClient,
@@ -55,7 +57,8 @@ final class ParlorServices: Sendable {
         self.logger = logger
         self.metrics = metrics
         let caches = ViewerCaches()
-        let fanOut = FanOut(hub: Hub(metrics: metrics), bus: bus, tracker: FanOutTracker(), deliveries: AppDeliveries())
+        let fanOut = FanOut(
+            hub: Hub(metrics: metrics), bus: bus, tracker: FanOutTracker(), deliveries: AppDeliveries(), pushes: PushDeliveries(metrics: metrics))
         self.fanOut = fanOut
         accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
         sessions = Sessions(accounts: accounts, store: store, hub: fanOut.hub, bus: bus, logger: logger)
@@ -81,6 +84,11 @@ final class ParlorServices: Sendable {
             hosting: AppHost.Hosting(
                 directory: directory, drawers: drawers, httpClient: ServerFetchClient(client: httpClient),
                 allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger))
+        let pushKeys = PushKeys(store: store, contact: configuration.pushContact)
+        pushSubscriptions = PushSubscriptions(store: store, keys: pushKeys, configuration: configuration)
+        pushSender = PushSender(
+            store: store, renderer: renderer, hub: fanOut.hub, client: httpClient, keys: pushKeys, deadline: configuration.pushDeadline,
+            metrics: metrics, logger: logger)
         conversations = Conversations(
             store: store, membership: membership, messaging: messaging, notices: notices, apps: apps, limits: .init(configuration))
         let apps = apps

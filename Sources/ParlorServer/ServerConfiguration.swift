@@ -121,6 +121,22 @@ public struct ServerConfiguration: Sendable {
     /// clients send one about as often while someone types, and stop showing the dots after two
     /// such intervals without one.
     public var typingInterval: Duration = .seconds(3)
+    /// The push services whose endpoints browsers may subscribe with (a host, or a domain whose
+    /// subdomains count too): the server sends pushes to no other host, so a subscription cannot
+    /// make it request an address of the operator's network. Those of Chrome, Edge, Firefox and
+    /// Safari by default. A loopback host listed here may be reached over plain HTTP (tests).
+    public var pushServiceHosts = [
+        "fcm.googleapis.com", "android.googleapis.com", "updates.push.services.mozilla.com", "push.services.mozilla.com",
+        "web.push.apple.com", "notify.windows.com",
+    ]
+    /// Who runs the server, as push services are told in each push (RFC 8292 `sub`: a `mailto:` or
+    /// `https:` address).
+    public var pushContact = "mailto:postmaster@localhost"
+    /// How long one push request may take, connecting included, before it is given up (and
+    /// retried).
+    public var pushDeadline: Duration = .seconds(10)
+    /// The most devices one account receives pushes on: a new one replaces the oldest.
+    public var maxPushDevices = 10
     /// SHA-256 (lowercase hex) of the operator's admin token for `/api/admin/*`; nil turns that
     /// API off (`adminToken(_:)` sets it from the token).
     public var adminTokenHash: String?

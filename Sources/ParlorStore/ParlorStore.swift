@@ -19,5 +19,5 @@ import ParlorKit
 public protocol ParlorStore:
     AccountStore, TokenStore, SecretStore, ConversationStore, MessageStore, ReceiptStore, ExpiryStore, MessageChangeStore,
     SearchStore, ReactionStore, AppStateStore, DrawerStore, BlobStore, AppRegistryStore, OperationsStore,
-    BlockStore
+    BlockStore, PushStore
 {}

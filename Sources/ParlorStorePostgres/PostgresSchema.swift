@@ -281,6 +281,24 @@ enum PostgresSchema {
             // The history a member deleted for themselves (ListPlace.deletedThrough).
             "ALTER TABLE members ADD COLUMN deleted_through BIGINT",
         ]),
+        Migration(name: "v17: web push", statements: [
+            // Browsers receiving pushes (PushStore), each gone with the sign-in that subscribed.
+            """
+            CREATE TABLE push_subscriptions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                token_hash TEXT NOT NULL REFERENCES auth_tokens(hash) ON DELETE CASCADE,
+                endpoint TEXT NOT NULL UNIQUE,
+                public_key TEXT NOT NULL,
+                auth_secret TEXT NOT NULL,
+                device TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX push_subscriptions_by_user ON push_subscriptions(user_id)",
+            "CREATE INDEX push_subscriptions_by_token ON push_subscriptions(token_hash)",
+            "ALTER TABLE users ADD COLUMN push_shows_text BOOLEAN NOT NULL DEFAULT true",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

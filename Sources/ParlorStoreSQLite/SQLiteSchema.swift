@@ -255,6 +255,24 @@ enum SQLiteSchema {
             // The history a member deleted for themselves (ListPlace.deletedThrough).
             try db.execute(sql: "ALTER TABLE members ADD COLUMN deleted_through INTEGER")
         }
+        migrator.registerMigration("v17: web push") { db in
+            // Browsers receiving pushes (PushStore), each gone with the sign-in that subscribed.
+            try db.execute(sql: """
+                CREATE TABLE push_subscriptions (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    token_hash TEXT NOT NULL REFERENCES auth_tokens(hash) ON DELETE CASCADE,
+                    endpoint TEXT NOT NULL UNIQUE,
+                    public_key TEXT NOT NULL,
+                    auth_secret TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX push_subscriptions_by_user ON push_subscriptions(user_id);
+                CREATE INDEX push_subscriptions_by_token ON push_subscriptions(token_hash);
+                ALTER TABLE users ADD COLUMN push_shows_text INTEGER NOT NULL DEFAULT 1;
+                """)
+        }
         return migrator
     }
 }

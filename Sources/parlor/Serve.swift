@@ -88,6 +88,15 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Let the image proxy, link previews, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
     var imageProxyPrivateHosts = false
 
+    @Option(help: "Who runs this server, told to push services with each push: a mailto: or https: address.")
+    var pushContact: String = ServerConfiguration().pushContact
+
+    @Option(name: .customLong("push-service-host"), help: "A push service host to accept besides those of Chrome, Edge, Firefox and Safari (repeat for several; a loopback host is reached over HTTP: tests).")
+    var pushServiceHosts: [String] = []
+
+    @Option(help: "How long one push request may take, in seconds.")
+    var pushDeadlineSeconds: Int = Int(ServerConfiguration().pushDeadline.components.seconds)
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
@@ -153,6 +162,9 @@ struct Serve: AsyncParsableCommand {
         settings.messagesPerMinute = messagesPerMinute
         settings.messageBurst = messageBurst
         settings.mentionAlertsPerMinute = mentionAlertsPerMinute
+        settings.pushContact = pushContact
+        settings.pushServiceHosts += pushServiceHosts.map { $0.lowercased() }
+        settings.pushDeadline = .seconds(max(1, pushDeadlineSeconds))
         // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.
         settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])
         let configuration = settings

@@ -1,7 +1,12 @@
 """Notifications: turned on from Settings (the browser's permission asked on that click), shown for
 messages in conversations not on screen, never for muted ones; the tab's title and icon count the
-unread messages of conversations not muted."""
+unread messages of conversations not muted. With Parlor closed (Web Push): Settings lists the
+devices that receive them, each removable; the service worker shows a push as a notification and
+a `read` push takes it away (pushes delivered through Chromium's DevTools protocol: headless
+Chromium reaches no push service; test_push.py covers the server's side against a stand-in)."""
 
+
+import json
 
 import pytest
 
@@ -78,3 +83,44 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
     alice.open_conversation("Parlor demo")
     say("Now?", 3)
     alice.wait(lambda: [n["body"] for n in notifications()] == ["Now?"], "notified again once unmuted")
+
+    # Settings › Notifications with Parlor closed: a device subscribed (here through the page's own
+    # session, as PushManager would: headless Chromium has no push service) is listed, and removed.
+    alice.js("return (async () => {" + """
+        const key = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+        const raw = new Uint8Array(await crypto.subtle.exportKey('raw', key.publicKey));
+        const b64u = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/[+]/g, '-').replace(/[/]/g, '_').replace(/=+$/, '');
+        await fetch('/api/me/push', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({
+            endpoint: 'https://fcm.googleapis.com/fcm/send/parlor-test', device: 'Pixel test phone',
+            keys: { p256dh: b64u(raw), auth: b64u(crypto.getRandomValues(new Uint8Array(16))) } }) });
+    """ + "})()")
+    alice.press("Settings")
+    remove = alice.wait(lambda: alice.button("Remove Pixel test phone"), "the device in Settings")
+    assert alice.find("#setting-push-text")[0].is_selected(), "message text shown by default"
+    alice.assert_accessible("the settings with a device for notifications")
+    remove.click()
+    alice.wait(lambda: alice.button("Remove Pixel test phone") is None, "the device removed")
+    assert "Pixel test phone gets no more notifications." in alice.announcements()
+    alice.press("Settings")
+
+    # The service worker: a push shows a notification (who, what, its conversation as the tag); a
+    # `read` push from another device takes it away.
+    alice.js("return navigator.serviceWorker.ready.then(() => true)")
+    origin = server.url.rstrip("/")
+    def deliver(payload):
+        for registration in range(8):
+            try:
+                alice.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
+                    "origin": origin, "registrationId": str(registration), "data": json.dumps(payload)})
+                return
+            except Exception:  # noqa: BLE001 - another registration id
+                continue
+        raise AssertionError("no service worker registration took the push")
+    alice.driver.execute_cdp_cmd("ServiceWorker.enable", {})
+    alice.driver.get("about:blank")  # Parlor closed: no window of it in front
+    alice.driver.get(origin + "/manifest.webmanifest")
+    shown = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => [n.title, n.body, n.tag]))"
+    deliver({"type": "message", "conversation": direct["id"], "title": "Bob", "body": "Bob: Still up?", "url": f"/#/c/{direct['id']}"})
+    alice.wait(lambda: alice.js(shown) == [["Bob", "Bob: Still up?", direct["id"]]], "the pushed notification")
+    deliver({"type": "read", "conversation": direct["id"]})
+    alice.wait(lambda: alice.js(shown) == [], "closed once read elsewhere")

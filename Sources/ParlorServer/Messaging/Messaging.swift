@@ -45,6 +45,8 @@ final class Messaging: Sendable {
     let hub: Hub
     let fanOutTracker: FanOutTracker
     let deliveries: AppDeliveries
+    /// Pushes to members' devices, queued where a message is sent.
+    let pushes: PushDeliveries
     let directory: AppDirectory
     let expiryDelay: Duration
     let metrics: ServerMetrics
@@ -70,6 +72,7 @@ final class Messaging: Sendable {
         hub = fanOut.hub
         fanOutTracker = fanOut.tracker
         deliveries = fanOut.deliveries
+        pushes = fanOut.pushes
         directory = policy.directory
         metrics = policy.metrics
         bus = fanOut.bus
@@ -350,7 +353,10 @@ final class Messaging: Sendable {
             return Sent(stored: stored, isRetry: true)
         }
         metrics.messageCommitted(kind: stored.content.kind)
-        return Sent(stored: stored, sameForEveryone: await fanOut(stored))
+        let sent = Sent(stored: stored, sameForEveryone: await fanOut(stored))
+        // Pushed from here, the node where it was sent: once, however many nodes fan it out.
+        pushes.enqueue(.message(stored, committedAt: .now))
+        return sent
     }
 
     /// Writes the line in the transcript that says what `actor` changed about the conversation
@@ -425,8 +431,9 @@ final class Messaging: Sendable {
         if await showReceipt(of: user, in: conversation) {
             await bus.publish(.readMoved(user: user, conversation: conversation))
         }
-        // The user's other tabs show the unread count.
+        // The user's other tabs show the unread count; their devices' notification of it goes.
         await notices.send(conversation, to: [user])
+        pushes.enqueue(.read(user: user, conversation: conversation))
     }
 
     /// How far each member who shares read receipts has read, for a member (but those blocked

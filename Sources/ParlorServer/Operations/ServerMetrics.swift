@@ -36,6 +36,8 @@ public final class ServerMetrics: Sendable {
     private let requests: Labelled<CoreMetrics.Counter>
     private let requestDurations: Labelled<CoreMetrics.Timer>
     private let refusals: Labelled<CoreMetrics.Counter>
+    private let pushes: Labelled<CoreMetrics.Counter>
+    private let pushDelays: CoreMetrics.Timer
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -67,6 +69,19 @@ public final class ServerMetrics: Sendable {
             CoreMetrics.Counter(label: "parlor_http_requests_total", dimensions: [("route", $0[0]), ("method", $0[1]), ("status", $0[2])], factory: factory)
         }
         requestDurations = Labelled { CoreMetrics.Timer(label: "parlor_http_request_duration_seconds", dimensions: [("route", $0[0])], factory: factory) }
+        pushes = Labelled { CoreMetrics.Counter(label: "parlor_pushes_total", dimensions: [("result", $0[0])], factory: factory) }
+        pushDelays = CoreMetrics.Timer(label: "parlor_push_delay_seconds", factory: factory)
+    }
+
+    /// One push to a browser's push service, and how it ended: `sent`, `gone` (its subscription
+    /// removed), `throttled` (429), `failed` (after its retries), `dropped` (the queue was full).
+    func push(_ result: String) {
+        pushes[result].increment()
+    }
+
+    /// From a message's commit to its push request leaving the server.
+    func pushDelay(_ duration: Duration) {
+        pushDelays.record(duration: duration)
     }
 
     /// One message written to the store (not a retry of one already there).

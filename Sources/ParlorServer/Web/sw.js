@@ -79,3 +79,51 @@ async function kept(path) {
   const cache = await caches.open(CACHE);
   return cache.match(path);
 }
+
+// Notifications with Parlor closed (Web Push): the server sends, encrypted for this browser (the
+// push service sees only ciphertext), who wrote where and, unless the person turned it off, what.
+// One notification per conversation (its tag); none over the conversation on screen. A `read` push (they read it on another device) closes the conversation's.
+self.addEventListener('push', (event) => {
+  event.waitUntil((async () => {
+    let push = null;
+    try {
+      push = event.data ? event.data.json() : null;
+    } catch {
+      return;
+    }
+    if (!push || typeof push.conversation !== 'string') return;
+    if (push.type === 'read') {
+      for (const notification of await self.registration.getNotifications({ tag: push.conversation })) notification.close();
+      return;
+    }
+    // Not over the conversation the person is looking at (a tab whose connection is with another
+    // node of the server, which did not know it was open).
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const onScreen = (client) => client.visibilityState === 'visible' && client.focused && new URL(client.url).hash === `#/c/${push.conversation}`;
+    if (windows.some(onScreen)) return;
+    await self.registration.showNotification(String(push.title ?? 'Parlor'), {
+      body: String(push.body ?? ''),
+      tag: push.conversation,
+      renotify: true,
+      icon: '/icons/parlor-192.png',
+      data: { url: typeof push.url === 'string' ? push.url : '/' },
+    });
+  })());
+});
+
+// Clicked: the conversation opens in a Parlor window already there, or in a new one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/', self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+    if (open) {
+      await open.focus();
+      open.postMessage({ type: 'open', hash: url.hash });
+    } else {
+      await self.clients.openWindow(url.href);
+    }
+  })());
+});

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import ParlorInput
@@ -64,6 +65,15 @@ struct SpecScenario {
             try await call(.put, "/api/conversations/\(group.id)/\(setting)", as: bob)
             try await call(.delete, "/api/conversations/\(group.id)/\(setting)", as: bob)
         }
+        try await call(.get, "/api/me/push", as: carol)
+        try await call(.get, "/api/me/push")
+        let device = try #require(P256KeyForSpec.subscription)
+        let pushed = try await call(.post, "/api/me/push", as: carol, json: device).decode(Wire.PushSettings.self)
+        try await call(.post, "/api/me/push", as: carol, json: ["endpoint": "https://evil.example/x", "keys": ["p256dh": "x", "auth": "y"]])
+        try await call(.patch, "/api/me/push", as: carol, json: ["showsText": false])
+        try await call(.patch, "/api/me/push", as: carol, json: ["showsText": "no"])
+        try await call(.delete, "/api/me/push/\(try #require(pushed.devices.first?.id))", as: carol)
+        try await call(.delete, "/api/me/push/nothing", as: carol)
         try await call(.get, "/api/me/blocked", as: carol)
         try await call(.put, "/api/me/blocked/\(bob.id)", as: carol)
         try await call(.put, "/api/me/blocked/\(carol.id)", as: carol)
@@ -184,5 +194,22 @@ struct SpecScenario {
         try await socket.activate("Good morning", in: opened, conversation: conversation)
         _ = try await socket.staged()
         await socket.disconnect()
+    }
+}
+
+/// A browser's push subscription as PushManager makes one: a fresh P-256 key and auth secret, an
+/// endpoint at a known push service.
+enum P256KeyForSpec {
+    static var subscription: JSON? {
+        let key = P256.KeyAgreement.PrivateKey().publicKey.x963Representation
+        let auth = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+        func b64u(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return [
+            "endpoint": "https://fcm.googleapis.com/fcm/send/spec", "device": "Spec phone",
+            "keys": ["p256dh": .string(b64u(key)), "auth": .string(b64u(auth))],
+        ]
     }
 }

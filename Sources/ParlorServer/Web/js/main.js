@@ -12,6 +12,7 @@ import { StoreDialog } from './drawer.js';
 import { HomeView } from './home.js';
 import { NewConversationDialog } from './newconversation.js';
 import { notificationsOn, setNotifications, startAlerts } from './notify.js';
+import { listenForOpen, subscribePush, unsubscribePush } from './push.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
 import { loadRules } from './rules.js';
@@ -142,6 +143,9 @@ function startApp(user, { signedIn = false } = {}) {
     onNewConversation: () => newConversation.open(),
     onSignOut: async () => {
       client.stop();
+      // This browser's notifications with Parlor closed end with the sign-in (the server drops
+      // its subscription too).
+      await unsubscribePush().catch(() => {});
       try {
         await api('/api/auth/signout', { method: 'POST' });
       } finally {
@@ -179,6 +183,9 @@ function startApp(user, { signedIn = false } = {}) {
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);
       announce(enabled ? 'Notifications on.' : 'Notifications off.');
+      // With Parlor closed too, where the browser can: said when it cannot.
+      const push = enabled ? subscribePush() : unsubscribePush();
+      push.then(() => sidebar.push.refresh(), (error) => { if (enabled) toast(error.message); });
       return enabled;
     },
     onSearchResult: (result) => {
@@ -249,6 +256,8 @@ function startApp(user, { signedIn = false } = {}) {
   };
 
   on('conversations', () => sidebar.render());
+  // A notification clicked while Parlor is open (the service worker asks): its conversation.
+  listenForOpen((hash) => { location.hash = hash; });
   // Deleted by the person (here or on another device) while open: back to the list.
   on('deleted', (id) => {
     if (route?.name === 'conversation' && route.id === id) location.hash = '#/';

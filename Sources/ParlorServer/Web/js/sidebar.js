@@ -4,6 +4,7 @@
 import { avatarView } from './avatars.js';
 import { BlockedSettings } from './blocks.js';
 import { confirmAction } from './confirm.js';
+import { PushSettings } from './push.js';
 import { announce, focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { moveListMenuOpener, openListMenu, openListMenuKey } from './listmenu.js';
 import { SearchPanel } from './search.js';
@@ -62,6 +63,7 @@ export class Sidebar {
       h('span', { class: 'setting-hint', id: 'setting-display-name-hint', text: 'What others see beside your messages and in their lists.' }));
     this.security = new SecuritySettings({ onSignOutEverywhere: () => handlers.onSignOutEverywhere() });
     this.blocked = new BlockedSettings();
+    this.push = new PushSettings();
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
       this.nameForm,
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
@@ -72,6 +74,7 @@ export class Sidebar {
           h('span', { class: 'setting-hint', text: 'Others see when you have read their messages.' }))),
       h('label', { class: 'setting', attrs: { for: 'setting-notifications' } }, this.notifications,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show notifications' }), this.notificationsHint)),
+      this.push.element,
       this.blocked.element,
       this.security.element);
     this.settingsButton = h('button', {
@@ -132,6 +135,7 @@ export class Sidebar {
     }
     this.receipts.disabled = true;
     this.blocked.refresh();
+    this.push.refresh();
     try {
       const settings = await this.handlers.onSettings();
       this.showPicture(settings.user);

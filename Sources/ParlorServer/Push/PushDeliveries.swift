@@ -1,0 +1,68 @@
+import Foundation
+import ParlorKit
+import ParlorStore
+import ServiceLifecycle
+
+/// What to push, queued by messaging on the node where it happened (so a cluster pushes each
+/// message once) and sent by `PushService`: a bounded queue, the oldest dropped (and counted)
+/// when push services fall so far behind.
+final class PushDeliveries: Sendable {
+    enum Job: Sendable {
+        /// A message was committed: its members with no connection may be told.
+        case message(StoredMessage, committedAt: ContinuousClock.Instant)
+        /// `user` read a conversation: the notification a push showed on their devices goes.
+        case read(user: UserID, conversation: ConversationID)
+    }
+
+    /// The most jobs waiting.
+    static let capacity = 1_000
+
+    let stream: AsyncStream<Job>
+    private let continuation: AsyncStream<Job>.Continuation
+    private let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+        (stream, continuation) = AsyncStream.makeStream(of: Job.self, bufferingPolicy: .bufferingNewest(Self.capacity))
+    }
+
+    func enqueue(_ job: Job) {
+        if case .dropped = continuation.yield(job) { metrics.push("dropped") }
+    }
+
+    func finish() { continuation.finish() }
+}
+
+/// Sends the queued pushes, several at once (at most `perService` to one push service), until the
+/// server stops.
+struct PushService: Service {
+    let deliveries: PushDeliveries
+    let sender: PushSender
+    /// Requests in flight to one push service, and in all.
+    static let perService = 4
+    static let total = 16
+
+    func run() async throws {
+        let places = ConcurrencyLimit(perKey: Self.perService, total: Self.total, patience: .seconds(300))
+        await withDiscardingTaskGroup { group in
+            await withGracefulShutdownHandler {
+                for await job in deliveries.stream {
+                    for push in await sender.pushes(for: job) {
+                        let host = push.endpoint.host ?? ""
+                        guard await places.enter(host) == .entered else {
+                            sender.metrics.push("dropped")
+                            continue
+                        }
+                        group.addTask {
+                            await sender.send(push)
+                            places.leave(host)
+                        }
+                    }
+                }
+            } onGracefulShutdown: {
+                deliveries.finish()
+            }
+            group.cancelAll()
+        }
+    }
+}

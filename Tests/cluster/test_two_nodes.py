@@ -650,3 +650,53 @@ def test_readyz_turns_503_when_a_nodes_database_goes_away_and_200_when_it_is_bac
         for node in nodes:
             node.stop()
         relay.stop()
+
+
+def test_a_message_is_pushed_once_whichever_node_it_was_sent_through_and_both_nodes_sign_with_one_key(database):
+    """Web Push on two nodes: each message to someone with Parlor closed reaches their device's push
+    service once (from the node it was sent through, not from every node that fans it out), and
+    both nodes give browsers the same VAPID key (one in the shared database)."""
+    import base64
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    received = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            received.append(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            self.send_response(201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    service = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=service.serve_forever, daemon=True).start()
+    extra = ("--push-service-host", "127.0.0.1")
+    node_a, node_b = Node(database, extra=extra).start(), Node(database, extra=extra).start()
+    try:
+        alice_token, bob_token, conversation = setup_conversation(node_a)
+        b64u = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+        key = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        node_b.http("POST", "/api/me/push", {
+            "endpoint": f"http://127.0.0.1:{service.server_address[1]}/bob",
+            "keys": {"p256dh": b64u(key), "auth": b64u(os.urandom(16))}}, token=bob_token)
+        assert node_a.http("GET", "/api/me/push", token=bob_token)["publicKey"] == node_b.http("GET", "/api/me/push", token=bob_token)["publicKey"]
+        for index in range(10):
+            node = node_a if index % 2 == 0 else node_b
+            node.http("POST", f"/api/conversations/{conversation}/messages", {"id": str(uuid.uuid4()), "text": f"m{index}"}, token=alice_token)
+        deadline = time.monotonic() + 15
+        while len(received) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(1.5)  # room for a second push of any of them
+        assert len(received) == 10, f"{len(received)} pushes for 10 messages"
+    finally:
+        node_a.stop()
+        node_b.stop()
+        service.shutdown()

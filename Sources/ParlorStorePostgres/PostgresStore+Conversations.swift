@@ -164,6 +164,11 @@ extension PostgresStore {
         }
     }
 
+    public func mutedMembers(of conversation: ConversationID) async throws -> Set<UserID> {
+        Set(try await query("SELECT user_id FROM members WHERE conversation_id = \(conversation.description) AND muted")
+            .compactMap { UserID(try $0.decode(String.self)) })
+    }
+
     public func addMember(_ user: UserID, to conversation: ConversationID) async throws {
         try await transaction { connection in
             guard try await !connection.rows("SELECT 1 FROM users WHERE id = \(user.description)", logger: self.logger).isEmpty else {

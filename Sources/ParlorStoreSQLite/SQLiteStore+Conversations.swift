@@ -105,6 +105,13 @@ extension SQLiteStore {
         }
     }
 
+    public func mutedMembers(of conversation: ConversationID) async throws -> Set<UserID> {
+        try await read { db in
+            Set(try String.fetchAll(db, sql: "SELECT user_id FROM members WHERE conversation_id = ? AND muted", arguments: [conversation.description])
+                .compactMap(UserID.init(_:)))
+        }
+    }
+
     public func addMember(_ user: UserID, to conversation: ConversationID) async throws {
         try await write { db in
             guard try Row.fetchOne(db, sql: "SELECT 1 FROM users WHERE id = ?", arguments: [user.description]) != nil else {

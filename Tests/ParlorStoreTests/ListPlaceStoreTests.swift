@@ -52,6 +52,7 @@ struct ListPlaceStoreTests {
             #expect(try await store.summary(of: direct, for: alice)?.isArchived == false, "a new message brings it back")
             try await store.changeList(.mute(true), user: alice.id, conversation: direct.id, at: Date())
             #expect(try await store.summary(of: direct, for: alice)?.isArchived == false, "muted after it came back: it stays in the list")
+            #expect(try await store.mutedMembers(of: direct.id) == [alice.id], "who muted it, for pushes")
             try await store.changeList(.mute(false), user: alice.id, conversation: direct.id, at: Date())
 
             try await store.changeList(.archive(true), user: alice.id, conversation: direct.id, at: Date())

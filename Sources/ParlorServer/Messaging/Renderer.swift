@@ -222,17 +222,7 @@ final class Renderer: Sendable {
         let members = try await caches.users(summary.conversation.members, store: store)
         var preview: String?
         if let last = summary.lastMessage {
-            let name = members.first { $0.id == last.sender }?.displayName ?? "Someone"
-            switch last.content {
-            case _ where last.unsentAt != nil: preview = "\(name) unsent a message"
-            case .text(let text, _, _): preview = "\(name): \(await readable(text).prefix(80))"
-            case .sticker(_, let placement): preview = placement == nil ? "\(name) sent a sticker" : "\(name) placed a sticker on a message"
-            case .attachment(let attachment): preview = attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
-            case .app(let message):
-                let appName = message.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app"
-                preview = "\(name) · \(appName)"
-            case .event(let event): preview = await line(event, by: last.sender, for: viewer)
-            }
+            preview = await self.preview(of: last, senderName: members.first { $0.id == last.sender }?.displayName ?? "Someone", for: viewer)
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
@@ -240,6 +230,19 @@ final class Renderer: Sendable {
             unreadCount: summary.unreadCount, preview: preview, lastActivityAt: summary.lastMessage?.sentAt, isMuted: summary.isMuted,
             unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,
             isMarkedUnread: summary.place.isMarkedUnread, isDeleted: summary.isDeleted)
+    }
+
+    /// A message in one line, as a conversation list (and a notification) shows it: "Alice: hi",
+    /// "Alice sent a photo", "Alice · RSVP", an event's line.
+    func preview(of message: StoredMessage, senderName name: String, for viewer: UserID) async -> String {
+        switch message.content {
+        case _ where message.unsentAt != nil: "\(name) unsent a message"
+        case .text(let text, _, _): "\(name): \(await readable(text).prefix(80))"
+        case .sticker(_, let placement): placement == nil ? "\(name) sent a sticker" : "\(name) placed a sticker on a message"
+        case .attachment(let attachment): attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
+        case .app(let app): "\(name) · \(app.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app")"
+        case .event(let event): await line(event, by: message.sender, for: viewer)
+        }
     }
 
     /// The `app` (or `home`) frame showing an instance's look, with the names behind its tokens.

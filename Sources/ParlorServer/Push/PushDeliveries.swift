@@ -39,8 +39,8 @@ struct PushService: Service {
     let deliveries: PushDeliveries
     let sender: PushSender
     /// Requests in flight to one push service, and in all.
-    static let perService = 4
-    static let total = 16
+    static let perService = 16
+    static let total = 64
 
     func run() async throws {
         let places = ConcurrencyLimit(perKey: Self.perService, total: Self.total, patience: .seconds(300))

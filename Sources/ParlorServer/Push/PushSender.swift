@@ -1,10 +1,8 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import HTTPTypes
 import Logging
 import NIOCore
-import NIOHTTP1
 import ParlorKit
 import ParlorStore
 import Synchronization
@@ -94,18 +92,19 @@ final class PushSender: Sendable {
         }
         let subscriptions = try await store.pushSubscriptions(of: offline, now: Date())
         guard !subscriptions.isEmpty else { return [] }
+        // What the notification says is the same for everyone it goes to: read once.
         let alerted = Set(message.content.alertedUsers)
+        let muted = try await store.mutedMembers(of: conversation.id)
+        let sender = (try? await renderer.caches.users([message.sender], store: renderer.store))?.first?.displayName ?? "Someone"
+        let preview = String(await renderer.preview(of: message, senderName: sender, for: message.sender).prefix(200))
         var pushes: [Push] = []
         for (user, devices) in Dictionary(grouping: subscriptions, by: \.user) {
-            guard let summary = try await store.conversationSummary(conversation.id, for: user) else { continue }
             let mentioned = alerted.contains(user)
             // Muted: nothing, unless it mentions them (as the page's own notifications do).
-            guard !summary.isMuted || mentioned else { continue }
-            let wire = try await renderer.conversation(summary, for: user)
-            let sender = wire.members.first { $0.id == message.sender }?.displayName ?? "Someone"
-            let title = conversation.isGroup ? "\(sender)\(mentioned ? " mentioned you" : "") in \(wire.title ?? "a group")" : sender
+            guard !muted.contains(user) || mentioned else { continue }
+            let title = conversation.isGroup ? "\(sender)\(mentioned ? " mentioned you" : "") in \(conversation.title ?? "a group")" : sender
             for device in devices {
-                let body = device.showsText ? String((wire.preview ?? "New message").prefix(200)) : "New message"
+                let body = device.showsText ? preview : "New message"
                 let payload = PushPayload(
                     type: "message", conversation: conversation.id.description, title: title, body: body,
                     url: "/#/c/\(conversation.id)")
@@ -162,7 +161,7 @@ final class PushSender: Sendable {
                 request.headers.add(name: "Topic", value: push.topic)
                 request.headers.add(name: "Content-Encoding", value: "aes128gcm")
                 request.headers.add(name: "Content-Type", value: "application/octet-stream")
-                request.headers.add(name: "Authorization", value: try await keys.vapid().authorization(for: push.endpoint))
+                request.headers.add(name: "Authorization", value: try await keys.authorization(for: push.endpoint))
                 request.body = .bytes(ByteBuffer(bytes: try WebPushEncryption.encrypt(push.payload, for: recipient)))
                 if let committedAt = push.committedAt, attempt == 0 { metrics.pushDelay(.now - committedAt) }
                 let response = try await client.execute(request, timeout: .init(deadline))
@@ -227,11 +226,13 @@ struct PushPayload: Codable, Sendable {
     let url: String?
 }
 
-/// The server's VAPID key, read from the store at first use (made there by the first node).
+/// The server's VAPID key, read from the store at first use (made there by the first node), and
+/// the tokens it signed, one per push service origin, used again until an hour before they expire.
 final class PushKeys: Sendable {
     let store: any SecretStore
     let contact: String
     private let loaded = Mutex<VAPID?>(nil)
+    private let signed = Mutex<[String: (header: String, renewAt: Date)]>([:])
 
     init(store: any SecretStore, contact: String) {
         self.store = store
@@ -244,5 +245,18 @@ final class PushKeys: Sendable {
         let vapid = VAPID(key: try P256.Signing.PrivateKey(rawRepresentation: raw), contact: contact)
         loaded.withLock { $0 = vapid }
         return vapid
+    }
+
+    /// The `Authorization` header for a push to `endpoint`.
+    func authorization(for endpoint: URL) async throws -> String {
+        let origin = "\(endpoint.scheme ?? "")://\(endpoint.host ?? ""):\(endpoint.port ?? 0)"
+        let now = Date()
+        if let cached = signed.withLock({ $0[origin] }), cached.renewAt > now { return cached.header }
+        let header = try await vapid().authorization(for: endpoint, now: now)
+        signed.withLock { signed in
+            if signed.count > 100 { signed.removeAll() }
+            signed[origin] = (header, now.addingTimeInterval(VAPID.lifetime - 3600))
+        }
+        return header
     }
 }

@@ -23,4 +23,6 @@ public protocol ConversationStore: Sendable {
     /// - Throws: `StoreError.notFound` when `user` is not a member; `StoreError.full` when pinning
     ///   one more than `ListPlace.maxPinned`.
     func changeList(_ change: ListChange, user: UserID, conversation: ConversationID, at: Date) async throws
+    /// The members who muted the conversation.
+    func mutedMembers(of conversation: ConversationID) async throws -> Set<UserID>
 }

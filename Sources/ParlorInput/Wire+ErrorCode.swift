@@ -18,7 +18,7 @@ extension Wire {
         // Messages.
         case sessionConflict, replyTargetNotFound, stickerTargetNotFound, invalidPlacement, mentionNotMember, tooManyMentions
         case notYourMessage, notEditable, editWindowClosed, tooManyEdits, notUnsendable, unsendWindowClosed, messageUnsent
-        case invalidReaction, tooManyReactions, searchTooLong, previewUnavailable
+        case invalidReaction, tooManyReactions, searchTooLong, previewUnavailable, notForwardable
         // Files and images.
         case emptyUpload, uploadQuotaExceeded, invalidFileName, improperFileType, attachmentNotFound, avatarNotFound
         case imageTooLarge, unreadableImage, imageUnavailable, unsignedImage, imageProxyBusy

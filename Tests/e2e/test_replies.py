@@ -1,4 +1,5 @@
-"""Replies with a quote and a thread, edits with their earlier versions, and unsending."""
+"""Replies with a quote and a thread, Copy, Forward to other conversations, edits with their earlier
+versions, and unsending."""
 
 import time
 
@@ -47,6 +48,22 @@ def test_a_reply_quotes_its_message_jumps_to_it_and_lists_in_its_thread(browsers
     bob.wait(lambda: "Copied." in bob.announcements(), "'Copied.' said")
     copied = bob.driver.execute_async_script("const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('error: ' + e));")
     assert copied == "Or tacos", copied
+
+    # Forward… sends a copy from Bob to the conversations he picks, found by name; Carol reads it.
+    action(bob, "Or tacos", "Forward…")
+    dialog = bob.wait(lambda: (bob.visible("dialog.forward-dialog") or [None])[0], "the forward dialog")
+    assert bob.js("return document.activeElement.id") == "forward-search", bob.focused_element()
+    bob.js("document.activeElement.value = 'demo'; document.activeElement.dispatchEvent(new Event('input'))")
+    bob.wait(lambda: [e.text for e in dialog.find_elements(By.CSS_SELECTOR, ".forward-item")] == ["Parlor demo"], "only the demo group found")
+    bob.click(lambda: dialog.find_element(By.CSS_SELECTOR, ".forward-item label"), "the demo group")
+    bob.assert_accessible("the forward dialog")
+    bob.press("Forward", root=dialog)
+    bob.wait(lambda: not bob.visible("dialog.forward-dialog"), "the dialog closed")
+    bob.wait(lambda: "Forwarded to Parlor demo." in bob.announcements(), "'Forwarded to Parlor demo.' said")
+    assert bob.js("return document.activeElement.classList.contains('react-button')"), bob.focused_element()
+    bob.open_conversation("Parlor demo")
+    bob.wait_for_text_bubble("Or tacos", "the copy in the group, from Bob")
+    bob.open_conversation("Alice")
 
     # The quote jumps to the message it answers.
     alice.click(lambda: entry_of(alice, "Sushi!").find_element(By.CSS_SELECTOR, ".reply-quote"), "the quote")

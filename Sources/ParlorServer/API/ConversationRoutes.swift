@@ -16,6 +16,8 @@ struct ConversationRoutes {
 
     struct TitleChange: Decodable { let title: String? }
     struct NewMember: Decodable { let username: String }
+    /// `POST …/messages/{message}/forward`: the conversations to send a copy to.
+    struct Forward: Decodable { let to: [ConversationID] }
 
     struct NewMessage: Decodable {
         struct AttachmentChoice: Decodable {
@@ -145,6 +147,14 @@ struct ConversationRoutes {
             default: throw APIError.invalid("Send one of 'text', 'sticker' or 'attachment'.")
             }
             return try JSONBody.response(await messaging.wire(sent, for: user.id), status: .created)
+        }
+        router.post("/api/conversations/:id/messages/:message/forward") { request, context in
+            let user = try context.requireUser()
+            let body = try await JSONBody.decode(Forward.self, from: request, limit: 4 * 1024)
+            let sent = try await messaging.forward(try messageID(context), from: try conversationID(context), to: body.to, by: user.id)
+            var messages: [Wire.Message] = []
+            for one in sent { messages.append(await messaging.wire(one, for: user.id)) }
+            return try JSONBody.response(messages, status: .created)
         }
         router.get("/api/conversations/:id/reads") { _, context in
             let user = try context.requireUser()

@@ -90,6 +90,8 @@ struct SpecScenario {
         try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "text": "Hi!", "replyTo": "\(hello.id)"])
         try await call(.post, messages, as: bob, json: ["id": "\(UUID().uuidString)", "text": "Hi!", "replyTo": "\(UUID().uuidString)"])
         try await call(.get, "\(messages)/\(hello.id)/replies", as: carol)
+        try await call(.post, "\(messages)/\(hello.id)/forward", as: carol, json: ["to": .array([.string(group.id.description)])])
+        try await call(.post, "\(messages)/\(hello.id)/forward", as: carol, json: ["to": []])
         try await call(.get, "/api/conversations/\(group.id)/reads", as: carol)
         try await call(.get, "/api/search?q=hello&limit=5", as: carol)
         try await call(.get, "/api/search?q=%3F%21", as: carol)

@@ -6,6 +6,7 @@ import { announce, focus, h, replaceChildren } from './dom.js';
 import { Composer } from './compose.js';
 import { ConversationInfo } from './conversationinfo.js';
 import { Drawer } from './drawer.js';
+import { ForwardDialog } from './forward.js';
 import { readableText } from './mentions.js';
 import { conversationTitle, on, state, transcript } from './state.js';
 import { AppSurface } from './surface.js';
@@ -26,6 +27,7 @@ export class ConversationView {
     this.title = h('h1', { class: 'conversation-title', tabIndex: -1 });
     /** The details dialog: title, members and admins, adding, removing, leaving. */
     this.info = new ConversationInfo(conversationId, shell);
+    this.forward = new ForwardDialog();
     this.subtitle = h('p', { class: 'conversation-subtitle' });
     this.header = h('header', { class: 'conversation-header' },
       h('a', { class: 'icon-button back-button', href: '#/', attrs: { 'aria-label': 'Back to conversations' } },
@@ -66,6 +68,7 @@ export class ConversationView {
         announce('Unsent.');
       },
       onPlace: (m) => this.startPlacing(m),
+      onForward: (m) => this.forward.open(this.id, m, this.transcript.list.querySelector(`[data-message-id="${CSS.escape(m.id)}"] .react-button`)),
       onPlaceSticker: (messageId, sticker, x, y) => this.placeSticker(messageId, sticker, x, y),
       onJump: (id) => this.jumpTo(id),
       onThread: (m) => client.replies(this.id, m.id),

@@ -768,7 +768,7 @@ export class TranscriptView {
     }
   }
 
-  /** Reply, Copy (a text); on the person's own message, Edit (a text, in its window) and Unsend (in its window, not in an app's session). */
+  /** Reply, Copy (a text), Forward (a text, sticker, photo or file); on the person's own message, Edit (a text, in its window) and Unsend (in its window, not in an app's session). */
   actions(m, mine) {
     const age = Date.now() - Date.parse(m.sentAt);
     const act = (label, handler) => h('button', {
@@ -780,6 +780,7 @@ export class TranscriptView {
     return h('div', { class: 'message-actions' },
       m.text !== undefined && m.text !== null || m.sticker || m.app || m.attachment ? act('Reply', this.handlers.onReply) : null,
       m.kind === 'text' && typeof m.text === 'string' ? act('Copy', (message) => this.copy(message)) : null,
+      m.text !== undefined && m.text !== null || m.sticker || m.attachment ? act('Forward…', this.handlers.onForward) : null,
       mine && m.kind === 'text' && age < editWindow() ? act('Edit', this.handlers.onEdit) : null,
       mine && !m.app?.sessionID && age < unsendWindow() ? act('Unsend', this.handlers.onUnsend) : null,
       m.placement ? null : act('Place sticker', this.handlers.onPlace));

@@ -84,7 +84,10 @@ final class ParlorServices: Sendable {
             hosting: AppHost.Hosting(
                 directory: directory, drawers: drawers, httpClient: ServerFetchClient(client: httpClient),
                 allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger))
-        let pushKeys = PushKeys(store: store, contact: configuration.pushContact)
+        let pushKeys = PushKeys(store: store, contact: configuration.pushSubject)
+        if configuration.publicURL != nil, configuration.pushSubject == ServerConfiguration.localPushSubject {
+            logger.warning("Pushes give push services no contact: set --push-contact mailto:you@example.org (Apple's refuses them without one)")
+        }
         pushSubscriptions = PushSubscriptions(store: store, keys: pushKeys, configuration: configuration)
         pushSender = PushSender(
             store: store, renderer: renderer, hub: fanOut.hub, client: httpClient, keys: pushKeys, deadline: configuration.pushDeadline,

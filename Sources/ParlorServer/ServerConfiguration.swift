@@ -130,8 +130,17 @@ public struct ServerConfiguration: Sendable {
         "web.push.apple.com", "notify.windows.com",
     ]
     /// Who runs the server, as push services are told in each push (RFC 8292 `sub`: a `mailto:` or
-    /// `https:` address).
-    public var pushContact = "mailto:postmaster@localhost"
+    /// `https:` address); nil for the public URL's origin when it is https (`pushSubject`).
+    public var pushContact: String?
+    /// What pushes give as their `sub`: `pushContact`, else the https public origin, else
+    /// `mailto:postmaster@localhost` (which Apple's push service refuses: a server people use has
+    /// a public URL or a contact).
+    public var pushSubject: String {
+        if let pushContact { return pushContact }
+        if let origin = publicOrigin, origin.hasPrefix("https://") { return origin }
+        return Self.localPushSubject
+    }
+    static let localPushSubject = "mailto:postmaster@localhost"
     /// How long one push request may take, connecting included, before it is given up (and
     /// retried).
     public var pushDeadline: Duration = .seconds(10)

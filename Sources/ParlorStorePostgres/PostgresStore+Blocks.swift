@@ -12,8 +12,9 @@ extension PostgresStore {
         }
         let logger = self.logger
         try await transaction { connection in
-            // The blocker's row locked first: two blocks at once from two devices wait for each
-            // other, so they cannot both pass the count.
+            // Both people's rows locked (in id order, so two blocks between the same two people
+            // cannot deadlock): two blocks at once from one person's devices wait for each other,
+            // so they cannot both pass the count, and neither account goes meanwhile.
             let people = try await connection.rows(
                 "SELECT id FROM users WHERE id = ANY(\([blocker, blocked])) ORDER BY id FOR UPDATE", logger: logger)
             let found = Set(try people.map { try $0.decode(String.self) })

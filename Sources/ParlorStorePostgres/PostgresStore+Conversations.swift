@@ -151,9 +151,9 @@ extension PostgresStore {
                 WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
                 """
             case .markUnread(let on): "UPDATE members SET marked_unread = \(on) WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1"
-            case .deleteHistory:
+            case .deleteHistory(let through):
                 """
-                UPDATE members SET deleted_through = (SELECT last_seq FROM conversations WHERE id = \(id)),
+                UPDATE members SET deleted_through = LEAST(\(through), (SELECT last_seq FROM conversations WHERE id = \(id))),
                     pinned_at = NULL, archived_through = NULL, marked_unread = false
                 WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
                 """

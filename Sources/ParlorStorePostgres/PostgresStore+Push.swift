@@ -9,11 +9,13 @@ extension PostgresStore {
         let logger = self.logger
         try await transaction { connection in
             // The person's row locked first: two devices subscribing at once both count the other.
+            // One row per endpoint: a browser subscribing again (for any account) takes its row over.
             try await connection.rows("SELECT 1 FROM users WHERE id = \(s.user.description) FOR UPDATE", logger: logger)
-            try await connection.rows("DELETE FROM push_subscriptions WHERE endpoint = \(s.endpoint)", logger: logger)
             try await connection.rows("""
                 INSERT INTO push_subscriptions (id, user_id, token_hash, endpoint, public_key, auth_secret, device, created_at)
                 VALUES (\(s.id), \(s.user.description), \(s.tokenHash), \(s.endpoint), \(s.publicKey), \(s.authSecret), \(s.device), \(Timestamp(s.createdAt)))
+                ON CONFLICT (endpoint) DO UPDATE SET id = EXCLUDED.id, user_id = EXCLUDED.user_id, token_hash = EXCLUDED.token_hash,
+                    public_key = EXCLUDED.public_key, auth_secret = EXCLUDED.auth_secret, device = EXCLUDED.device, created_at = EXCLUDED.created_at
                 """, logger: logger)
             try await connection.rows("""
                 DELETE FROM push_subscriptions WHERE user_id = \(s.user.description) AND id NOT IN (

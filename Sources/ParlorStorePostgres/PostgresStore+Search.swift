@@ -13,7 +13,8 @@ extension PostgresStore {
         let rows = try await self.query("""
             SELECT \(unescaped: Self.messageColumns) FROM messages
             WHERE search @@ to_tsquery('simple', \(query)) AND unsent_at IS NULL
-                AND conversation_id IN (SELECT conversation_id FROM members WHERE user_id = \(user.description))
+                AND EXISTS (SELECT 1 FROM members w WHERE w.conversation_id = messages.conversation_id AND w.user_id = \(user.description)
+                    AND messages.seq > COALESCE(w.deleted_through, 0))
             ORDER BY ts_rank(search, to_tsquery('simple', \(query))) DESC, sent_at DESC
             LIMIT \(limit)
             """)

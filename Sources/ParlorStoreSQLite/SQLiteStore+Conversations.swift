@@ -88,10 +88,13 @@ extension SQLiteStore {
             case .archive(let on):
                 ("archived_through = CASE WHEN ? THEN (SELECT last_seq FROM conversations WHERE id = ?) END", [on, conversation.description])
             case .markUnread(let on): ("marked_unread = ?", [on])
-            case .deleteHistory:
+            case .deleteHistory(let through):
                 (
-                    "deleted_through = (SELECT last_seq FROM conversations WHERE id = ?), pinned_at = NULL, archived_through = NULL, marked_unread = 0",
-                    [conversation.description]
+                    """
+                    deleted_through = MIN(IFNULL(?, 9223372036854775807), (SELECT last_seq FROM conversations WHERE id = ?)),
+                        pinned_at = NULL, archived_through = NULL, marked_unread = 0
+                    """,
+                    [through, conversation.description]
                 )
             }
             if case .pin(true) = change {

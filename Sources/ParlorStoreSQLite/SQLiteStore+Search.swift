@@ -14,7 +14,8 @@ extension SQLiteStore {
             try MessageRow.fetchAll(db, sql: """
                 SELECT m.* FROM message_search s JOIN messages m ON m.rowid = s.rowid
                 WHERE message_search MATCH ? AND m.unsent_at IS NULL
-                    AND m.conversation_id IN (SELECT conversation_id FROM members WHERE user_id = ?)
+                    AND EXISTS (SELECT 1 FROM members w WHERE w.conversation_id = m.conversation_id AND w.user_id = ?
+                        AND m.seq > IFNULL(w.deleted_through, 0))
                 ORDER BY bm25(message_search), m.sent_at DESC
                 LIMIT ?
                 """, arguments: [match, user.description, limit]

@@ -88,8 +88,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Let the image proxy, link previews, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
     var imageProxyPrivateHosts = false
 
-    @Option(help: "Who runs this server, told to push services with each push: a mailto: or https: address.")
-    var pushContact: String = ServerConfiguration().pushContact
+    @Option(help: "Who runs this server, told to push services with each push: a mailto: or https: address (default: the https --public-url).")
+    var pushContact: String?
 
     @Option(name: .customLong("push-service-host"), help: "A push service host to accept besides those of Chrome, Edge, Firefox and Safari (repeat for several; a loopback host is reached over HTTP: tests).")
     var pushServiceHosts: [String] = []
@@ -101,6 +101,9 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("The port must be between 0 and 65535.") }
         if let level = ProcessInfo.processInfo.environment["LOG_LEVEL"], Logger.Level(rawValue: level) == nil {
             throw ValidationError("LOG_LEVEL is one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let pushContact, !pushContact.hasPrefix("mailto:"), !pushContact.hasPrefix("https://") {
+            throw ValidationError("--push-contact \(pushContact): a mailto: or https: address, as push services ask.")
         }
         if let bad = trustedProxies.first(where: { AddressRange($0) == nil }) {
             throw ValidationError("--trusted-proxy \(bad): not an IP address or a network such as 10.0.0.0/8.")

@@ -95,7 +95,7 @@ struct ListPlaceStoreTests {
             for change: ListChange in [.pin(true), .archive(true), .markUnread(true), .mute(true)] {
                 try await store.changeList(change, user: alice.id, conversation: direct.id, at: Date())
             }
-            try await store.changeList(.deleteHistory, user: alice.id, conversation: direct.id, at: Date())
+            try await store.changeList(.deleteHistory(through: nil), user: alice.id, conversation: direct.id, at: Date())
             let deleted = try #require(try await store.summary(of: direct, for: alice))
             #expect(deleted.isDeleted && deleted.unreadCount == 0)
             #expect(deleted.place.pinnedAt == nil && deleted.place.archivedThrough == nil && !deleted.place.isMarkedUnread)
@@ -107,6 +107,30 @@ struct ListPlaceStoreTests {
             try await store.send("three", from: bob, in: direct)
             let back = try #require(try await store.summary(of: direct, for: alice))
             #expect(!back.isDeleted && back.unreadCount == 1, "back, with only the new message unread")
+
+            // Deleted up to what the person saw: a message that came meanwhile stays, and keeps it listed.
+            try await store.send("four", from: bob, in: direct)
+            try await store.changeList(.deleteHistory(through: 3), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: direct.id).deletedThrough == 3)
+            let unseen = try #require(try await store.summary(of: direct, for: alice))
+            #expect(!unseen.isDeleted && unseen.unreadCount == 1, "message 4, unseen when she deleted, is still there")
+            try await store.changeList(.deleteHistory(through: 99), user: alice.id, conversation: direct.id, at: Date())
+            #expect(try await store.hiddenMessages(user: alice.id, conversation: direct.id).deletedThrough == 4, "never past the last message")
+        }
+    }
+
+    @Test("A line about the conversation (an event) counts as unread for nobody, and alerts nobody", arguments: StoreBackend.all)
+    func eventsAreNotUnread(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let group = try await store.makeConversation(alice, bob, carol, title: "Plans")
+            try await store.send("hello", from: alice, in: group)
+            let event = NewMessage(id: MessageID(), conversationID: group.id, sender: alice.id, content: .event(.renamed(title: "Friday")))
+            _ = try await store.append(event, validate: acceptAll)
+            let bobs = try #require(try await store.summary(of: group, for: bob))
+            #expect(bobs.unreadCount == 1 && bobs.lastMessage?.content.isEvent == true, "the line is the last message, not an unread one")
         }
     }
 }

@@ -114,8 +114,15 @@ struct ConversationRoutes {
         router.delete("/api/conversations/:id/archived") { _, context in try await changeList(.archive(false), context) }
         router.put("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(true), context) }
         router.delete("/api/conversations/:id/unread") { _, context in try await changeList(.markUnread(false), context) }
-        // Deleted for the person asking: out of their list, its history hidden from them.
-        router.delete("/api/conversations/:id") { _, context in try await changeList(.deleteHistory, context) }
+        // Deleted for the person asking, up to `through` (what they saw): out of their list, its
+        // history hidden from them.
+        router.delete("/api/conversations/:id") { request, context in
+            let through = try request.uri.queryParameters.get("through").map { text in
+                guard let through = Int64(text), through >= 0 else { throw APIError.invalid("'through' is a sequence number: a whole number, 0 or more.") }
+                return through
+            }
+            return try await changeList(.deleteHistory(through: through), context)
+        }
         router.put("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(true, context) }
         router.delete("/api/conversations/:id/admins/:user") { _, context in try await setAdmin(false, context) }
         router.get("/api/conversations/:id/messages") { request, context in

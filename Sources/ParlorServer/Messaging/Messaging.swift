@@ -431,9 +431,8 @@ final class Messaging: Sendable {
         if await showReceipt(of: user, in: conversation) {
             await bus.publish(.readMoved(user: user, conversation: conversation))
         }
-        // The user's other tabs show the unread count; their devices' notification of it goes.
+        // The user's other tabs show the unread count.
         await notices.send(conversation, to: [user])
-        pushes.enqueue(.read(user: user, conversation: conversation))
     }
 
     /// How far each member who shares read receipts has read, for a member (but those blocked

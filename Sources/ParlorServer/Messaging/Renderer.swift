@@ -221,15 +221,17 @@ final class Renderer: Sendable {
     func conversation(_ summary: ConversationSummary, for viewer: UserID) async throws -> Wire.Conversation {
         let members = try await caches.users(summary.conversation.members, store: store)
         var preview: String?
-        if let last = summary.lastMessage {
+        // Deleted for the viewer and nothing since: nothing of it shows, not even its last line.
+        let last = summary.isDeleted ? nil : summary.lastMessage
+        if let last {
             preview = await self.preview(of: last, senderName: members.first { $0.id == last.sender }?.displayName ?? "Someone", for: viewer)
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
             members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
-            unreadCount: summary.unreadCount, preview: preview, lastActivityAt: summary.lastMessage?.sentAt, isMuted: summary.isMuted,
+            unreadCount: summary.unreadCount, preview: preview, lastActivityAt: last?.sentAt, isMuted: summary.isMuted,
             unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,
-            isMarkedUnread: summary.place.isMarkedUnread, isDeleted: summary.isDeleted)
+            isMarkedUnread: summary.place.isMarkedUnread, isDeleted: summary.isDeleted, deletedThrough: summary.place.deletedThrough)
     }
 
     /// A message in one line, as a conversation list (and a notification) shows it: "Alice: hi",

@@ -10,8 +10,6 @@ final class PushDeliveries: Sendable {
     enum Job: Sendable {
         /// A message was committed: its members with no connection may be told.
         case message(StoredMessage, committedAt: ContinuousClock.Instant)
-        /// `user` read a conversation: the notification a push showed on their devices goes.
-        case read(user: UserID, conversation: ConversationID)
     }
 
     /// The most jobs waiting.
@@ -48,12 +46,15 @@ struct PushService: Service {
             await withGracefulShutdownHandler {
                 for await job in deliveries.stream {
                     for push in await sender.pushes(for: job) {
-                        let host = push.endpoint.host ?? ""
-                        guard await places.enter(host) == .entered else {
-                            sender.metrics.push("dropped")
-                            continue
-                        }
+                        // Each waits for its place in its own task: a push service that is slow
+                        // or asks to wait holds back its own pushes, not the others'. Past the
+                        // waiters a limit keeps, one is dropped (and counted) at once.
                         group.addTask {
+                            let host = push.endpoint.host ?? ""
+                            guard await places.enter(host) == .entered else {
+                                sender.metrics.push("dropped")
+                                return
+                            }
                             await sender.send(push)
                             places.leave(host)
                         }

@@ -7,12 +7,13 @@ import ParlorKit
 import ParlorStore
 import Synchronization
 
-/// Turns what happened into pushes (RFC 8030) and sends them: for a message, each member with no
-/// connection to this server and a device subscribed is told who wrote where (and what, unless
-/// they turned that off), not in a conversation they muted unless it mentions them; when they
-/// read it, the notification goes from their devices. Each push is encrypted for its browser
-/// (RFC 8291) and signed with the server's VAPID key (RFC 8292), with a `Topic` per conversation
-/// so that a burst collapses into one notification at the push service.
+/// Turns a message into pushes (RFC 8030) and sends them: each member with no connection to this
+/// node and a device subscribed is told who wrote where (and what, unless they turned that off),
+/// not in a conversation they muted unless it mentions them. Each push is encrypted for its
+/// browser (RFC 8291) and signed with the server's VAPID key (RFC 8292), with a `Topic` per
+/// conversation so that a burst waiting at the push service collapses into one. Every push shows
+/// a notification: browsers revoke (Safari) or complain about (Chrome) pushes that show nothing,
+/// so there is no push that only closes one.
 final class PushSender: Sendable {
     typealias Store = PushStore & ConversationStore & SecretStore
 
@@ -24,7 +25,7 @@ final class PushSender: Sendable {
         let topic: String
         let urgency: String
         let ttl: Int
-        let committedAt: ContinuousClock.Instant?
+        let committedAt: ContinuousClock.Instant
     }
 
     let store: any Store
@@ -36,10 +37,6 @@ final class PushSender: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// (user, conversation) pairs a message was pushed for and not read since: a read closes
-    /// their notification. Bounded: past `maxRemembered`, the oldest are forgotten.
-    private let shown = Mutex<[String]>([])
-    static let maxRemembered = 10_000
     /// Push service hosts that answered 429, and until when they asked to be left alone.
     private let throttled = Mutex<[String: ContinuousClock.Instant]>([:])
 
@@ -76,7 +73,6 @@ final class PushSender: Sendable {
         do {
             switch job {
             case .message(let message, let committedAt): return try await pushes(for: message, committedAt: committedAt)
-            case .read(let user, let conversation): return try await closing(conversation, for: user)
             }
         } catch {
             logger.warning("Pushes could not be prepared", metadata: ["error": "\(error)"])
@@ -108,30 +104,22 @@ final class PushSender: Sendable {
                 let payload = PushPayload(
                     type: "message", conversation: conversation.id.description, title: title, body: body,
                     url: "/#/c/\(conversation.id)")
-                if let push = try push(payload, to: device, urgency: mentioned || !conversation.isGroup ? "high" : "normal", ttl: Self.messageTTL, committedAt: committedAt) {
+                if let push = try push(payload, to: device, urgency: mentioned || !conversation.isGroup ? "high" : "normal", committedAt: committedAt) {
                     pushes.append(push)
                 }
             }
-            remember(user, conversation.id)
         }
         return pushes
     }
 
-    private func closing(_ conversation: ConversationID, for user: UserID) async throws -> [Push] {
-        guard forget(user, conversation) else { return [] }
-        let payload = PushPayload(type: "read", conversation: conversation.description, title: nil, body: nil, url: nil)
-        return try await store.pushSubscriptions(of: [user], now: Date()).compactMap {
-            try push(payload, to: $0, urgency: "normal", ttl: 3600, committedAt: nil)
-        }
-    }
-
     private func push(
-        _ payload: PushPayload, to device: PushSubscriptionRecord, urgency: String, ttl: Int, committedAt: ContinuousClock.Instant?
+        _ payload: PushPayload, to device: PushSubscriptionRecord, urgency: String, committedAt: ContinuousClock.Instant
     ) throws -> Push? {
         guard let endpoint = URL(string: device.endpoint) else { return nil }
         return Push(
             endpoint: endpoint, subscription: device, payload: Array(try JSONEncoder().encode(payload)),
-            topic: Self.topic(ConversationID(payload.conversation) ?? ConversationID()), urgency: urgency, ttl: ttl, committedAt: committedAt)
+            topic: Self.topic(ConversationID(payload.conversation) ?? ConversationID()), urgency: urgency, ttl: Self.messageTTL,
+            committedAt: committedAt)
     }
 
     /// Sends one push: retried on a network failure or a 5xx; a 429 is waited out as its
@@ -141,10 +129,11 @@ final class PushSender: Sendable {
         guard let recipient = try? WebPushEncryption.Recipient(
             publicKey: Base64URL.decode(push.subscription.publicKey) ?? [], authSecret: Base64URL.decode(push.subscription.authSecret) ?? [])
         else {
-            try? await store.removePushSubscription(endpoint: push.subscription.endpoint)
-            metrics.push("gone")
+            await remove(push.subscription)
             return
         }
+        // How it ended when every try failed: `throttled` when the last one was a 429.
+        var outcome = "failed"
         for attempt in 0..<Self.attempts {
             if let until = throttled.withLock({ $0[host] }), until > .now {
                 guard until - .now <= Self.longestWait else {
@@ -163,7 +152,7 @@ final class PushSender: Sendable {
                 request.headers.add(name: "Content-Type", value: "application/octet-stream")
                 request.headers.add(name: "Authorization", value: try await keys.authorization(for: push.endpoint))
                 request.body = .bytes(ByteBuffer(bytes: try WebPushEncryption.encrypt(push.payload, for: recipient)))
-                if let committedAt = push.committedAt, attempt == 0 { metrics.pushDelay(.now - committedAt) }
+                if attempt == 0 { metrics.pushDelay(.now - push.committedAt) }
                 let response = try await client.execute(request, timeout: .init(deadline))
                 _ = try? await response.body.collect(upTo: 16 * 1024)
                 switch response.status.code {
@@ -171,59 +160,49 @@ final class PushSender: Sendable {
                     metrics.push("sent")
                     return
                 case 404, 410:
-                    try? await store.removePushSubscription(endpoint: push.subscription.endpoint)
-                    metrics.push("gone")
+                    await remove(push.subscription)
                     return
                 case 429:
                     let seconds = response.headers.first(name: "Retry-After").flatMap(Int.init) ?? 60
                     let until = ContinuousClock.now + .seconds(min(max(seconds, 1), 3600))
                     throttled.withLock { $0[host] = until }
-                    metrics.push("throttled")
+                    outcome = "throttled"
                     continue
                 case 500..<600:
-                    break
+                    outcome = "failed"
                 default:
-                    logger.info("A push service refused a push", metadata: ["host": "\(host)", "status": "\(response.status.code)"])
+                    // 400, 403 (a VAPID token the service refuses: see --push-contact), 413.
+                    logger.warning("A push service refused a push", metadata: ["host": "\(host)", "status": "\(response.status.code)"])
                     metrics.push("failed")
                     return
                 }
             } catch {
+                outcome = "failed"
                 logger.debug("A push did not go through", metadata: ["host": "\(host)", "error": "\(error)"])
             }
             if attempt < Self.retryDelays.count { try? await Task.sleep(for: Self.retryDelays[attempt]) }
         }
-        metrics.push("failed")
+        metrics.push(outcome)
     }
 
-    private func remember(_ user: UserID, _ conversation: ConversationID) {
-        let key = "\(user)/\(conversation)"
-        shown.withLock { shown in
-            if !shown.contains(key) { shown.append(key) }
-            if shown.count > Self.maxRemembered { shown.removeFirst(shown.count - Self.maxRemembered) }
-        }
+    /// The push service said this subscription is gone (or its keys cannot be used): removed,
+    /// by its id, so that a newer subscription of the same browser stays.
+    private func remove(_ subscription: PushSubscriptionRecord) async {
+        _ = try? await store.removePushSubscription(id: subscription.id, user: subscription.user)
+        metrics.push("gone")
     }
 
-    /// Whether a push for this conversation was shown to `user` since they last read it (and
-    /// forgets it).
-    private func forget(_ user: UserID, _ conversation: ConversationID) -> Bool {
-        let key = "\(user)/\(conversation)"
-        return shown.withLock { shown in
-            guard let index = shown.firstIndex(of: key) else { return false }
-            shown.remove(at: index)
-            return true
-        }
-    }
 }
 
-/// What a push carries to the service worker (encrypted), which shows it.
+/// What a push carries to the service worker (encrypted), which shows it as a notification.
 struct PushPayload: Codable, Sendable {
-    /// `message` (show a notification) or `read` (close the conversation's).
+    /// `message`.
     let type: String
     let conversation: String
-    let title: String?
-    let body: String?
+    let title: String
+    let body: String
     /// What the notification opens.
-    let url: String?
+    let url: String
 }
 
 /// The server's VAPID key, read from the store at first use (made there by the first node), and

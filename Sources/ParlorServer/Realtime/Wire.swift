@@ -54,6 +54,9 @@ extension Wire {
         /// Whether the viewer deleted it for themselves and no message came since: out of their
         /// list, its history hidden from them (a new message brings it back with only what follows).
         public var isDeleted: Bool
+        /// The last sequence of the history the viewer deleted for themselves; absent when they
+        /// never did. A reply quoting a message up to there reads "Deleted message" for them.
+        public var deletedThrough: Int64?
     }
 
     public struct StickerRef: Codable, Sendable, Hashable {

@@ -82,7 +82,9 @@ async function kept(path) {
 
 // Notifications with Parlor closed (Web Push): the server sends, encrypted for this browser (the
 // push service sees only ciphertext), who wrote where and, unless the person turned it off, what.
-// One notification per conversation (its tag); none over the conversation on screen. A `read` push (they read it on another device) closes the conversation's.
+// One notification per conversation (its tag, replaced by the next). Every push shows one: a
+// browser revokes (Safari) or flags (Chrome) a push that shows nothing. Opening the conversation
+// in Parlor closes it (js/push.js).
 self.addEventListener('push', (event) => {
   event.waitUntil((async () => {
     let push = null;
@@ -92,15 +94,6 @@ self.addEventListener('push', (event) => {
       return;
     }
     if (!push || typeof push.conversation !== 'string') return;
-    if (push.type === 'read') {
-      for (const notification of await self.registration.getNotifications({ tag: push.conversation })) notification.close();
-      return;
-    }
-    // Not over the conversation the person is looking at (a tab whose connection is with another
-    // node of the server, which did not know it was open).
-    const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    const onScreen = (client) => client.visibilityState === 'visible' && client.focused && new URL(client.url).hash === `#/c/${push.conversation}`;
-    if (windows.some(onScreen)) return;
     await self.registration.showNotification(String(push.title ?? 'Parlor'), {
       body: String(push.body ?? ''),
       tag: push.conversation,

@@ -48,7 +48,8 @@ public enum ListChange: Sendable, Hashable {
     case pin(Bool)
     case archive(Bool)
     case markUnread(Bool)
-    /// Deleted for this member: its history hidden from them, unpinned, unarchived, not marked
-    /// unread (muted stays as it was). Others see no change.
-    case deleteHistory
+    /// Deleted for this member up to `through` (the last message they saw; nil: the last one):
+    /// its history hidden from them, unpinned, unarchived, not marked unread (muted stays as it
+    /// was). A message after `through` brings it back at once. Others see no change.
+    case deleteHistory(through: Int64?)
 }

@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { newId } from './ids.js';
 import { Connection } from './socket.js';
-import { bump, emit, previewOf, sinceMap, state, transcript } from './state.js';
+import { bump, countsAsUnread, emit, previewOf, sinceMap, state, transcript } from './state.js';
 import { alertsUser, readableText } from './mentions.js';
 import { rules } from './rules.js';
 import { ClientFrame, ServerFrame } from './protocol.js';
@@ -253,7 +253,7 @@ function receiveMessage(message) {
     const seen = visibleConversation === message.conversation && document.visibilityState === 'visible';
     // A line about the conversation ("Alice added Dave") is read, but counts and alerts nothing.
     const isEvent = message.kind === 'event';
-    if (!fromMe && !seen && !isEvent) {
+    if (countsAsUnread(message, state.me?.id) && !seen) {
       conversation.unreadCount = (conversation.unreadCount ?? 0) + 1;
       if (alertsUser(message, state.me?.id)) conversation.unreadMentions = (conversation.unreadMentions ?? 0) + 1;
     }
@@ -262,7 +262,7 @@ function receiveMessage(message) {
     // A message may bring an archived conversation back into the list (never a muted one): the
     // server says whether.
     if (conversation.isArchived && !conversation.isMuted) refreshConversation(message.conversation);
-    if (!fromMe && !isEvent) emit('incoming', message);
+    if (countsAsUnread(message, state.me?.id)) emit('incoming', message);
     // Said by the page (main.js listens): the data layer does not reach into the view.
     if (!fromMe && visibleConversation === message.conversation) emit('announce', isEvent ? message.text : `${message.senderName}: ${spoken(message)}`);
     if (!fromMe && seen) markRead(message.conversation);
@@ -538,7 +538,10 @@ export const setMuted = (conversationId, muted) => setListSetting(conversationId
 /** Deletes a conversation for this person alone: out of their list and its history gone for them,
  * on all their devices; the others keep it. */
 export async function deleteConversation(conversationId) {
-  applyConversation(conversationId, await api(conversationPath(conversationId), { method: 'DELETE' }));
+  // Up to what this tab has seen: a message that came meanwhile brings the conversation back.
+  const seen = state.conversations.get(conversationId)?.lastSequence;
+  const through = Number.isInteger(seen) ? `?through=${seen}` : '';
+  applyConversation(conversationId, await api(`${conversationPath(conversationId)}${through}`, { method: 'DELETE' }));
 }
 
 const refreshing = new Set();

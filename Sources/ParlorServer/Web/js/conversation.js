@@ -7,6 +7,7 @@ import { Composer } from './compose.js';
 import { ConversationInfo } from './conversationinfo.js';
 import { Drawer } from './drawer.js';
 import { ForwardDialog } from './forward.js';
+import { closeNotifications } from './push.js';
 import { readableText } from './mentions.js';
 import { conversationTitle, on, state, transcript } from './state.js';
 import { AppSurface } from './surface.js';
@@ -199,6 +200,7 @@ export class ConversationView {
       }),
     );
     client.setVisibleConversation(this.id);
+    closeNotifications(this.id);
     this.renderHeader();
     this.renderTranscript();
     this.renderTyping();

@@ -21,7 +21,8 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     element.style.transform = '';
   };
   element.addEventListener('pointerdown', (event) => {
-    if (event.pointerType === 'mouse' || !event.isPrimary) return;
+    // A link, an image or a control keeps the browser's own long press (copy the link, save the image).
+    if (event.pointerType === 'mouse' || !event.isPrimary || event.target.closest('a, img, button, input, textarea')) return;
     pressed = false;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, dx: 0, dy: 0 };
     clearTimeout(timer);

@@ -129,6 +129,7 @@ function startApp(user, { signedIn = false } = {}) {
   const leave = () => {
     client.stop();
     state.drafts.forget();
+    navigator.clearAppBadge?.().catch(() => {});
     location.hash = '';
     location.reload();
   };
@@ -262,6 +263,9 @@ function startApp(user, { signedIn = false } = {}) {
   on('deleted', (id) => {
     if (route?.name === 'conversation' && route.id === id) location.hash = '#/';
   });
+  // Notifications with Parlor closed follow this sign-in: the browser's subscription (ended with
+  // the last sign-in) is given again, quietly, when the person has them on here.
+  if (notificationsOn()) subscribePush().catch(() => {});
   startAlerts({
     isShowing: (id) => route?.name === 'conversation' && route.id === id && document.visibilityState === 'visible' && document.hasFocus(),
     open: (id) => { location.hash = `#/c/${encodeURIComponent(id)}`; },

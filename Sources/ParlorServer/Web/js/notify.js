@@ -6,26 +6,27 @@
 import { alertsUser } from './mentions.js';
 import { on, previewOf, state, conversationTitle } from './state.js';
 
-const SETTING = 'parlor.notifications';
+/** Where this browser keeps whether the signed-in person turned notifications on: per account. */
+const setting = () => `parlor.notifications.${state.me?.id ?? ''}`;
 
 /** Whether this browser can show notifications at all. */
 export const canNotify = () => typeof window.Notification === 'function';
 
 /** Whether the person turned notifications on here, and the browser allows them. */
 export function notificationsOn() {
-  return canNotify() && Notification.permission === 'granted' && localStorage.getItem(SETTING) === 'on';
+  return canNotify() && Notification.permission === 'granted' && localStorage.getItem(setting()) === 'on';
 }
 
 /** Turns notifications on (asking the browser first) or off; answers whether they are on. */
 export async function setNotifications(wanted) {
   if (!wanted) {
-    localStorage.removeItem(SETTING);
+    localStorage.removeItem(setting());
     return false;
   }
   if (!canNotify()) return false;
   const permission = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
   if (permission !== 'granted') return false;
-  localStorage.setItem(SETTING, 'on');
+  localStorage.setItem(setting(), 'on');
   return true;
 }
 

@@ -58,6 +58,13 @@ export async function unsubscribePush() {
   }
 }
 
+/** Closes the notifications a push showed for a conversation (the person opened it here). */
+export function closeNotifications(conversationId) {
+  navigator.serviceWorker?.getRegistration().then((registration) => registration?.getNotifications({ tag: conversationId }))
+    .then((shown) => { for (const notification of shown ?? []) notification.close(); })
+    .catch(() => {});
+}
+
 /** A click on a notification while Parlor is open: the service worker asks this page to show it. */
 export function listenForOpen(open) {
   navigator.serviceWorker?.addEventListener('message', (event) => {

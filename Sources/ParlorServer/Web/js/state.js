@@ -176,6 +176,10 @@ export function conversationTitle(conversation) {
   return others.map((m) => m.displayName).join(', ');
 }
 
+/** Whether a message counts as unread for `me` until read: someone else's, and not a line about the
+ * conversation ("Alice added Dave"), as the server counts (docs/PROTOCOL.md). */
+export const countsAsUnread = (message, me) => message.sender !== me && message.kind !== 'event';
+
 /** A one-line preview of a message for the conversation list. */
 export function previewOf(message) {
   const name = message.senderName;

@@ -9,7 +9,7 @@ import { LONG_PRESS, addMessageGestures } from './gestures.js';
 import { readableText, sameId } from './mentions.js';
 import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
-import { state } from './state.js';
+import { countsAsUnread, state } from './state.js';
 import { STICKER_DRAG_TYPE } from './widgets.js';
 import { editWindow, unsendWindow } from './rules.js';
 
@@ -224,7 +224,7 @@ export class TranscriptView {
     const me = state.me?.id;
     let newest = this.newestSequence ?? null;
     for (const m of t.messages.values()) {
-      if (this.newestSequence !== undefined && m.sequence > (this.newestSequence ?? -Infinity) && m.sender !== me && !this.stickToBottom) this.newCount += 1;
+      if (this.newestSequence !== undefined && m.sequence > (this.newestSequence ?? -Infinity) && countsAsUnread(m, me) && !this.stickToBottom) this.newCount += 1;
       if (newest === null || m.sequence > newest) newest = m.sequence;
     }
     this.newestSequence = newest;
@@ -422,7 +422,7 @@ export class TranscriptView {
       li.append(h('p', { class: 'unsent-line', text: `${mine ? 'You' : m.senderName} unsent a message` }));
       return li;
     }
-    if (m.replyTo) li.append(this.quote(m.replyTo));
+    if (m.replyTo) li.append(this.quote(m.replyTo, conversation));
     // The message and, beside it, the button that opens the reaction picker. Its time shows on
     // hover (the title) and, where there is no hover, when the bubble is tapped.
     const body = h('div', {
@@ -510,8 +510,13 @@ export class TranscriptView {
     return li;
   }
 
-  /** The quote of the message a reply answers; pressing it jumps there. */
-  quote(replyTo) {
+  /** The quote of the message a reply answers; pressing it jumps there. One the person deleted
+   * for themselves (up to the conversation's `deletedThrough`) reads "Deleted message". */
+  quote(replyTo, conversation) {
+    if (conversation?.deletedThrough != null && replyTo.sequence <= conversation.deletedThrough) {
+      return h('p', { class: 'reply-quote is-deleted' },
+        h('span', { class: 'reply-quote-name', text: replyTo.senderName }), h('span', { class: 'reply-quote-text', text: 'Deleted message' }));
+    }
     return h('button', {
       type: 'button',
       class: 'reply-quote',
@@ -867,7 +872,7 @@ function firstUnread(t, conversation, me) {
   const count = conversation.unreadCount ?? 0;
   if (count <= 0) return null;
   const upTo = conversation.lastSequence ?? Infinity;
-  const theirs = t.sorted().filter((m) => m.sender !== me && m.sequence <= upTo);
+  const theirs = t.sorted().filter((m) => countsAsUnread(m, me) && m.sequence <= upTo);
   if (theirs.length === 0) return null;
   return { sequence: theirs[Math.max(0, theirs.length - count)].sequence, count };
 }

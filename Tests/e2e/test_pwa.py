@@ -1,13 +1,18 @@
 """Parlor as an installed app on a phone: Chromium finds nothing stopping its installation once
 the service worker runs; the worker keeps the app shell and nothing private; with the server
-down, a reload shows Parlor with its "Connection lost" banner instead of the browser's error
-page, and Parlor opens by itself once the server is back; a new version taking over the page
-is announced with a way to reload."""
+down, a reload shows Parlor with its "Connection lost" banner and what was already read (the
+conversation list and the newest messages, kept in IndexedDB), a message written meanwhile is
+sent once when the server is back; signing out deletes that copy, and then a reload without the
+server shows only Parlor's own page; a new version taking over the page is announced with a way
+to reload."""
+
+import uuid
 
 import pytest
 from selenium.webdriver.common.keys import Keys
 
 from conftest import parlor_binary
+from parlor_api import call, sign_in
 
 OFFLINE_TEXT = "Connection lost. Reconnecting…"
 PRIVATE_PREFIXES = ("/api", "/ws", "/images", "/blobs")
@@ -28,6 +33,26 @@ const done = arguments[arguments.length - 1];
 def controlled(person) -> bool:
     """A service worker controls the page, and it is active."""
     return person.js("return Boolean(navigator.serviceWorker.controller) && navigator.serviceWorker.controller.state === 'activated'")
+
+
+# The conversation titles in this browser's offline copy, or null when there is none.
+KEPT_TITLES = """
+const done = arguments[arguments.length - 1];
+const request = indexedDB.open('parlor-offline');
+request.onupgradeneeded = () => { request.transaction.abort(); };
+request.onerror = () => done(null);
+request.onsuccess = () => {
+  const db = request.result;
+  if (!db.objectStoreNames.contains('copy')) { db.close(); indexedDB.deleteDatabase('parlor-offline'); return done(null); }
+  const get = db.transaction('copy').objectStore('copy').get('account');
+  get.onsuccess = () => { db.close(); done(get.result ? get.result.conversations.map((c) => c.title || '') : null); };
+  get.onerror = () => { db.close(); done(null); };
+};
+"""
+
+
+def kept_titles(person):
+    return person.driver.execute_async_script(KEPT_TITLES)
 
 
 def offline_start_shown(person) -> bool:
@@ -55,21 +80,49 @@ def test_installable_and_opens_without_the_server(browsers, server):
     assert "/" in paths and "/js/main.js" in paths and "/css/app.css" in paths, paths
     assert not [path for path in paths if path.startswith(PRIVATE_PREFIXES)], paths
 
-    # The server stops; a reload shows Parlor from the kept shell, not Chromium's error page.
+    # Alice reads the demo group; its newest messages are kept in this browser.
+    bob = sign_in(server.url, "bob")
+    group = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c.get("title") == "Parlor demo")
+    newest = "Dinner at eight?"
+    call(server.url, "POST", f"/api/conversations/{group['id']}/messages", {"id": str(uuid.uuid4()), "text": newest}, bob)
+    alice.open_conversation("Parlor demo")
+    alice.wait_for_text_bubble(newest)
+    alice.wait(lambda: "Parlor demo" in (kept_titles(alice) or []), "the offline copy written", timeout=10)
+
+    # The server stops; a reload shows Parlor, not Chromium's error page: the banner, her list,
+    # and the group's messages as she read them.
     server.pause()
     alice.driver.refresh()
-    alice.wait(lambda: offline_start_shown(alice), "Parlor's page with the offline banner after a reload without the server")
-    assert alice.driver.title == "Parlor"
+    alice.wait(lambda: (b := alice.visible(".connection-banner")) and b[0].text == OFFLINE_TEXT, "the banner after a reload without the server")
+    assert alice.driver.title.endswith("Parlor")
     assert not alice.find("#main-frame-error"), "Chromium's error page"
-    assert alice.find(".connection-banner")[0].get_attribute("role") == "status"
-    alice.shot("offline-start")
+    # (the page opens where it was: the group)
+    alice.wait_for_text_bubble(newest, "the messages already read, shown offline")
+    alice.shot("offline-copy")
+    alice.send_text("Written on the train")
 
-    # The server is back: Parlor opens by itself (a phone coming back online says so at once).
+    # The server is back: Parlor carries on by itself (a phone coming back online says so at
+    # once), and the message written offline is sent, once.
     server.resume()
     alice.js("window.dispatchEvent(new Event('online'))")
-    alice.wait(lambda: alice.visible(".sidebar") and not alice.find(".offline-start"), "the conversation list once the server is back")
-    alice.wait(lambda: alice.js("return window.__parlorTest.openSockets()") == 1, "the socket open again")
+    alice.wait(lambda: alice.js("return window.__parlorTest.openSockets()") == 1, "the socket open again", timeout=30)
+    alice.wait_until_sent("the message written offline to be acknowledged")
+    texts = [m.get("text") for m in call(server.url, "GET", f"/api/conversations/{group['id']}/messages?limit=50", token=bob)]
+    assert texts.count("Written on the train") == 1, texts[-5:]
     assert not alice.visible(".connection-banner")
+
+    # Signing out deletes the copy: a reload without the server then shows only Parlor's page.
+    alice.js("location.hash = '#/'")
+    alice.press("Sign out")
+    alice.wait(lambda: alice.visible("#auth-username"), "the sign-in page")
+    assert kept_titles(alice) is None, "the account's copy is gone"
+    server.pause()
+    alice.driver.refresh()
+    alice.wait(lambda: offline_start_shown(alice), "Parlor's own page, nothing of Alice's")
+    assert alice.find(".connection-banner")[0].get_attribute("role") == "status"
+    server.resume()
+    alice.js("window.dispatchEvent(new Event('online'))")
+    alice.wait(lambda: alice.visible("#auth-username"), "the sign-in page once the server is back")
 
 
 @pytest.mark.flow

@@ -15,7 +15,8 @@ import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { listenForOpen, subscribePush, unsubscribePush } from './push.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
-import { loadRules } from './rules.js';
+import { loadRules, rules } from './rules.js';
+import { deleteCopy, keepCopy, readCopy, restoreCopy } from './offline.js';
 import { retryDelay } from './socket.js';
 import { checkForUpdate, startUpdates } from './updates.js';
 
@@ -42,11 +43,23 @@ async function boot() {
     startApp(me.user);
   } catch (error) {
     if (unreachable(error)) {
+      // Started without the server: what this browser kept of the account, if anything, with the
+      // banner; the socket connects by itself once the server is back.
+      const copy = bootAttempts === 0 && !started ? await readCopy() : null;
+      if (copy) {
+        Object.assign(rules, copy.rules);
+        restoreCopy(copy);
+        document.body.classList.add('is-offline');
+        startApp(copy.me, { offline: true });
+        return;
+      }
       showOffline();
       return;
     }
     document.body.classList.remove('is-offline');
     if (error instanceof ApiError && error.status === 401) {
+      // Signed out (here or elsewhere): nothing of the account stays in this browser.
+      await deleteCopy();
       root.removeAttribute('aria-busy');
       showAuth(root, (user) => startApp(user, { signedIn: true }));
     } else {
@@ -88,9 +101,14 @@ window.addEventListener('online', () => {
   if (bootTimer) boot();
 });
 
+/** Whether Parlor was laid out once in this page (a copy is shown only at the first start). */
+let started = false;
+
 /** Lays out Parlor for `user`; `signedIn` when they just signed in or up (focus then moves on
- * purpose, to the open view or the conversation list, instead of falling to <body>). */
-function startApp(user, { signedIn = false } = {}) {
+ * purpose, to the open view or the conversation list, instead of falling to <body>); `offline`
+ * when it starts from the copy kept in this browser, the server out of reach. */
+function startApp(user, { signedIn = false, offline = false } = {}) {
+  started = true;
   state.me = user;
   state.drafts.restore(user.id);
   root.removeAttribute('aria-busy');
@@ -131,7 +149,7 @@ function startApp(user, { signedIn = false } = {}) {
     state.drafts.forget();
     navigator.clearAppBadge?.().catch(() => {});
     location.hash = '';
-    location.reload();
+    deleteCopy().finally(() => location.reload());
   };
   /** The sign-in ended elsewhere (another device signed out everywhere, a password change). */
   const signedOut = () => {
@@ -303,9 +321,22 @@ function startApp(user, { signedIn = false } = {}) {
   window.addEventListener('pagehide', () => client.flushReads());
   window.addEventListener('hashchange', navigate);
 
-  Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {
+  keepCopy({ ...rules });
+  if (offline) {
+    // The copy is on screen; once the server answers, everything is read from it again.
+    const unsubscribe = on('ready', () => {
+      unsubscribe();
+      for (const t of state.transcripts.values()) t.loaded = false;
+      Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => sidebar.render());
+      if (route?.name === 'conversation') client.ensureTranscript(route.id).catch(() => {});
+      checkForUpdate();
+    });
     sidebar.render();
-  });
+  } else {
+    Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {
+      sidebar.render();
+    });
+  }
   client.start();
   navigate();
   if (signedIn && !view) sidebar.focusStart();

@@ -80,7 +80,7 @@ export class PushSettings {
     this.empty = h('p', { class: 'setting-hint', text: 'No device yet: turn on Show notifications on each device you want them on.' });
     this.error = h('p', { class: 'form-error', attrs: { role: 'alert' } });
     this.heading = h('span', { class: 'setting-name', id: 'push-heading', tabIndex: -1, text: 'Notifications with Parlor closed' });
-    this.element = h('div', { class: 'setting-blocked', attrs: { role: 'group', 'aria-labelledby': 'push-heading' } },
+    this.element = h('div', { class: 'setting-push', attrs: { role: 'group', 'aria-labelledby': 'push-heading' } },
       this.heading, this.list, this.empty,
       h('label', { class: 'setting', attrs: { for: 'setting-push-text' } }, this.showsText,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show message text in notifications' }),

@@ -8,6 +8,7 @@ against a stand-in)."""
 
 
 import json
+import time
 
 import pytest
 
@@ -108,21 +109,27 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
     # `read` push from another device takes it away.
     alice.js("return navigator.serviceWorker.ready.then(() => true)")
     origin = server.url.rstrip("/")
-    def deliver(payload):
-        for registration in range(8):
-            try:
-                alice.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
-                    "origin": origin, "registrationId": str(registration), "data": json.dumps(payload)})
-                return
-            except Exception:  # noqa: BLE001 - another registration id
-                continue
-        raise AssertionError("no service worker registration took the push")
     alice.driver.execute_cdp_cmd("ServiceWorker.enable", {})
     alice.driver.get("about:blank")  # Parlor closed: no window of it in front
     alice.driver.get(origin + "/manifest.webmanifest")
     shown = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => [n.title, n.body, n.tag]))"
-    deliver({"type": "message", "conversation": direct["id"], "title": "Bob", "body": "Bob: Still up?", "url": f"/#/c/{direct['id']}"})
-    alice.wait(lambda: alice.js(shown) == [["Bob", "Bob: Still up?", direct["id"]]], "the pushed notification")
+    payload = {"type": "message", "conversation": direct["id"], "title": "Bob", "body": "Bob: Still up?", "url": f"/#/c/{direct['id']}"}
+
+    def pushed():
+        # The registration's id is not exposed to WebDriver: each small one is tried (a wrong one
+        # is refused, or takes nothing), until the notification shows.
+        for registration in range(8):
+            try:
+                alice.driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {
+                    "origin": origin, "registrationId": str(registration), "data": json.dumps(payload)})
+            except Exception:  # noqa: BLE001 - no such registration
+                continue
+        for _ in range(10):
+            if alice.js(shown) == [["Bob", "Bob: Still up?", direct["id"]]]:
+                return True
+            time.sleep(0.2)
+        return False
+    alice.wait(pushed, "the pushed notification")
     # Opening the conversation in Parlor closes it.
     alice.driver.get(f"{origin}/#/c/{direct['id']}")
     alice.wait(lambda: alice.conversation_title() == "Bob", "the conversation open")

@@ -355,7 +355,7 @@ final class Messaging: Sendable {
         metrics.messageCommitted(kind: stored.content.kind)
         let sent = Sent(stored: stored, sameForEveryone: await fanOut(stored))
         // Pushed from here, the node where it was sent: once, however many nodes fan it out.
-        pushes.enqueue(.message(stored, committedAt: .now))
+        pushes.enqueue(PushDeliveries.Job(message: stored, committedAt: .now))
         return sent
     }
 

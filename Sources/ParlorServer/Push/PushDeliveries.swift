@@ -7,9 +7,10 @@ import ServiceLifecycle
 /// message once) and sent by `PushService`: a bounded queue, the oldest dropped (and counted)
 /// when push services fall so far behind.
 final class PushDeliveries: Sendable {
-    enum Job: Sendable {
-        /// A message was committed: its members with no connection may be told.
-        case message(StoredMessage, committedAt: ContinuousClock.Instant)
+    /// A message was committed: its members with no connection may be told.
+    struct Job: Sendable {
+        let message: StoredMessage
+        let committedAt: ContinuousClock.Instant
     }
 
     /// The most jobs waiting.

@@ -24,7 +24,6 @@ final class PushSender: Sendable {
         let payload: [UInt8]
         let topic: String
         let urgency: String
-        let ttl: Int
         let committedAt: ContinuousClock.Instant
     }
 
@@ -71,9 +70,7 @@ final class PushSender: Sendable {
     /// The pushes `job` makes; none when nobody is to be told.
     func pushes(for job: PushDeliveries.Job) async -> [Push] {
         do {
-            switch job {
-            case .message(let message, let committedAt): return try await pushes(for: message, committedAt: committedAt)
-            }
+            return try await pushes(for: job.message, committedAt: job.committedAt)
         } catch {
             logger.warning("Pushes could not be prepared", metadata: ["error": "\(error)"])
             return []
@@ -81,7 +78,10 @@ final class PushSender: Sendable {
     }
 
     private func pushes(for message: StoredMessage, committedAt: ContinuousClock.Instant) async throws -> [Push] {
-        guard !message.content.isEvent, let conversation = try await store.conversation(id: message.conversationID) else { return [] }
+        // The members as fan-out just read them (the viewer caches): no store read per message.
+        guard !message.content.isEvent,
+              let conversation = try await renderer.caches.conversation(message.conversationID, store: renderer.store)
+        else { return [] }
         var offline: [UserID] = []
         for member in conversation.members where member != message.sender {
             if await !hub.isOnline(member) { offline.append(member) }
@@ -104,7 +104,9 @@ final class PushSender: Sendable {
                 let payload = PushPayload(
                     type: "message", conversation: conversation.id.description, title: title, body: body,
                     url: "/#/c/\(conversation.id)")
-                if let push = try push(payload, to: device, urgency: mentioned || !conversation.isGroup ? "high" : "normal", committedAt: committedAt) {
+                if let push = try push(
+                    payload, in: conversation.id, to: device, urgency: mentioned || !conversation.isGroup ? "high" : "normal", committedAt: committedAt)
+                {
                     pushes.append(push)
                 }
             }
@@ -113,13 +115,13 @@ final class PushSender: Sendable {
     }
 
     private func push(
-        _ payload: PushPayload, to device: PushSubscriptionRecord, urgency: String, committedAt: ContinuousClock.Instant
+        _ payload: PushPayload, in conversation: ConversationID, to device: PushSubscriptionRecord, urgency: String,
+        committedAt: ContinuousClock.Instant
     ) throws -> Push? {
         guard let endpoint = URL(string: device.endpoint) else { return nil }
         return Push(
-            endpoint: endpoint, subscription: device, payload: Array(try JSONEncoder().encode(payload)),
-            topic: Self.topic(ConversationID(payload.conversation) ?? ConversationID()), urgency: urgency, ttl: Self.messageTTL,
-            committedAt: committedAt)
+            endpoint: endpoint, subscription: device, payload: Array(try JSONEncoder().encode(payload)), topic: Self.topic(conversation),
+            urgency: urgency, committedAt: committedAt)
     }
 
     /// Sends one push: retried on a network failure or a 5xx; a 429 is waited out as its
@@ -145,7 +147,7 @@ final class PushSender: Sendable {
             do {
                 var request = HTTPClientRequest(url: push.endpoint.absoluteString)
                 request.method = .POST
-                request.headers.add(name: "TTL", value: String(push.ttl))
+                request.headers.add(name: "TTL", value: String(Self.messageTTL))
                 request.headers.add(name: "Urgency", value: push.urgency)
                 request.headers.add(name: "Topic", value: push.topic)
                 request.headers.add(name: "Content-Encoding", value: "aes128gcm")

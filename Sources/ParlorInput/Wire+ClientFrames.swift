@@ -12,6 +12,10 @@ extension Wire {
         case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?, linkPreview: String?)
         /// Sends a sticker, on its own or placed on another message.
         case sendSticker(conversation: ConversationID, id: MessageID, sticker: String, placement: StickerPlacement?)
+        /// Sends an app's message as written by the client (as any Messages device can send an
+        /// `MSMessage`): checked by every ParlorKit limit and the app's own `validate`, like a
+        /// message the app sends. `replacing` names the session's head it replaces.
+        case sendAppMessage(conversation: ConversationID, app: AppID, message: Message, replacing: MessageID?)
         case sendStaged(conversation: ConversationID)
         case removeStaged(conversation: ConversationID)
         case openApp(conversation: ConversationID, app: AppID)
@@ -39,7 +43,7 @@ extension Wire {
         /// gateway's dispatch and `fields` switch over it, so the compiler points at each place a new
         /// kind needs; `parlor protocol` publishes it to the browser and other clients.
         public enum Kind: String, CaseIterable, Sendable {
-            case hello, ping, sendText, sendSticker, sendStaged, removeStaged, openApp, tapMessage, appEvent, setStyle
+            case hello, ping, sendText, sendSticker, sendAppMessage, sendStaged, removeStaged, openApp, tapMessage, appEvent, setStyle
             case closeApp, openHome, homeEvent, closeHome, read, keep, react, typing, edit, unsend
 
             /// The fields a frame of this kind carries besides `type` and the optional `requestId`
@@ -50,6 +54,7 @@ extension Wire {
                 case .ping: []
                 case .sendText: [.required("conversation"), .required("id"), .required("text"), .optional("replyTo"), .optional("linkPreview")]
                 case .sendSticker: [.required("conversation"), .required("id"), .required("sticker"), .optional("placement")]
+                case .sendAppMessage: [.required("conversation"), .required("app"), .required("appMessage"), .optional("replacing")]
                 case .sendStaged, .removeStaged, .closeApp: [.required("conversation")]
                 case .openApp: [.required("conversation"), .required("app")]
                 case .tapMessage, .keep, .unsend: [.required("conversation"), .required("message")]
@@ -71,6 +76,7 @@ extension Wire {
             case .ping: .ping
             case .sendText: .sendText
             case .sendSticker: .sendSticker
+            case .sendAppMessage: .sendAppMessage
             case .sendStaged: .sendStaged
             case .removeStaged: .removeStaged
             case .openApp: .openApp
@@ -93,7 +99,8 @@ extension Wire {
         /// The conversation the frame acts in, if any.
         public var conversation: ConversationID? {
             switch self {
-            case .sendText(let conversation, _, _, _, _), .sendSticker(let conversation, _, _, _), .sendStaged(let conversation),
+            case .sendText(let conversation, _, _, _, _), .sendSticker(let conversation, _, _, _),
+                .sendAppMessage(let conversation, _, _, _), .sendStaged(let conversation),
                 .removeStaged(let conversation), .openApp(let conversation, _), .tapMessage(let conversation, _),
                 .appEvent(let conversation, _, _), .setStyle(let conversation, _), .closeApp(let conversation),
                 .read(let conversation, _), .keep(let conversation, _), .react(let conversation, _, _, _),
@@ -130,6 +137,9 @@ extension Wire {
             } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
                 let key = context.codingPath[0].stringValue
                 throw FrameError(code: .invalidValue, message: "This frame needs '\(key)'.", requestId: envelope.requestId)
+            } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue.lowercased().hasSuffix("url") == true {
+                // A URL not as written (in `sendAppMessage`'s message): the sentence says what to escape.
+                throw FrameError(code: .invalidValue, message: context.debugDescription, requestId: envelope.requestId)
             } catch {
                 throw FrameError(code: .malformedFrame, message: "That frame is not valid JSON of this protocol.", requestId: envelope.requestId)
             }
@@ -147,7 +157,7 @@ extension Wire {
 
             enum Key: String, CodingKey {
                 case type, since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on
-                case typing, replyTo, linkPreview
+                case typing, replyTo, linkPreview, appMessage, replacing
             }
 
             init(from decoder: any Decoder) throws {
@@ -176,6 +186,10 @@ extension Wire {
                     .sendSticker(
                         conversation: try conversation(), id: try field(.id), sticker: try field(.sticker),
                         placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
+                case .sendAppMessage:
+                    .sendAppMessage(
+                        conversation: try conversation(), app: try field(.app), message: try field(.appMessage),
+                        replacing: try container.decodeIfPresent(MessageID.self, forKey: .replacing))
                 case .sendStaged: .sendStaged(conversation: try conversation())
                 case .removeStaged: .removeStaged(conversation: try conversation())
                 case .openApp: .openApp(conversation: try conversation(), app: try field(.app))

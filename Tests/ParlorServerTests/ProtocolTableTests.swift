@@ -57,6 +57,8 @@ struct ProtocolTableTests {
             "emoji": "👍",
             "on": true,
             "typing": true,
+            "appMessage": ["id": UUID().uuidString, "url": "https://parlor.example/hello?greeting=Hi", "layout": ["template": ["caption": "Hi"]]],
+            "replacing": UUID().uuidString,
         ]
     }
 

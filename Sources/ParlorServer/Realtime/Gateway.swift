@@ -77,7 +77,11 @@ struct Gateway: Sendable {
             await perform(request, user: user, connection: connection)
             return
         }
-        let sendsMessage = if case .sendStaged = request.frame { true } else { false }
+        let sendsMessage =
+            switch request.frame {
+            case .sendStaged, .sendAppMessage: true
+            default: false
+            }
         let queued = session.apps.submit(to: place, sendsMessage: sendsMessage) {
             guard !connection.isClosed else { return }
             await perform(request, user: user, connection: connection)
@@ -110,7 +114,8 @@ struct Gateway: Sendable {
     /// outside the server; the others (messages, reads, reactions…) never wait behind them.
     static func isForApps(_ frame: Wire.ClientFrame) -> Bool {
         switch frame {
-        case .sendStaged, .removeStaged, .openApp, .tapMessage, .appEvent, .setStyle, .closeApp, .openHome, .homeEvent, .closeHome:
+        case .sendAppMessage, .sendStaged, .removeStaged, .openApp, .tapMessage, .appEvent, .setStyle, .closeApp, .openHome, .homeEvent,
+            .closeHome:
             true
         case .hello, .ping, .sendText, .sendSticker, .read, .keep, .react, .typing, .edit, .unsend:
             false
@@ -149,6 +154,10 @@ struct Gateway: Sendable {
             await ack(sent, to: request, user: user, connection: connection)
         case .sendSticker(let conversation, let id, let sticker, let placement):
             let sent = try await messaging.sendSticker(sticker, id: id, placement: placement, from: user, in: conversation)
+            await ack(sent, to: request, user: user, connection: connection)
+        case .sendAppMessage(let conversation, let app, var message, let replacing):
+            message.appID = app
+            let sent = try await messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation)
             await ack(sent, to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
             guard let sent = try await apps.sendStaged(user: user, conversation: conversation) else {

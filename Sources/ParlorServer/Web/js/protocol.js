@@ -10,6 +10,7 @@ export const ClientFrame = Object.freeze({
   ping: 'ping',
   sendText: 'sendText',
   sendSticker: 'sendSticker',
+  sendAppMessage: 'sendAppMessage',
   sendStaged: 'sendStaged',
   removeStaged: 'removeStaged',
   openApp: 'openApp',

@@ -1,0 +1,122 @@
+import Foundation
+import ParlorInput
+import ParlorKit
+import ParlorServer
+import Testing
+
+/// A client that writes an app's message itself (`sendAppMessage`, docs/PROTOCOL.md §5.1) is held
+/// to what the app itself is: ParlorKit's limits, the session's head and the app's `validate`, on
+/// a real server.
+@Suite("sendAppMessage: an app message written by the client")
+struct SendAppMessageTests {
+    static let ticTacToe = "org.parlor.tictactoe"
+
+    static func frame(_ conversation: ConversationID, app: String, message: JSON, replacing: MessageID? = nil, request: String) -> [String: JSON] {
+        var fields: [String: JSON] = [
+            "conversation": .string(conversation.description), "app": .string(app), "appMessage": message, "requestId": .string(request),
+        ]
+        if let replacing { fields["replacing"] = .string(replacing.description) }
+        return fields
+    }
+
+    @Test("A message the app would accept is committed and reaches the others with the sender set by the server")
+    func accepted() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+            let id = MessageID()
+            let message: JSON = [
+                "id": .string(id.description), "url": "https://parlor.example/hello?greeting=Hi%20there",
+                "layout": ["template": ["caption": "Hi there"]],
+                // Whatever the client claims, the server says who sent it.
+                "senderParticipantIdentifier": .string(ParticipantID().description),
+            ]
+            try await aliceSocket.send("sendAppMessage", Self.frame(direct.id, app: "org.parlor.hello", message: message, request: "a1"))
+            let ack = try await aliceSocket.reply(to: "a1")
+            #expect(ack.type == "ack", "\(String(describing: ack.error))")
+            let received = try #require(try await bobSocket.messages(1).first)
+            #expect(received.id == id)
+            #expect(received.app?.layout.caption == "Hi there")
+            #expect(received.app?.webURL == "https://parlor.example/hello?greeting=Hi%20there", "the URL is kept byte for byte")
+            #expect(received.app?.summaryLine.hasSuffix("sent Hello") == true)
+            let sender = try #require(received.app?.participant(named: "Alice"), "the server set Alice's own participant id")
+            #expect(received.app?.summaryLine == "$\(sender) sent Hello")
+            // The same frame again is a retry: answered with the same message, not committed twice.
+            try await aliceSocket.send("sendAppMessage", Self.frame(direct.id, app: "org.parlor.hello", message: message, request: "a2"))
+            #expect(try await aliceSocket.reply(to: "a2").message?.id == id)
+            #expect(try await api.messages(in: direct.id, as: bob).count == 1)
+            await aliceSocket.disconnect()
+            await bobSocket.disconnect()
+        }
+    }
+
+    @Test("A forged Tic-Tac-Toe move is refused by the app's validate, a stale or missing head by the session, a bad URL with a sentence; nothing is committed")
+    func forgedRefused() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let since = [direct.id: Int64(0)]
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+
+            let board = try await aliceSocket.openApp(Self.ticTacToe, in: direct.id)
+            try await aliceSocket.activate("Row 1, column 1, empty", in: board, conversation: direct.id)
+            _ = try await aliceSocket.staged()
+            let start = try await aliceSocket.sendStaged(in: direct.id)
+            let head = try #require(try await bobSocket.messages(1).first)
+            let url = try #require(head.app?.webURL)
+            let session = try #require(head.app?.sessionID)
+            #expect(url.contains("position0=X") && url.contains("position4=-") && url.contains("position8=-"))
+
+            func move(_ url: String) -> JSON {
+                ["id": .string(MessageID().description), "session": ["id": .string(session.description)], "url": .string(url),
+                 "layout": ["template": ["caption": "Your move"]]]
+            }
+            // Bob marks two squares at once.
+            let twoSquares = url.replacingOccurrences(of: "position4=-", with: "position4=O")
+                .replacingOccurrences(of: "position8=-", with: "position8=O")
+                .replacingOccurrences(of: "currentPlayer=X", with: "currentPlayer=O")
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: move(twoSquares), replacing: start.id, request: "f1"))
+            let refused = try await bobSocket.reply(to: "f1")
+            #expect(refused.error?.code == "actionRefused" || refused.error?.code == "malformedURLState", "\(String(describing: refused.error))")
+            #expect(refused.error?.message.isEmpty == false)
+
+            // Alice's own mark moved to another square: the app refuses changing a square already played.
+            let rewritten = url.replacingOccurrences(of: "position0=X", with: "position0=-")
+                .replacingOccurrences(of: "position1=-", with: "position1=X")
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: move(rewritten), replacing: start.id, request: "f2"))
+            #expect(try await bobSocket.reply(to: "f2").error?.code == "actionRefused")
+
+            // Without naming the head it replaces: the session's conflict, with the head to continue from.
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: move(url), request: "f3"))
+            let conflict = try await bobSocket.reply(to: "f3")
+            #expect(conflict.error?.code == "sessionConflict")
+            #expect(conflict.head?.id == start.id)
+
+            // A URL as no app writes it: refused with the sentence that says what to escape.
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: move(url + "&note=a b"), replacing: start.id, request: "f4"))
+            let badURL = try await bobSocket.reply(to: "f4")
+            #expect(badURL.error?.code == "invalidValue")
+            #expect(badURL.error?.message.contains("percent-encode it (%20)") == true, "\(String(describing: badURL.error))")
+
+            // An app that does not exist, and a conversation Carol is not in.
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: "org.example.nothing", message: move(url), request: "f5"))
+            #expect(try await bobSocket.reply(to: "f5").error?.code == "invalidValue")
+            let carolSocket = try await TestSocket.session(port: port, as: carol, since: [:])
+            try await carolSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: move(url), replacing: start.id, request: "f6"))
+            let outsider = try await carolSocket.reply(to: "f6")
+            #expect(outsider.error?.code == "notFound", "\(String(describing: outsider.error))")
+
+            let stored = try await api.messages(in: direct.id, as: alice)
+            #expect(stored.map(\.id) == [start.id], "nothing forged was committed")
+            for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
+        }
+    }
+}

@@ -133,5 +133,19 @@ struct FixedGridTests {
         let cards = Grid(label: "Cards") { Text("x") }
         guard case .grid(let flexible) = cards.node else { return }
         #expect(flexible.columns == nil && flexible.minItemWidth == 120)
+        #expect(flexible.scrollAxis == nil && wide.scrollAxis == nil, "grids wrap; only a carousel scrolls")
+    }
+
+    @Test("Carousel is one row that scrolls sideways: its axis and item width go through the wire, the width clamped to 40…600")
+    func carousel() throws {
+        let scoops = Carousel(label: "Scoops", itemWidth: 96, id: "scoops") { for scoop in 1...8 { Button("Scoop \(scoop)", action: "\(scoop)") } }.node
+        let decoded = try JSONDecoder().decode(ViewNode.self, from: JSONEncoder().encode(scoops))
+        guard case .grid(let carousel) = decoded else { Issue.record("not a grid"); return }
+        #expect(carousel.scrollAxis == .horizontal && carousel.minItemWidth == 96 && carousel.children.count == 8)
+        #expect(carousel.label == "Scoops" && carousel.id == "scoops")
+        guard case .grid(let narrow) = Carousel(label: "Tiny", itemWidth: 2) { Text("x") }.node,
+            case .grid(let huge) = Carousel(label: "Huge", itemWidth: 5_000) { Text("x") }.node
+        else { return }
+        #expect(narrow.minItemWidth == 40 && huge.minItemWidth == 600)
     }
 }

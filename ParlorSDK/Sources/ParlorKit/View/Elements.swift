@@ -140,7 +140,7 @@ public struct Grid: ViewComponent {
     ///   - id: an id for the element (`ViewNode.elementID`).
     ///   - content: the cells, in order.
     public init(label: String, minItemWidth: Int = 120, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
-        node = .grid(GridNode(label: label, minItemWidth: minItemWidth, columns: nil, children: ViewNode.flatten(content()), id: id))
+        node = .grid(GridNode(label: label, minItemWidth: minItemWidth, columns: nil, scrollAxis: nil, children: ViewNode.flatten(content()), id: id))
     }
 
     /// A grid of exactly `columns` columns, whatever the width: a board (3 × 3 squares), a keypad.
@@ -150,7 +150,27 @@ public struct Grid: ViewComponent {
     ///   - id: an id for the element (`ViewNode.elementID`).
     ///   - content: the cells, row by row.
     public init(label: String, columns: Int, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
-        node = .grid(GridNode(label: label, minItemWidth: 0, columns: min(max(columns, 1), 12), children: ViewNode.flatten(content()), id: id))
+        node = .grid(
+            GridNode(label: label, minItemWidth: 0, columns: min(max(columns, 1), 12), scrollAxis: nil, children: ViewNode.flatten(content()), id: id))
+    }
+}
+
+/// A row of cells that scrolls sideways, each `itemWidth` points wide: a picker of images to
+/// choose from, as the carousel of Apple's IceCreamBuilder sample. Keyboard users move through
+/// its buttons with Tab; each focused cell is scrolled into view.
+public struct Carousel: ViewComponent {
+    public let node: ViewNode
+    /// A carousel.
+    /// - Parameters:
+    ///   - label: the carousel's accessibility label ("Scoops").
+    ///   - itemWidth: each cell's width in points, from 40 to 600; 96 by default.
+    ///   - id: an id for the element (`ViewNode.elementID`).
+    ///   - content: the cells, in order.
+    public init(label: String, itemWidth: Int = 96, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
+        node = .grid(
+            GridNode(
+                label: label, minItemWidth: min(max(itemWidth, 40), 600), columns: nil, scrollAxis: .horizontal,
+                children: ViewNode.flatten(content()), id: id))
     }
 }
 

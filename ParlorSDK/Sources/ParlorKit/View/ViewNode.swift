@@ -217,6 +217,9 @@ public struct GridNode: Sendable, Hashable, Codable {
     /// A fixed number of columns (a board of 3 × 3 buttons), whatever the width; nil fills the
     /// width with columns at least `minItemWidth` wide.
     public var columns: Int?
+    /// `horizontal`: the cells sit in one row, each `minItemWidth` wide, that scrolls sideways
+    /// (a carousel, `Carousel`); nil wraps them into rows that fill the width.
+    public var scrollAxis: Axis?
     /// The cells, in order.
     public var children: [ViewNode]
     /// The element's id, if the app gave one (`ViewNode.elementID`).

@@ -171,6 +171,9 @@ const DRAWERS = {
     if (Number.isInteger(node.columns) && node.columns >= 1 && node.columns <= 12) {
       grid.classList.add('vt-grid-fixed');
       grid.style.setProperty('--vt-columns', String(node.columns));
+    } else if (node.scrollAxis === 'horizontal') {
+      // A carousel: one row of cells that scrolls sideways; Tab reaches each cell's controls.
+      grid.classList.add('vt-grid-carousel');
     }
     (node.children || []).forEach((child, index) => {
       const cell = h('div', { class: 'vt-grid-cell', attrs: { role: 'listitem' } });

@@ -113,7 +113,7 @@ struct ProtocolTableTests {
         let user = try JSONDecoder().decode(Wire.User.self, from: Data(#"{"id":"\#(UUID().uuidString)","username":"ada","displayName":"Ada"}"#.utf8))
         let update = Wire.AppUpdate(
             appID: AppID("org.parlor.tictactoe"), appName: "Tic-Tac-Toe", isActive: true, presentationStyle: .compact, modal: nil,
-            view: .empty, error: nil, names: [:])
+            view: .empty, error: nil, names: [:], compactHeight: 160)
         return switch kind {
         case .welcome: .welcome(protocolVersion: 1, user: user)
         case .ready: .ready

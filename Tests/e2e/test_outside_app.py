@@ -127,6 +127,9 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
         open_added_app(alice, "Dice")
         alice.wait_for_surface("Dice", style="compact")
         alice.wait_for_node_text("score", "No rolls yet")
+        # Its manifest asks for a compact tray 200 points tall (compactHeight), not the default 340.
+        tray = alice.js("return Math.round(document.querySelector('.surface-conversation').getBoundingClientRect().height)")
+        assert tray == 200, tray
         alice.shot("dice-opened")
         alice.press_in_app("Roll a die")
         first = wait_for_scores(alice, "Alice's roll in a bubble", lambda s: s.keys() == {"Alice"})

@@ -115,6 +115,12 @@ public struct AppRegistrations: Sendable {
         guard manifest.allowedHosts.count <= 20, manifest.allowedHosts.allSatisfy({ !$0.isEmpty && $0.count <= 253 }) else {
             throw MessagesError(.invalidValue, "A manifest names at most 20 hosts.")
         }
+        let heights = AppManifest.compactHeights
+        if let height = manifest.compactHeight, !heights.contains(height) {
+            throw MessagesError(
+                .invalidValue,
+                "compactHeight is the compact tray's height in points, from \(heights.lowerBound) to \(heights.upperBound); this manifest asks for \(height). Leave it out for the default.")
+        }
         return manifest
     }
 }

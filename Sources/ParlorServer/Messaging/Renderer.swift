@@ -251,11 +251,13 @@ final class Renderer: Sendable {
     func appFrame(_ update: InstanceUpdate, scope: InstanceScope) async -> Wire.ServerFrame {
         var names: [String: String] = [:]
         if case .conversation(let conversation) = scope { names = await self.names(in: conversation, app: update.appID) }
+        let manifest = directory.app(update.appID)?.manifest
         let wire = Wire.AppUpdate(
-            appID: update.appID, appName: directory.app(update.appID)?.manifest.name ?? update.appID.rawValue,
+            appID: update.appID, appName: manifest?.name ?? update.appID.rawValue,
             isActive: update.isActive, presentationStyle: update.presentationStyle, modal: update.modal,
             view: await imageLinks.current().proxied(update.view),
-            error: update.error.map { Wire.ErrorBody(code: $0.error.code.name, message: $0.error.message) }, names: names)
+            error: update.error.map { Wire.ErrorBody(code: $0.error.code.name, message: $0.error.message) }, names: names,
+            compactHeight: manifest?.compactHeight.map { min(max($0, AppManifest.compactHeights.lowerBound), AppManifest.compactHeights.upperBound) })
         return switch scope {
         case .conversation(let conversation): .app(conversation: conversation, app: update.appID, update: wire)
         case .home: .home(app: update.appID, update: wire)

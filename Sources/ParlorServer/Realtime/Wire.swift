@@ -225,6 +225,8 @@ extension Wire {
         public var error: ErrorBody?
         /// Display names for `$<participant id>` tokens in the view.
         public var names: [String: String]
+        /// The compact tray's height the app asks for, in points (`AppManifest.compactHeight`).
+        public var compactHeight: Int?
     }
 
     public struct ErrorBody: Codable, Sendable {

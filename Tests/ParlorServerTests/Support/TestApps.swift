@@ -126,7 +126,9 @@ struct ShowOfHands: MessagesApp {
     static let id: AppID = "org.parlor.test.hands"
     typealias Hands = SharedState<String, Bool>
 
-    var manifest: AppManifest { AppManifest(id: Self.id, name: "Hands", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#)) }
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Hands", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#), compactHeight: 160)
+    }
     struct State: Codable, Sendable { var selected: Message? }
     enum Action: Codable, Sendable { case start, raise }
     var initialState: State { State() }

@@ -25,6 +25,13 @@ public struct AppManifest: Sendable, Hashable, Codable {
     public var drawsLiveMessages: Bool
     /// Whether the app's messages may expire once read (`shouldExpire`).
     public var sendsExpiringMessages: Bool
+    /// How tall the app's view wants its compact tray, in points (`compactHeights`: 120…480); nil
+    /// for the host's default (about 340). Parlor's answer to `contentSizeThatFits`: one height
+    /// per app, known before the app answers, so the tray opens at its size and does not jump.
+    public var compactHeight: Int?
+
+    /// The heights a compact tray may ask for, in points (`compactHeight`).
+    public static let compactHeights = 120...480
 
     /// Creates a manifest; only the id, name and icon are required.
     /// - Parameters:
@@ -38,10 +45,11 @@ public struct AppManifest: Sendable, Hashable, Codable {
     ///   - keepsData: whether the app keeps data for each person.
     ///   - drawsLiveMessages: whether the app's messages may have live layouts.
     ///   - sendsExpiringMessages: whether the app's messages may expire once read.
+    ///   - compactHeight: how tall the compact tray should be, in points (120…480), or nil.
     public init(
         id: AppID, name: String, icon: ImageSource, summary: String = "", publisher: String? = nil,
         allowedHosts: [String] = [], hasHomeSurface: Bool = false, keepsData: Bool = false,
-        drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false
+        drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false, compactHeight: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -53,10 +61,12 @@ public struct AppManifest: Sendable, Hashable, Codable {
         self.keepsData = keepsData
         self.drawsLiveMessages = drawsLiveMessages
         self.sendsExpiringMessages = sendsExpiringMessages
+        self.compactHeight = compactHeight
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, name, icon, summary, publisher, allowedHosts, hasHomeSurface, keepsData, drawsLiveMessages, sendsExpiringMessages
+        case compactHeight
     }
 
     /// Decodes a manifest; everything but `id`, `name` and `icon` may be left out (a manifest file
@@ -74,6 +84,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         keepsData = try container.decodeIfPresent(Bool.self, forKey: .keepsData) ?? false
         drawsLiveMessages = try container.decodeIfPresent(Bool.self, forKey: .drawsLiveMessages) ?? false
         sendsExpiringMessages = try container.decodeIfPresent(Bool.self, forKey: .sendsExpiringMessages) ?? false
+        compactHeight = try container.decodeIfPresent(Int.self, forKey: .compactHeight)
     }
 
     /// What the app may do, in plain words, as a store shows it before someone adds the app.

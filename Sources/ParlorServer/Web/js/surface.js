@@ -172,6 +172,10 @@ export class AppSurface {
     this.drawModal(modal, ctx);
     this.element.hidden = false;
     this.element.classList.toggle('is-expanded', this.options.kind === 'conversation' && update.presentationStyle === 'expanded');
+    // The height the app asks of its compact tray (its manifest's compactHeight, 120…480 points).
+    const height = Number.isInteger(update.compactHeight) ? Math.min(Math.max(update.compactHeight, 120), 480) : null;
+    if (height) this.element.style.setProperty('--compact-height', `${height}px`);
+    else this.element.style.removeProperty('--compact-height');
     this.body.scrollTop = scroll;
 
     if (focusKey) {

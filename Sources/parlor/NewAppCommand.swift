@@ -32,8 +32,8 @@ extension AppsCommand {
                 Wrote \(name) in \(folder.path).
                   cd \(folder.path)
                   swift test                                  # the app with three people in the simulator
-                  parlor apps add manifest.json               # on a running server: prints its credential
-                  PARLOR_APP_SECRET=… swift run --package-path Runner   # the app, dialled in to it
+                  parlor apps add manifest.json --data-dir <the server's data directory>   # prints its credential
+                  PARLOR_URL=http://127.0.0.1:8080 PARLOR_APP_SECRET=… swift run --package-path Runner   # the app, dialled in
                 README.md says more; docs/APPS.md is the tutorial.
                 """)
         }
@@ -265,7 +265,7 @@ enum NewAppTemplate {
     static let readme = #"""
         # __NAME__
 
-        A message app for [Parlor](https://github.com/parlor), written with ParlorKit.
+        A message app for Parlor, written with ParlorKit.
 
         - `Sources/__NAME__/__NAME__.swift`: the app: its manifest, state, view and hooks.
         - `Tests/__NAME__Tests/`: the app with three people in ParlorTesting's simulator, no server,
@@ -278,12 +278,16 @@ enum NewAppTemplate {
 
         ```
         swift test                                        # the app, tested
-        parlor apps add manifest.json                     # on a running Parlor: prints the credential
-        PARLOR_APP_SECRET=… swift run --package-path Runner
+        parlor apps add manifest.json --data-dir PARLOR_DATA   # PARLOR_DATA: the server's --data-dir; prints the credential
+        PARLOR_URL=http://127.0.0.1:8080 PARLOR_APP_SECRET=… swift run --package-path Runner
         ```
 
-        Then open Parlor in a browser, open a conversation, and pick __NAME__ in the drawer (add it
-        from the Store first). Parlor's `docs/APPS.md` says more.
+        `PARLOR_URL` is the server's address (what `parlor serve` printed). The runner's first build
+        takes a few minutes (SwiftNIO); later ones take seconds.
+
+        Then open Parlor in a browser, open a conversation, and pick __NAME__ in everyone's drawer:
+        tapping a greeting puts its message in the compose field (`insert`), and Send sends it.
+        Parlor's `docs/APPS.md` says more.
 
         """#
 }

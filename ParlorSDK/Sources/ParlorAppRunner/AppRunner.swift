@@ -154,7 +154,13 @@ public struct AppRunner<App: MessagesApp>: Sendable {
             throw error
         } catch {
             if !welcomed.isSet, let refusal = await refusal(by: server) { throw refusal }
-            logger.info("Could not stay connected to Parlor", metadata: ["error": "\(error)"])
+            if welcomed.isSet {
+                logger.info("Could not stay connected to Parlor", metadata: ["error": "\(error)"])
+            } else {
+                logger.warning(
+                    "Cannot reach Parlor at \(server): is it running there? Set PARLOR_URL to the address `parlor serve` printed.",
+                    metadata: ["error": "\(error)"])
+            }
         }
         return welcomed.isSet
     }

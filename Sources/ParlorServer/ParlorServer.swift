@@ -49,6 +49,7 @@ public enum ParlorServer {
                 logger.error("The web client's files cannot be read: no service worker", metadata: ["error": "\(error)"])
             }
         }
+        DeveloperDocs(root: configuration.docsDirectory).add(to: router, logger: logger)
         OperatorRoutes(services: services, readiness: store, gate: gate).add(to: router)
         AuthRoutes(accounts: accounts, sessions: services.sessions, configuration: configuration, caches: services.renderer.caches, bus: bus,
             conversations: services.conversations).add(to: router)

@@ -146,6 +146,9 @@ public struct ServerConfiguration: Sendable {
     public var pushDeadline: Duration = .seconds(10)
     /// The most devices one account receives pushes on: a new one replaces the oldest.
     public var maxPushDevices = 10
+    /// The SDK's documentation as a static site (`scripts/docs` builds it), served at `/docs/`;
+    /// nil: `/docs/` says how to build it.
+    public var docsDirectory: URL?
     /// SHA-256 (lowercase hex) of the operator's admin token for `/api/admin/*`; nil turns that
     /// API off (`adminToken(_:)` sets it from the token).
     public var adminTokenHash: String?

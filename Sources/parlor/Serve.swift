@@ -94,6 +94,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("push-service-host"), help: "A push service host to accept besides those of Chrome, Edge, Firefox and Safari (repeat for several; a loopback host is reached over HTTP: tests).")
     var pushServiceHosts: [String] = []
 
+    @Option(help: "The SDK's documentation, built by scripts/docs, served at /docs/ (default: .build/parlor-docs when it exists).")
+    var docsDir: String?
+
     @Option(help: "How long one push request may take, in seconds.")
     var pushDeadlineSeconds: Int = Int(ServerConfiguration().pushDeadline.components.seconds)
 
@@ -168,6 +171,7 @@ struct Serve: AsyncParsableCommand {
         settings.pushContact = pushContact
         settings.pushServiceHosts += pushServiceHosts.map { $0.lowercased() }
         settings.pushDeadline = .seconds(max(1, pushDeadlineSeconds))
+        settings.docsDirectory = docsDirectory()
         // The operator's token for /api/admin (apps over HTTP) and /metrics; off without it.
         settings.adminToken(ProcessInfo.processInfo.environment["PARLOR_ADMIN_TOKEN"])
         let configuration = settings
@@ -204,6 +208,7 @@ struct Serve: AsyncParsableCommand {
             var lines = ["Parlor is running. Open \(url)/ in your browser."]
             if let origin = configuration.publicOrigin { lines.append("People open it at \(origin)/ (through the proxy).") }
             if let metricsPort = configuration.metricsPort { lines.append("Metrics: http://127.0.0.1:\(metricsPort)/metrics") }
+            if configuration.docsDirectory != nil { lines.append("The app SDK's documentation: \(url)/docs/") }
             for (manifest, file) in outsideCredentials {
                 lines.append("\(manifest.name) runs outside the server; start it with: PARLOR_URL=\(url) PARLOR_APP_SECRET=$(cat \(file)) parlor apps run \(manifest.id)")
             }
@@ -218,6 +223,14 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
         try await app.runService()
+    }
+
+    /// `--docs-dir`, else `.build/parlor-docs` when scripts/docs has built it there.
+    private func docsDirectory() -> URL? {
+        let path = docsDir ?? ".build/parlor-docs"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return URL(fileURLWithPath: path).standardizedFileURL
     }
 
     private func openStore(logger: Logger) throws -> SQLiteStore {

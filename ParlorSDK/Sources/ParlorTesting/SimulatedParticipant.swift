@@ -220,8 +220,10 @@ public struct SimulatedParticipant: Sendable {
     public func removeStaged() async { await simulator.removeStaged(by: name) }
 
     /// Sends a plain text message, with the server's rules (`MessageRules.checkText`).
-    /// - Parameter id: the message's id; sending again with the same id is a retry, and an id
-    ///   someone else used is refused with `idInUse`, as on the server.
+    /// - Parameters:
+    ///   - text: what the participant types.
+    ///   - id: the message's id; sending again with the same id is a retry, and an id
+    ///     someone else used is refused with `idInUse`, as on the server.
     @discardableResult
     public func send(text: String, id: MessageID = MessageID()) async throws -> PostedMessage {
         try await simulator.sendText(text, id: id, by: name)

@@ -27,7 +27,8 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
             }
             response = try apiError.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.contentSecurityPolicy] =
+            DeveloperDocs.serves(request.uri.path) ? DeveloperDocs.contentSecurityPolicy : Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.referrerPolicy] = "no-referrer"
         return response

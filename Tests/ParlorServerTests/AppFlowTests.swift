@@ -123,9 +123,21 @@ struct AppFlowTests {
             #expect(conflict.head?.id == bobsMove.id)
             #expect(conflict.head?.sequence == 2)
             #expect(conflict.head?.app?.layout.caption == "It's your move!")
+            // The message stays in her compose field saying why it was not sent (MSMessage.error),
+            // in her tabs at once and after a reload.
+            let failed = try await carolSocket.next("staged") { $0.staged?.app?.error != nil }
+            #expect(failed.staged?.app?.error?.code == "sessionConflict")
+            #expect(failed.staged?.app?.error?.message == conflict.error?.message)
             let stillStaged = try await api.get("/api/conversations/\(group.id)/staged", as: carol).decode(Wire.StagedReply.self)
             #expect(stillStaged.staged?.app?.appID.rawValue == Self.ticTacToe)
+            #expect(stillStaged.staged?.app?.error?.code == "sessionConflict")
             #expect(try await api.messages(in: group.id, as: alice).map(\.sequence) == [1, 2])
+            #expect(bobsMove.app?.error == nil && conflict.head?.app?.error == nil, "a message sent carries no error")
+
+            // Removing it clears the compose field and its error.
+            try await carolSocket.send("removeStaged", ["conversation": .string(group.id.description)])
+            _ = try await carolSocket.next("staged") { $0.staged == nil }
+            #expect(try await api.get("/api/conversations/\(group.id)/staged", as: carol).decode(Wire.StagedReply.self).staged == nil)
             for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
         }
     }

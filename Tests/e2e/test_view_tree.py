@@ -1,5 +1,5 @@
-"""View tree elements drawn by the browser's own renderer (js/viewtree.js and its CSS) in Chromium,
-the way an app's view is drawn in its tray: what a person sees and reaches with the keyboard."""
+"""What the browser's own modules draw from the server's frames (js/viewtree.js, js/compose.js and
+their CSS), in Chromium: what a person sees and reaches with the keyboard."""
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -67,3 +67,51 @@ def test_a_carousel_is_one_row_that_scrolls_sideways_and_follows_the_keyboard(br
     assert grid.get("error") is None, grid
     assert len(set(grid["tops"])) > 1, f"a grid wraps: {grid['tops']}"
     assert grid["scrollWidth"] <= grid["clientWidth"]
+
+
+# A staged app message whose Send the server refused: the `staged` frame's `app` with its `error`
+# (MSMessage.error), as AppFlowTests sees the server send it.
+STAGED = """
+const [withError, done] = arguments;
+import('/js/compose.js').then(({ Composer }) => {
+  const removed = [];
+  const composer = new Composer({
+    onSend() {}, onRemoveStaged: () => removed.push(true), onToggleDrawer() {}, onDraft() {}, onContextEnd() {},
+    conversation: () => null, onError() {}, linkPreview: () => Promise.resolve(null), me: () => null,
+  });
+  document.getElementById('composer-under-test')?.remove();
+  composer.element.id = 'composer-under-test';
+  document.body.append(composer.element);
+  const app = {
+    appID: 'org.parlor.tictactoe', appName: 'Tic-Tac-Toe', installed: true, shouldExpire: false, names: {},
+    summaryLine: 'Carol played', layout: { caption: "Carol's move" },
+  };
+  if (withError) app.error = { code: 'sessionConflict', message: 'Someone else updated this first; open the newest message to continue.' };
+  composer.setStaged({ kind: 'app', app });
+  window.__removed = removed;
+  const box = composer.element.querySelector('.composer-staged');
+  const failure = box.querySelector('.staged-error');
+  done({
+    caption: box.textContent.includes("Carol's move"),
+    failure: failure ? failure.textContent : null, role: failure?.getAttribute('role') ?? null,
+    sendEnabled: !composer.element.querySelector('.composer-send').disabled,
+  });
+}).catch((error) => done({ error: String(error) }));
+"""
+
+
+@pytest.mark.flow
+def test_a_staged_message_whose_send_was_refused_says_why_on_it(browsers):
+    person = browsers("carol", sign_in=False)
+    person.driver.get(person.base_url + "/")
+    refused = person.driver.execute_async_script(STAGED, True)
+    assert refused.get("error") is None, refused
+    assert refused["caption"], "the message is still there"
+    assert refused["failure"] == "Not sent: Someone else updated this first; open the newest message to continue.", refused
+    assert refused["role"] == "alert", "a screen reader says it at once"
+    assert refused["sendEnabled"], "Send tries again"
+    person.press("Remove Tic-Tac-Toe message")
+    assert person.js("return window.__removed.length") == 1
+
+    ready = person.driver.execute_async_script(STAGED, False)
+    assert ready["caption"] and ready["failure"] is None, ready

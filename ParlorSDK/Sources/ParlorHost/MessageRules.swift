@@ -48,6 +48,21 @@ public enum MessageRules {
         throw MessagesError(.sessionConflict, "The conversation moved on too often; open the newest message and try again.")
     }
 
+    /// A message as an app stages it: with no `error` (only the host says a send failed).
+    public static func staging(_ message: Message) -> Message {
+        var staged = message
+        staged.error = nil
+        return staged
+    }
+
+    /// The staged `message` after its Send was refused (`Message.error`): it stays in the compose
+    /// field saying why, until it is sent again or removed.
+    public static func failedToSend(_ message: Message, _ failure: SendFailure) -> Message {
+        var failed = message
+        failed.error = failure
+        return failed
+    }
+
     /// Checks a text message: some text that is not only spaces, at most `Limits.maxTextLength`
     /// characters as a person counts them (`Limits.length(of:)`).
     /// - Throws: `invalidValue` for blank text, `textExceedsMaxSize` over the limit.
@@ -86,6 +101,7 @@ public enum MessageRules {
         var message = message
         message.senderParticipantIdentifier = sender
         message.isPending = false
+        message.error = nil
         try message.validate()
         return message
     }

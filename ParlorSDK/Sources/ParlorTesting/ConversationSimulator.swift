@@ -196,11 +196,17 @@ public actor ConversationSimulator {
         let posted: PostedMessage
         switch item {
         case .message(let message):
-            (posted, _) = try await MessageRules.sendStaged(message, replacing: replacing) { staged, head in
-                guard let appID = staged.appID, let app = apps[appID] else { return nil }
-                return try await app.rebase(staged, onto: head, sender: participantID(of: name, in: appID))
-            } commit: { message, replacing in
-                try await commit(.app(message), id: message.id, from: name, replacing: replacing)
+            do {
+                (posted, _) = try await MessageRules.sendStaged(message, replacing: replacing) { staged, head in
+                    guard let appID = staged.appID, let app = apps[appID] else { return nil }
+                    return try await app.rebase(staged, onto: head, sender: participantID(of: name, in: appID))
+                } commit: { message, replacing in
+                    try await commit(.app(message), id: message.id, from: name, replacing: replacing)
+                }
+            } catch let error as MessagesError {
+                // As on the server: the message stays staged, saying why (`Message.error`).
+                staged[name] = (.message(MessageRules.failedToSend(message, SendFailure(error))), replacing)
+                throw error
             }
         case .sticker(let sticker):
             posted = try await commit(.sticker(sticker), id: MessageID(), from: name, replacing: nil)
@@ -469,7 +475,7 @@ struct SimulatedConversationHost: ConversationHost {
     let participant: String
 
     func stage(_ message: Message, replacing: MessageID?) async throws {
-        try await simulator.stage(.message(message), replacing: replacing, for: participant)
+        try await simulator.stage(.message(MessageRules.staging(message)), replacing: replacing, for: participant)
     }
 
     func send(_ message: Message, replacing: MessageID?) async throws -> Message {

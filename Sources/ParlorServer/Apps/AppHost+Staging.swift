@@ -32,12 +32,22 @@ extension AppHost {
         var sentMessage: Message?
         switch record.item {
         case .message(let message):
-            (sent, sentMessage) = try await MessageRules.sendStaged(message, replacing: record.replacing) { staged, head in
-                // Only after a conflict: the sender's participant id costs a store write.
-                guard let app = staged.appID.flatMap(directory.app) else { return nil }
-                return try await app.rebase(staged, onto: head, sender: try await store.participantID(user: user, app: app.manifest.id))
-            } commit: {
-                try await messaging.sendAppMessage($0, replacing: $1, from: user, in: conversation, alongside: clear)
+            do {
+                (sent, sentMessage) = try await MessageRules.sendStaged(message, replacing: record.replacing) { staged, head in
+                    // Only after a conflict: the sender's participant id costs a store write.
+                    guard let app = staged.appID.flatMap(directory.app) else { return nil }
+                    return try await app.rebase(staged, onto: head, sender: try await store.participantID(user: user, app: app.manifest.id))
+                } commit: {
+                    try await messaging.sendAppMessage($0, replacing: $1, from: user, in: conversation, alongside: clear)
+                }
+            } catch {
+                // Refused: the message stays staged saying why (`Message.error`), in every tab and after a reload.
+                let refusal = APIError(error)
+                if refusal.status.code < 500 {
+                    let failed = MessageRules.failedToSend(message, SendFailure(code: refusal.code, message: refusal.message))
+                    try? await setStaged(StagedRecord(item: .message(failed), replacing: record.replacing), user: user, conversation: conversation)
+                }
+                throw error
             }
         case .sticker(let sticker):
             sent = try await messaging.commit(
@@ -87,7 +97,7 @@ struct ServerConversationHost: ConversationHost {
     let conversation: ConversationID
 
     func stage(_ message: Message, replacing: MessageID?) async throws {
-        try await host.stage(StagedRecord(item: .message(message), replacing: replacing), user: user, conversation: conversation)
+        try await host.stage(StagedRecord(item: .message(MessageRules.staging(message)), replacing: replacing), user: user, conversation: conversation)
     }
 
     /// Commits the message with the app's saved snapshot dropped in the same transaction: the

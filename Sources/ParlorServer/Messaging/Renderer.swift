@@ -202,7 +202,8 @@ final class Renderer: Sendable {
                 imageURL: await imageURL(template.image, app: appID), mediaURL: await mediaURL(template.mediaFileURL),
                 imageTitle: template.imageTitle, imageSubtitle: template.imageSubtitle, caption: template.caption,
                 subcaption: template.subcaption, trailingCaption: template.trailingCaption, trailingSubcaption: template.trailingSubcaption),
-            liveView: liveView.map(links.proxied), webURL: scheme == "https" || scheme == "http" ? message.url?.absoluteString : nil, names: names)
+            liveView: liveView.map(links.proxied), webURL: scheme == "https" || scheme == "http" ? message.url?.absoluteString : nil, names: names,
+            error: message.error.map { Wire.ErrorBody(code: $0.code, message: $0.message) })
     }
 
     /// What the user has in a compose field.

@@ -97,6 +97,8 @@ extension Wire {
         public var webURL: String?
         /// Display names for the `$<participant id>` tokens in the texts and views.
         public var names: [String: String]
+        /// Why it failed to send (`Message.error`): only on a staged message whose Send was refused.
+        public var error: ErrorBody? = nil
     }
 
     public struct Message: Codable, Sendable {

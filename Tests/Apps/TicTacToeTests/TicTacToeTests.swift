@@ -169,6 +169,15 @@ struct TicTacToeTests {
         let stale = await #expect(throws: MessagesError.self) { try await carol.sendStaged() }
         #expect(stale?.code == .sessionConflict)
         #expect(await simulator.messages.count == 2)
+        // Carol's move stays in her compose field saying why it was not sent (MSMessage.error).
+        guard case .message(let failed)? = await carol.staged() else {
+            Issue.record("Carol's move is no longer staged")
+            return
+        }
+        #expect(failed.error == SendFailure(code: "sessionConflict", message: stale?.message ?? ""))
+        #expect(await simulator.messages.allSatisfy { $0.message?.error == nil }, "a message sent carries no error")
+        await carol.removeStaged()
+        #expect(await carol.staged() == nil)
         let bobID = try await bob.participantID(in: appName)
         let latest = try await alice.latestGameMessage()
         #expect(try QueryItems(url: #require(latest?.url))["oPlayer"] == bobID.description)

@@ -40,6 +40,9 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
     public var isPending: Bool
     /// Set by the host: the app that made the message.
     public var appID: AppID?
+    /// Set by the host: why the message failed to send (`MSMessage.error`), on a person's staged
+    /// message whose Send was refused (see `SendFailure`); nil on every message sent.
+    public var error: SendFailure?
 
     /// Creates a message. Its sender, `isPending` and `appID` are set for it when it is inserted
     /// or sent.
@@ -65,6 +68,7 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         self.senderParticipantIdentifier = nil
         self.isPending = true
         self.appID = nil
+        self.error = nil
     }
 
     /// Decodes a message, leniently where an app outside the host writes one: a missing `id` is a
@@ -84,6 +88,7 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         senderParticipantIdentifier = try container.decodeIfPresent(ParticipantID.self, forKey: .senderParticipantIdentifier)
         isPending = try container.decodeIfPresent(Bool.self, forKey: .isPending) ?? true
         appID = try container.decodeIfPresent(AppID.self, forKey: .appID)
+        error = try container.decodeIfPresent(SendFailure.self, forKey: .error)
     }
 
     /// The line an older message of a session leaves in the transcript: its `summaryText`, else

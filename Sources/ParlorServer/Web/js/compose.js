@@ -202,7 +202,14 @@ export class Composer {
         },
       },
     }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }));
-    replaceChildren(this.stagedBox, h('div', { class: 'staged-item' }, preview, remove));
+    // A Send the server refused (the message's `error`, MSMessage.error): said on the message, which
+    // stays here to send again or remove.
+    const failure = staged.app?.error
+      ? h('p', { class: 'staged-error', attrs: { role: 'alert' } },
+        h('span', { class: 'icon icon-warning', attrs: { 'aria-hidden': 'true' } }),
+        h('span', { text: `Not sent: ${staged.app.error.message}` }))
+      : null;
+    replaceChildren(this.stagedBox, h('div', { class: ['staged-item', failure && 'is-failed'] }, preview, remove), failure);
     this.stagedBox.hidden = false;
     this.refresh();
   }

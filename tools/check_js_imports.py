@@ -15,7 +15,7 @@ import re
 import sys
 
 # Modules that hold, move or word data and never touch the page: they may import each other only.
-DATA_LAYER = {"api.js", "client.js", "ids.js", "mentions.js", "offline.js", "protocol.js", "rules.js", "socket.js", "state.js", "times.js"}
+DATA_LAYER = {"api.js", "client.js", "ids.js", "language.js", "mentions.js", "offline.js", "protocol.js", "rules.js", "socket.js", "state.js", "times.js"}
 IMPORT = re.compile(r"""^\s*import\s[^'"]*['"]\./([\w.-]+\.js)['"]""", re.MULTILINE)
 
 

@@ -6,7 +6,8 @@ import ParlorStore
 extension Wire {
     /// What a client sends over the WebSocket, one case per `type` (docs/PROTOCOL.md §3).
     public enum ClientFrame: Sendable, Hashable {
-        case hello(since: [String: Int64])
+        /// Starts the session; `language` is the person's (a BCP 47 tag), which their apps draw in.
+        case hello(since: [String: Int64], language: String?)
         case ping
         /// Sends a text, perhaps as a reply, perhaps with the card of a page it links to (`linkPreview`).
         case sendText(conversation: ConversationID, id: MessageID, text: String, replyTo: MessageID?, linkPreview: String?)
@@ -50,7 +51,7 @@ extension Wire {
             /// (ProtocolTableTests checks them against what the decoder reads).
             public var fields: [Field] {
                 switch self {
-                case .hello: [.optional("since")]
+                case .hello: [.optional("since"), .optional("language")]
                 case .ping: []
                 case .sendText: [.required("conversation"), .required("id"), .required("text"), .optional("replyTo"), .optional("linkPreview")]
                 case .sendSticker: [.required("conversation"), .required("id"), .required("sticker"), .optional("placement")]
@@ -157,7 +158,7 @@ extension Wire {
 
             enum Key: String, CodingKey {
                 case type, since, conversation, id, text, sticker, placement, app, message, event, style, sequence, emoji, on
-                case typing, replyTo, linkPreview, appMessage, replacing
+                case typing, replyTo, linkPreview, appMessage, replacing, language
             }
 
             init(from decoder: any Decoder) throws {
@@ -175,7 +176,10 @@ extension Wire {
 
             func frame(_ kind: ClientFrame.Kind) throws -> ClientFrame {
                 switch kind {
-                case .hello: .hello(since: try container.decodeIfPresent([String: Int64].self, forKey: .since) ?? [:])
+                case .hello:
+                    .hello(
+                        since: try container.decodeIfPresent([String: Int64].self, forKey: .since) ?? [:],
+                        language: try container.decodeIfPresent(String.self, forKey: .language))
                 case .ping: .ping
                 case .sendText:
                     .sendText(

@@ -59,6 +59,7 @@ struct ProtocolTableTests {
             "typing": true,
             "appMessage": ["id": UUID().uuidString, "url": "https://parlor.example/hello?greeting=Hi", "layout": ["template": ["caption": "Hi"]]],
             "replacing": UUID().uuidString,
+            "language": "fr-CA",
         ]
     }
 

@@ -117,6 +117,8 @@ public protocol HostedAppInstance: Actor {
     func didCancelSending(_ message: Message) async -> InstanceUpdate
     /// The conversation's other participants changed.
     func updateRemoteParticipants(_ participants: [ParticipantID])
+    /// The person's language changed: the next look and hooks use it.
+    func updateLanguage(_ language: String)
     /// The current look, without running any hook.
     func current() -> InstanceUpdate
     /// Returns once the calls that arrived before it have ended, their state saved.

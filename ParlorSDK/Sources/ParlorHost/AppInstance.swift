@@ -168,6 +168,10 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         configuration.remoteParticipants = participants
     }
 
+    public func updateLanguage(_ language: String) {
+        configuration.language = language
+    }
+
     public func current() -> InstanceUpdate { update() }
 
     public func settle() async {
@@ -347,7 +351,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         return AppContext(
             conversation: conversation, presentationStyle: lifecycle.style, surface: configuration.surface,
             container: manifest.keepsData ? configuration.container : RefusingContainer(appName: manifest.name), manifest: manifest,
-            httpClient: configuration.httpClient, gate: gate)
+            httpClient: configuration.httpClient, gate: gate, language: configuration.language)
     }
 
     private func record(_ error: any Error, from source: FailureSource) {
@@ -403,7 +407,7 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
             presentationStyle: lifecycle.style, surface: configuration.surface, modal: lifecycle.modal,
             localParticipantIdentifier: configuration.localParticipant,
             remoteParticipantIdentifiers: configuration.surface == .home ? [] : configuration.remoteParticipants,
-            selectedMessage: lifecycle.selectedMessage)
+            selectedMessage: lifecycle.selectedMessage, language: configuration.language)
     }
 
     /// Runs `body` alone (one call at a time), then renders, shows (`InstanceConfiguration.show`),

@@ -64,7 +64,8 @@ public struct AppResponder<App: MessagesApp>: Sendable {
             selectedMessage: callContext.selectedMessage, appID: manifest.id, host: RecordingHost(recorder: recorder), gate: gate)
         let context = AppContext(
             conversation: conversation, presentationStyle: callContext.style, surface: callContext.surface,
-            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: manifest, httpClient: httpClient, gate: gate)
+            container: RelayedContainer(recorder: recorder, read: readContainer), manifest: manifest, httpClient: httpClient, gate: gate,
+            language: callContext.environment.language)
         try await run(call, state: &state, context: context)
         let presentation: [AppWire.Effect] = context.presentationRequests.map { request in
             switch request {

@@ -57,11 +57,14 @@ public enum AppWire {
         /// too, so `render` draws with them).
         public var remoteParticipants: [ParticipantID]?
         public var selectedMessage: Message?
+        /// The person's language (`ViewEnvironment.language`), a BCP 47 tag; absent: `en`.
+        public var language: String?
 
         public init(
             style: PresentationStyle, surface: AppSurface, modal: String?, localParticipant: ParticipantID,
-            remoteParticipants: [ParticipantID]?, selectedMessage: Message?
+            remoteParticipants: [ParticipantID]?, selectedMessage: Message?, language: String? = nil
         ) {
+            self.language = language
             self.style = style
             self.surface = surface
             self.modal = modal
@@ -74,7 +77,8 @@ public enum AppWire {
         public var environment: ViewEnvironment {
             ViewEnvironment(
                 presentationStyle: style, surface: surface, modal: modal, localParticipantIdentifier: localParticipant,
-                remoteParticipantIdentifiers: remoteParticipants ?? [], selectedMessage: selectedMessage)
+                remoteParticipantIdentifiers: remoteParticipants ?? [], selectedMessage: selectedMessage,
+                language: language ?? ViewEnvironment.defaultLanguage)
         }
     }
 

@@ -6,6 +6,8 @@ public struct InstanceConfiguration: Sendable {
     public var localParticipant: ParticipantID
     public var remoteParticipants: [ParticipantID]
     public var surface: AppSurface
+    /// The person's language (`ViewEnvironment.language`).
+    public var language: String
     public var conversationHost: any ConversationHost
     public var container: any AppContainer
     public var httpClient: (any FetchClient)?
@@ -29,8 +31,9 @@ public struct InstanceConfiguration: Sendable {
     public init(
         localParticipant: ParticipantID, remoteParticipants: [ParticipantID], surface: AppSurface = .messages,
         conversationHost: any ConversationHost, container: any AppContainer, httpClient: (any FetchClient)? = nil,
-        snapshot: InstanceSnapshot? = nil, save: Save? = nil, show: Show? = nil
+        snapshot: InstanceSnapshot? = nil, save: Save? = nil, show: Show? = nil, language: String = ViewEnvironment.defaultLanguage
     ) {
+        self.language = language
         self.localParticipant = localParticipant
         self.remoteParticipants = remoteParticipants
         self.surface = surface

@@ -41,7 +41,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
         let context = AppWire.Context(
             style: environment.presentationStyle, surface: environment.surface, modal: environment.modal,
             localParticipant: environment.localParticipantIdentifier, remoteParticipants: environment.remoteParticipantIdentifiers,
-            selectedMessage: environment.selectedMessage)
+            selectedMessage: environment.selectedMessage, language: environment.language)
         let result = try await link.call(AppWire.Call(id: Self.callID(), hook: .render, state: state, context: context), container: nil)
         guard let view = result.view else {
             throw MessagesError(.appUnavailable, "\(manifest.name) did not draw its screen; try again.")
@@ -126,7 +126,8 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
         let callContext = AppWire.Context(
             style: context.presentationStyle, surface: context.surface, modal: nil,
             localParticipant: context.conversation.localParticipantIdentifier,
-            remoteParticipants: context.conversation.remoteParticipantIdentifiers, selectedMessage: context.conversation.selectedMessage)
+            remoteParticipants: context.conversation.remoteParticipantIdentifiers, selectedMessage: context.conversation.selectedMessage,
+            language: context.language)
         let call = AppWire.Call(id: Self.callID(), hook: hook, state: state, context: callContext, action: action, message: message, style: style)
         let result = try await link.call(call, container: context.container).taken(for: hook)
         let effects = result.effects ?? []

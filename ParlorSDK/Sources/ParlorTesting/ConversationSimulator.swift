@@ -40,6 +40,8 @@ public actor ConversationSimulator {
     private var deliveries: [(recipient: String, message: Message)] = []
     /// Participants whose deliveries wait (`holdDeliveries(to:)`).
     private var held: Set<String> = []
+    /// Each participant's language, as their browser or Settings would say it (`ViewEnvironment.language`).
+    private var languages: [String: String] = [:]
 
     /// A conversation of `participants` (names, unique), each with every app and pack installed.
     public init(
@@ -443,7 +445,16 @@ public actor ConversationSimulator {
             remoteParticipants: names.filter { $0 != name }.map { participantID(of: $0, in: appID) },
             surface: surface,
             conversationHost: SimulatedConversationHost(simulator: self, participant: name),
-            container: container, httpClient: httpClient)
+            container: container, httpClient: httpClient, language: languages[name] ?? ViewEnvironment.defaultLanguage)
+    }
+
+    func setLanguage(_ language: String, of name: String) async throws {
+        try requireParticipant(name)
+        guard let tag = LocalizedStrings.languageTag(language) else { throw SimulatorError("'\(language)' is not a language tag such as fr or pt-BR.") }
+        languages[name] = tag
+        for (instanceKey, instance) in instances where instanceKey.split(separator: "\u{0}").first.map(String.init) == name {
+            await instance.updateLanguage(tag)
+        }
     }
 
     private func refreshParticipants() async {

@@ -56,6 +56,12 @@ public struct SimulatedParticipant: Sendable {
         try await simulator.participantID(of: name, in: simulator.appID(named: appName))
     }
 
+    /// Sets the participant's language (a BCP 47 tag such as `fr`), as their browser or Settings
+    /// would: apps they open from now on draw in it (`ViewEnvironment.language`, `context.language`).
+    /// - Parameter language: the language tag.
+    /// - Throws: `SimulatorError` for what is not a language tag.
+    public func setLanguage(_ language: String) async throws { try await simulator.setLanguage(language, of: name) }
+
     // MARK: The open app
 
     /// The open app's current view (empty when no app is open).

@@ -12,21 +12,31 @@ public struct Hello: MessagesApp {
     public enum Action: Codable, Sendable { case greet(String) }
     public var initialState: State { State() }
     static let greetings = ["Hi!", "Good morning", "Party time 🎉"]
+    /// Its words in French and German; anyone else reads the English keys.
+    static let strings = LocalizedStrings([
+        "fr": ["Hi!": "Salut !", "Good morning": "Bonjour", "Party time 🎉": "C'est la fête 🎉", "from %@": "de %@", "Said %@": "A dit « %@ »"],
+        "de": ["Hi!": "Hallo!", "Good morning": "Guten Morgen", "Party time 🎉": "Party! 🎉", "from %@": "von %@", "Said %@": "Sagte „%@“"],
+    ])
 
     public func body(state: State, environment: ViewEnvironment) -> ViewNode {
         VStack {
             if let received = state.received {
                 Text(received, style: .title, id: "greeting")
-                if let from = state.from { Text("from \(from.mention)", style: .caption) }
+                if let from = state.from { Text(Self.strings.format("from %@", language: environment.language, from.mention), style: .caption) }
             }
-            for greeting in Self.greetings { Button(greeting, action: Action.greet(greeting)) }
+            // The greeting is sent in the sender's words, as a person types them.
+            for greeting in Self.greetings {
+                let words = Self.strings[greeting, in: environment]
+                Button(words, action: Action.greet(words))
+            }
         }
     }
 
     public func handle(_ action: Action, state: inout State, context: AppContext) async throws {
         guard case .greet(let text) = action else { return }
         let url = try QueryItems(["text": text]).url(base: "https://parlor.example/hello")
-        try await context.conversation.insert(Message(url: url, layout: .template(TemplateLayout(caption: text)), summaryText: "Said \(text)"))
+        let summary = Self.strings.format("Said %@", language: context.language, text)
+        try await context.conversation.insert(Message(url: url, layout: .template(TemplateLayout(caption: text)), summaryText: summary))
     }
 
     public func willBecomeActive(state: inout State, context: AppContext) async throws {

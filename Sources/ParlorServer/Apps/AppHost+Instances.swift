@@ -56,7 +56,8 @@ extension AppHost {
             container: StoreContainer(store: store, user: key.user, app: key.app),
             httpClient: fetchClient(for: key.app), snapshot: snapshot,
             save: { [weak self] snapshot, older in await self?.save(snapshot, of: token, for: key, olderThanItsMessage: older) },
-            show: { [weak self] update in await self?.show(update, user: key.user, scope: key.scope) })
+            show: { [weak self] update in await self?.show(update, user: key.user, scope: key.scope) },
+            language: await renderer.caches.language(of: key.user))
         return (configuration, token)
     }
 

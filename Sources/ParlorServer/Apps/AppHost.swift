@@ -135,6 +135,14 @@ final class AppHost: Sendable {
         }
     }
 
+    /// The person said their language (a connection's `hello`): what their apps draw in from the
+    /// next look on, their running instances included.
+    func setLanguage(_ language: String, of user: UserID) async {
+        guard await renderer.caches.language(of: user) != language else { return }
+        await renderer.caches.setLanguage(language, of: user)
+        for instance in await instances.instances(of: user) { await instance.updateLanguage(language) }
+    }
+
     /// An app left the server: its instances stop, and its open surfaces close with `reason`.
     func appRemoved(_ app: AppID, reason: String) async {
         for key in await instances.removeAll(of: app) {

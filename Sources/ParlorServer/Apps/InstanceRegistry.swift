@@ -161,6 +161,11 @@ actor InstanceRegistry {
         }
     }
 
+    /// Every instance of `user` (to change their language).
+    func instances(of user: UserID) -> [any HostedAppInstance] {
+        (instances.keys + evicted.keys).filter { $0.user == user }.compactMap { key in instances.peek(key)?.instance ?? evicted[key]?.instance }
+    }
+
     /// Forgets one instance (another node changed it; the next use resumes the stored one).
     func forget(_ key: InstanceKey) {
         instances[key] = nil

@@ -273,12 +273,13 @@ final class Renderer: Sendable {
 
     /// The app drawn in transcript style for one viewer (cached per viewer and message).
     private func liveView(of message: Message, id: MessageID, app: AnyMessagesApp, viewer: UserID) async -> ViewNode? {
-        let key = "\(viewer)\u{0}\(id)"
+        let language = await caches.language(of: viewer)
+        let key = "\(viewer)\u{0}\(id)\u{0}\(language)"
         if let cached = await caches.liveView(key) { return cached }
         guard let participant = try? await store.participantID(user: viewer, app: app.manifest.id) else { return nil }
         let instance = app.makeInstance(InstanceConfiguration(
             localParticipant: participant, remoteParticipants: [], conversationHost: NoConversationHost(),
-            container: StoreContainer(store: store, user: viewer, app: app.manifest.id), httpClient: nil))
+            container: StoreContainer(store: store, user: viewer, app: app.manifest.id), httpClient: nil, language: language))
         let view = await instance.openInTranscript(message).view
         await caches.setLiveView(view, for: key)
         return view

@@ -145,7 +145,13 @@ struct Gateway: Sendable {
     private func dispatch(_ request: Wire.ClientRequest, user: UserID, connection: ClientConnection) async throws {
         let (messaging, apps) = (services.messaging, services.apps)
         switch request.frame {
-        case .hello(let since):
+        case .hello(let since, let language):
+            if let language {
+                guard let tag = LocalizedStrings.languageTag(language) else {
+                    throw APIError.invalid("'language' is a language tag such as en, fr or pt-BR (the browser's navigator.language).")
+                }
+                await apps.setLanguage(tag, of: user)
+            }
             connection.enqueue(.start(since: since))
         case .ping:
             reply(.pong(requestId: request.requestId), on: connection)

@@ -18,8 +18,12 @@ public actor ViewerCaches {
     }
     private var names: LRUCache<String, [String: String]>
     private var liveViews: LRUCache<String, ViewNode>
+    /// Each person's language as their newest connection said it (`hello`'s `language`): what
+    /// their apps draw in. Kept in memory on the node they connect to; each connection says it again.
+    private var languages: LRUCache<UserID, String>
 
     public init(capacity: Int = 10_000) {
+        languages = LRUCache(capacity: capacity)
         conversations = LRUCache(capacity: capacity)
         users = LRUCache(capacity: capacity)
         drawers = LRUCache(capacity: capacity)
@@ -77,6 +81,11 @@ public actor ViewerCaches {
         names[key] = map
         return map
     }
+
+    /// The person's language (`ViewEnvironment.language`): the one their newest connection said.
+    func language(of user: UserID) -> String { languages[user] ?? ViewEnvironment.defaultLanguage }
+
+    func setLanguage(_ language: String, of user: UserID) { languages[user] = language }
 
     func liveView(_ key: String) -> ViewNode? { liveViews[key] }
 

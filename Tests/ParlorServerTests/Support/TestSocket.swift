@@ -124,17 +124,19 @@ final class TestSocket: Sendable {
     }
 
     /// Connects, reads `welcome`, says `hello` with `since`, and reads up to `ready`.
-    static func session(port: Int, as person: Person, since: [ConversationID: Int64] = [:]) async throws -> TestSocket {
+    static func session(port: Int, as person: Person, since: [ConversationID: Int64] = [:], language: String? = nil) async throws -> TestSocket {
         let socket = try await connect(port: port, as: person)
         let welcome = try await socket.next()
         guard welcome.type == "welcome" else { throw SocketError(description: "The first frame is \(welcome.type), not welcome") }
-        try await socket.hello(since: since)
+        try await socket.hello(since: since, language: language)
         _ = try await socket.next("ready")
         return socket
     }
 
-    func hello(since: [ConversationID: Int64]) async throws {
-        try await send(["type": "hello", "since": .object(Dictionary(uniqueKeysWithValues: since.map { ($0.key.description, .int($0.value)) }))])
+    func hello(since: [ConversationID: Int64], language: String? = nil) async throws {
+        var frame: [String: JSON] = ["type": "hello", "since": .object(Dictionary(uniqueKeysWithValues: since.map { ($0.key.description, .int($0.value)) }))]
+        if let language { frame["language"] = .string(language) }
+        try await send(.object(frame))
     }
 
     func send(_ frame: JSON) async throws { commands.yield(.text(frame.text)) }

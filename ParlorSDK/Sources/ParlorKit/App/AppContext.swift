@@ -15,6 +15,9 @@ public final class AppContext: Sendable {
     public let surface: AppSurface
     /// Storage shared with the app's other surface, for this user.
     public let container: any AppContainer
+    /// The person's language (`ViewEnvironment.language`), for texts a hook writes: a message's
+    /// caption is written in its sender's language.
+    public let language: String
 
     let manifest: AppManifest
     let httpClient: (any FetchClient)?
@@ -23,8 +26,10 @@ public final class AppContext: Sendable {
 
     @_spi(Hosting) public init(
         conversation: Conversation, presentationStyle: PresentationStyle, surface: AppSurface,
-        container: any AppContainer, manifest: AppManifest, httpClient: (any FetchClient)?, gate: EffectGate
+        container: any AppContainer, manifest: AppManifest, httpClient: (any FetchClient)?, gate: EffectGate,
+        language: String = ViewEnvironment.defaultLanguage
     ) {
+        self.language = language
         self.conversation = conversation
         self.presentationStyle = presentationStyle
         self.surface = surface

@@ -270,6 +270,12 @@ public struct ViewEnvironment: Sendable, Hashable {
     public var remoteParticipantIdentifiers: [ParticipantID]
     /// The message the app was opened from or last tapped, if any.
     public var selectedMessage: Message?
+    /// The viewing person's language, a BCP 47 tag (`fr-CA`): their browser's, or the one they
+    /// chose in Settings; `en` when the host knows none. `LocalizedStrings` reads it.
+    public var language: String
+
+    /// The language a host uses when it knows none of the person's.
+    public static let defaultLanguage = "en"
 
     /// Creates an environment; hosts and tests make these, apps only read them.
     /// - Parameters:
@@ -279,9 +285,11 @@ public struct ViewEnvironment: Sendable, Hashable {
     ///   - localParticipantIdentifier: the person viewing.
     ///   - remoteParticipantIdentifiers: the conversation's other participants.
     ///   - selectedMessage: the selected message, if any.
+    ///   - language: the viewing person's language; `en` by default.
     public init(
         presentationStyle: PresentationStyle, surface: AppSurface = .messages, modal: String? = nil,
-        localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID] = [], selectedMessage: Message? = nil
+        localParticipantIdentifier: ParticipantID, remoteParticipantIdentifiers: [ParticipantID] = [], selectedMessage: Message? = nil,
+        language: String = ViewEnvironment.defaultLanguage
     ) {
         self.presentationStyle = presentationStyle
         self.surface = surface
@@ -289,5 +297,6 @@ public struct ViewEnvironment: Sendable, Hashable {
         self.localParticipantIdentifier = localParticipantIdentifier
         self.remoteParticipantIdentifiers = remoteParticipantIdentifiers
         self.selectedMessage = selectedMessage
+        self.language = language
     }
 }

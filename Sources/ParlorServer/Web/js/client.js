@@ -61,6 +61,11 @@ export function start() {
   connection.connect();
 }
 
+/** Says hello again (the person chose another language for apps): their apps draw in it from their next look. */
+export function sayLanguage() {
+  connection?.restart();
+}
+
 export function stop() {
   for (const timer of readTimers.values()) clearTimeout(timer);
   readTimers.clear();

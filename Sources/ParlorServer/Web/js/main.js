@@ -171,6 +171,7 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
         leave();
       }
     },
+    onLanguage: () => client.sayLanguage(),
     onSignOutEverywhere: async () => {
       // This tab's socket closes too: stopped first, so that its close is not taken for news.
       client.stop();

@@ -12,6 +12,7 @@ import { SecuritySettings } from './security.js';
 import { rules } from './rules.js';
 import { conversationTitle, state } from './state.js';
 import { activityLabel } from './times.js';
+import { LANGUAGE_CHOICES, chooseLanguage, chosenLanguage } from './language.js';
 
 /** A conversation's picture: the other person's in a 1:1 conversation, initials for a group. */
 function avatar(conversation) {
@@ -61,6 +62,15 @@ export class Sidebar {
       h('label', { class: 'setting-name', attrs: { for: 'setting-display-name' }, text: 'Your name' }),
       h('span', { class: 'setting-name-row' }, this.nameInput, this.nameSave),
       h('span', { class: 'setting-hint', id: 'setting-display-name-hint', text: 'What others see beside your messages and in their lists.' }));
+    this.language = h('select', {
+      id: 'setting-language', class: 'input', attrs: { 'aria-describedby': 'setting-language-hint' },
+      on: { change: () => { chooseLanguage(this.language.value); handlers.onLanguage?.(); } },
+    }, ...LANGUAGE_CHOICES.map(([tag, name]) => h('option', { value: tag, text: name })));
+    this.language.value = chosenLanguage();
+    this.languageSetting = h('div', { class: 'setting-language' },
+      h('label', { class: 'setting-name', attrs: { for: 'setting-language' }, text: 'Language for apps' }),
+      this.language,
+      h('span', { class: 'setting-hint', id: 'setting-language-hint', text: 'Apps speak to you in it when they can; messages show what their senders wrote.' }));
     this.security = new SecuritySettings({ onSignOutEverywhere: () => handlers.onSignOutEverywhere() });
     this.blocked = new BlockedSettings();
     this.push = new PushSettings();
@@ -74,6 +84,7 @@ export class Sidebar {
           h('span', { class: 'setting-hint', text: 'Others see when you have read their messages.' }))),
       h('label', { class: 'setting', attrs: { for: 'setting-notifications' } }, this.notifications,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Show notifications' }), this.notificationsHint)),
+      this.languageSetting,
       this.push.element,
       this.blocked.element,
       this.security.element);

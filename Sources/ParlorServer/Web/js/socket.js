@@ -5,6 +5,7 @@
 import { newId } from './ids.js';
 import { rules } from './rules.js';
 import { ClientFrame, CloseCode, ServerFrame } from './protocol.js';
+import { appLanguage } from './language.js';
 
 const PING_INTERVAL = 25000;
 const PING_TIMEOUT = 10000;
@@ -94,6 +95,15 @@ export class Connection {
     this.socket = null;
   }
 
+  /** Connects again at once, saying hello anew (a new language for apps). */
+  restart() {
+    const current = this.socket;
+    if (this.stopped || !current) return;
+    this.dropped(current);
+    current.close(1000, 'Saying hello again');
+    this.reconnectNow();
+  }
+
   /** The network is back (or the tab visible again): try at once, and soon again if that fails. */
   reconnectNow() {
     if (this.stopped) return;
@@ -148,7 +158,7 @@ export class Connection {
     if (!frame || typeof frame.type !== 'string') return;
     switch (frame.type) {
       case ServerFrame.welcome:
-        socket.send(JSON.stringify({ type: ClientFrame.hello, since: this.since() }));
+        socket.send(JSON.stringify({ type: ClientFrame.hello, since: this.since(), language: appLanguage() }));
         break;
       case ServerFrame.ready: {
         const isReconnect = this.everReady;

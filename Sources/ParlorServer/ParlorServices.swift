@@ -62,7 +62,7 @@ final class ParlorServices: Sendable {
         self.fanOut = fanOut
         accounts = Accounts(store: store, configuration: configuration, metrics: metrics)
         sessions = Sessions(accounts: accounts, store: store, hub: fanOut.hub, bus: bus, logger: logger)
-        uploads = Uploads(store: store, quota: configuration.uploadQuotaBytes)
+        uploads = Uploads(store: store, configuration: configuration)
         membership = Membership(store: store, caches: caches)
         drawers = Drawers(store: store, caches: caches, directory: directory)
         renderer = Renderer(
@@ -82,7 +82,7 @@ final class ParlorServices: Sendable {
         apps = AppHost(
             store: store, membership: membership, renderer: renderer, messaging: messaging, fanOut: fanOut,
             hosting: AppHost.Hosting(
-                directory: directory, drawers: drawers, httpClient: ServerFetchClient(client: httpClient),
+                directory: directory, drawers: drawers, uploads: uploads, httpClient: ServerFetchClient(client: httpClient),
                 allowsPrivateHosts: configuration.allowsPrivateHosts, logger: logger))
         let pushKeys = PushKeys(store: store, contact: configuration.pushSubject)
         if configuration.publicURL != nil, configuration.pushSubject == ServerConfiguration.localPushSubject {

@@ -147,9 +147,9 @@ actor PostgresCommitBatcher {
         if !mentioned.isEmpty {
             try await PostgresStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, on: connection, logger: logger)
         }
-        if case .attachment(let attachment) = message.content {
+        for hash in message.content.blobHashes {
             try await connection.rows("""
-                INSERT INTO message_blobs (conversation_id, seq, hash) VALUES (\(conversation), \(sequence), \(attachment.hash))
+                INSERT INTO message_blobs (conversation_id, seq, hash) VALUES (\(conversation), \(sequence), \(hash))
                 ON CONFLICT DO NOTHING
                 """, logger: logger)
         }

@@ -106,9 +106,9 @@ enum CommitBatcher {
                 ])
             let mentioned = message.content.alertedUsers
             if !mentioned.isEmpty { try SQLiteStore.recordMentions(mentioned, conversation: conversation, sequence: sequence, in: db) }
-            if case .attachment(let attachment) = message.content {
+            for hash in message.content.blobHashes {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO message_blobs (conversation_id, seq, hash) VALUES (?, ?, ?)")
-                    .execute(arguments: [conversation, sequence, attachment.hash])
+                    .execute(arguments: [conversation, sequence, hash])
             }
             return StoredMessage(
                 id: message.id, conversationID: message.conversationID, sequence: sequence, sender: message.sender,

@@ -61,7 +61,7 @@ struct RemoteAppTests {
             let bob = try await api.signUp("bob")
             let direct = try await api.conversation(of: alice, with: [bob])
             let secret = try await AppRegistrations(store: store).add(manifest, builtIn: [])
-            try await waitUntilListed(api, as: alice)
+            try await waitUntilListed(api, as: alice, app: manifest.id.rawValue)
             try await body(Registered(api: api, store: store, port: port, alice: alice, bob: bob, direct: direct, secret: secret))
         }
     }

@@ -115,3 +115,26 @@ def test_a_staged_message_whose_send_was_refused_says_why_on_it(browsers):
 
     ready = person.driver.execute_async_script(STAGED, False)
     assert ready["caption"] and ready["failure"] is None, ready
+
+
+@pytest.mark.flow
+def test_an_image_an_app_uploaded_is_loaded_from_parlors_store(browsers):
+    """`{"upload": id}` images (conversation.upload(image:)) load from /blobs/<id>, which answers
+    only who may see them; an id that is not 64 hex digits loads nothing."""
+    person = browsers("dave", sign_in=False)
+    person.driver.get(person.base_url + "/")
+    sources = person.driver.execute_async_script("""
+        const done = arguments[0];
+        import('/js/viewtree.js').then(({ renderView }) => {
+          const draw = (upload) => {
+            const box = document.createElement('div');
+            box.append(renderView({ type: 'image', source: { upload }, label: 'Sketch', width: 40, height: 40 },
+              { appId: 'org.example.sketch', names: {}, interactive: false, send() {} }));
+            return box.querySelector('img')?.getAttribute('src') ?? null;
+          };
+          done({ good: draw('ab'.repeat(32)), climbing: draw('../api/me'), short: draw('abc') });
+        }).catch((error) => done({ error: String(error) }));
+    """)
+    assert sources.get("error") is None, sources
+    assert sources["good"] == "/blobs/" + "ab" * 32
+    assert sources["climbing"] is None and sources["short"] is None, sources

@@ -132,11 +132,15 @@ public struct AppRunner<App: MessagesApp>: Sendable {
                             group.addTask {
                                 let answer = await responder.answer(call) { key in
                                     try await reads.read(key, call: call.id, send: { sender.yield($0) })
+                                } upload: { image in
+                                    try await reads.upload(image, call: call.id, send: { sender.yield($0) })
                                 }
                                 sender.yield(String(decoding: AppWire.encode(answer), as: UTF8.self))
                             }
                         case .containerValue(let id, let value):
                             await reads.deliver(value, to: id)
+                        case .uploaded(let id, let upload):
+                            await reads.deliver(.string(upload), to: id)
                         case .error(let code, let message, let id):
                             if let id {
                                 await reads.refuse(id, MessagesError(MessagesError.Code(name: code) ?? .unknown, message))
@@ -219,7 +223,7 @@ public struct ConnectionRefused: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Container reads waiting for Parlor's `containerValue`.
+/// Container reads waiting for Parlor's `containerValue`, and uploads for its `uploaded`.
 private actor ContainerReads {
     private var waiting: [String: CheckedContinuation<JSONValue, any Error>] = [:]
     private var next = 0
@@ -233,6 +237,19 @@ private actor ContainerReads {
             waiting[id] = continuation
             send(String(decoding: AppWire.encode(AppWire.AppFrame.containerGet(id: id, call: call, key: key)), as: UTF8.self))
         }
+    }
+
+    /// Uploads an image for the call's person (`conversation.upload(image:)`); its id.
+    func upload(_ image: Data, call: String, send: @Sendable (String) -> Void) async throws -> String {
+        next += 1
+        let id = "u\(next)"
+        guard !ended else { throw MessagesError(.appUnavailable, "The connection to Parlor ended.") }
+        let value = try await withCheckedThrowingContinuation { continuation in
+            waiting[id] = continuation
+            send(String(decoding: AppWire.encode(AppWire.AppFrame.upload(id: id, call: call, image: image.base64EncodedString())), as: UTF8.self))
+        }
+        guard case .string(let upload) = value else { throw MessagesError(.unknown, "Parlor answered the upload without an id.") }
+        return upload
     }
 
     func deliver(_ value: JSONValue, to id: String) {

@@ -26,12 +26,17 @@ public struct AppResponder<App: MessagesApp>: Sendable {
     }
 
     /// The answer to `call`: a result, or a refusal when the app throws.
-    /// - Parameter readContainer: reads a key of the person's container from Parlor.
-    public func answer(_ call: AppWire.Call, readContainer: @escaping @Sendable (String) async throws -> JSONValue) async -> AppWire.AppFrame {
+    /// - Parameters:
+    ///   - readContainer: reads a key of the person's container from Parlor.
+    ///   - upload: uploads an image for the person through Parlor (`conversation.upload(image:)`);
+    ///     nil where the app cannot (it then says so to the app).
+    public func answer(
+        _ call: AppWire.Call, readContainer: @escaping @Sendable (String) async throws -> JSONValue, upload: AppWire.ImageUpload? = nil
+    ) async -> AppWire.AppFrame {
         do {
             // A hook the app left to ParlorKit's default did nothing: say so, and Parlor stops asking.
             let marker = DefaultHook.Marker()
-            var result = try await DefaultHook.$marker.withValue(marker) { try await self.result(of: call, readContainer: readContainer) }
+            var result = try await DefaultHook.$marker.withValue(marker) { try await self.result(of: call, readContainer: readContainer, upload: upload) }
             if marker.ranDefault(of: call.hook.rawValue) { result.unimplemented = true }
             return .result(result.taken(for: call.hook))
         } catch let error as MessagesError {
@@ -41,7 +46,9 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         }
     }
 
-    private func result(of call: AppWire.Call, readContainer: @escaping @Sendable (String) async throws -> JSONValue) async throws -> AppWire.Result {
+    private func result(
+        of call: AppWire.Call, readContainer: @escaping @Sendable (String) async throws -> JSONValue, upload: AppWire.ImageUpload?
+    ) async throws -> AppWire.Result {
         if call.hook == .validate {
             guard let message = call.message else { throw MessagesError(.invalidValue, "validate needs a message.") }
             try app.validate(message, replacing: call.head)
@@ -61,7 +68,7 @@ public struct AppResponder<App: MessagesApp>: Sendable {
         defer { gate.close() }
         let conversation = Conversation(
             localParticipantIdentifier: callContext.localParticipant, remoteParticipantIdentifiers: callContext.remoteParticipants ?? [],
-            selectedMessage: callContext.selectedMessage, appID: manifest.id, host: RecordingHost(recorder: recorder), gate: gate)
+            selectedMessage: callContext.selectedMessage, appID: manifest.id, host: RecordingHost(recorder: recorder, uploader: upload), gate: gate)
         let context = AppContext(
             conversation: conversation, presentationStyle: callContext.style, surface: callContext.surface,
             container: RelayedContainer(recorder: recorder, read: readContainer), manifest: manifest, httpClient: httpClient, gate: gate,
@@ -154,6 +161,12 @@ private final class EffectRecorder: Sendable {
 /// Stands in for the conversation: records what the app does with it.
 private struct RecordingHost: ConversationHost {
     let recorder: EffectRecorder
+    let uploader: AppWire.ImageUpload?
+
+    func upload(image: Data) async throws -> String {
+        guard let uploader else { throw MessagesError(.apiUnavailableInPresentationContext, "Uploading an image is not available here.") }
+        return try await uploader(image)
+    }
 
     func stage(_ message: Message, replacing: MessageID?) async throws { recorder.record(.insert(message)) }
 

@@ -245,6 +245,13 @@ public enum AppWire {
         }
     }
 
+    /// Stores an image an app outside the host uploads during a call (`AppFrame.upload`) for the
+    /// call's person; returns its id.
+    public typealias ImageUpload = @Sendable (Data) async throws -> String
+
+    /// The most images an app may upload during one call.
+    public static let maxUploadsPerCall = 8
+
     /// Frames from Parlor to the app.
     public enum ServerFrame: Sendable, Hashable, Codable {
         /// First frame after the app connects: which app this credential is, and the protocol.
@@ -252,11 +259,13 @@ public enum AppWire {
         case call(Call)
         /// The answer to the app's `containerGet`: null when the key is not set.
         case containerValue(id: String, value: JSONValue)
+        /// The answer to the app's `upload`: the image's id, for `{"upload": id}` image sources.
+        case uploaded(id: String, upload: String)
         /// A refused frame of the app's: the connection stays open. `id` names the refused
         /// `containerGet`, whose read then fails.
         case error(code: String, message: String, id: String?)
 
-        private enum CodingKeys: String, CodingKey { case type, app, `protocol`, call, id, value, code, message }
+        private enum CodingKeys: String, CodingKey { case type, app, `protocol`, call, id, value, code, message, upload }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -267,6 +276,8 @@ public enum AppWire {
             case "containerValue":
                 self = .containerValue(
                     id: try container.decode(String.self, forKey: .id), value: try container.decodeIfPresent(JSONValue.self, forKey: .value) ?? .null)
+            case "uploaded":
+                self = .uploaded(id: try container.decode(String.self, forKey: .id), upload: try container.decode(String.self, forKey: .upload))
             case "error":
                 self = .error(
                     code: try container.decode(String.self, forKey: .code), message: try container.decode(String.self, forKey: .message),
@@ -290,6 +301,10 @@ public enum AppWire {
                 try container.encode("containerValue", forKey: .type)
                 try container.encode(id, forKey: .id)
                 try container.encode(value, forKey: .value)
+            case .uploaded(let id, let upload):
+                try container.encode("uploaded", forKey: .type)
+                try container.encode(id, forKey: .id)
+                try container.encode(upload, forKey: .upload)
             case .error(let code, let message, let id):
                 try container.encode("error", forKey: .type)
                 try container.encode(code, forKey: .code)
@@ -306,8 +321,11 @@ public enum AppWire {
         /// Reads a key of the app's container for the person of the call `call`, while that call
         /// is open; answered by `containerValue` with the same `id`.
         case containerGet(id: String, call: String, key: String)
+        /// Uploads an image (base64 of its file's bytes) for the person of the call `call`, while
+        /// that call is open; answered by `uploaded` with the same `id`.
+        case upload(id: String, call: String, image: String)
 
-        private enum CodingKeys: String, CodingKey { case type, result, refusal, id, call, key }
+        private enum CodingKeys: String, CodingKey { case type, result, refusal, id, call, key, image }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -318,6 +336,10 @@ public enum AppWire {
                 self = .containerGet(
                     id: try container.decode(String.self, forKey: .id), call: try container.decode(String.self, forKey: .call),
                     key: try container.decode(String.self, forKey: .key))
+            case "upload":
+                self = .upload(
+                    id: try container.decode(String.self, forKey: .id), call: try container.decode(String.self, forKey: .call),
+                    image: try container.decode(String.self, forKey: .image))
             case let other:
                 throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "Unknown frame type '\(other.prefix(40))'")
             }
@@ -337,6 +359,11 @@ public enum AppWire {
                 try container.encode(id, forKey: .id)
                 try container.encode(call, forKey: .call)
                 try container.encode(key, forKey: .key)
+            case .upload(let id, let call, let image):
+                try container.encode("upload", forKey: .type)
+                try container.encode(id, forKey: .id)
+                try container.encode(call, forKey: .call)
+                try container.encode(image, forKey: .image)
             }
         }
     }

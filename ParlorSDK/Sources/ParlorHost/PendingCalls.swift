@@ -21,7 +21,9 @@ import Synchronization
         let continuation: CheckedContinuation<AppWire.Result, any Error>
         let hook: AppWire.Hook
         let container: (any AppContainer)?
+        let upload: AppWire.ImageUpload?
         var reads = 0
+        var uploads = 0
     }
 
     @_spi(Hosting) public init(appName: String, deadline: Duration) {
@@ -33,7 +35,7 @@ import Synchronization
     /// said it has no code for is answered here, empty, as the app would (`Result.unimplemented`).
     /// - Throws: the app's refusal; `appUnavailable` past the deadline or once the app is gone.
     @_spi(Hosting) public func call(
-        _ call: AppWire.Call, container: (any AppContainer)?, send: @Sendable (AppWire.Call) -> Void
+        _ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload? = nil, send: @Sendable (AppWire.Call) -> Void
     ) async throws(MessagesError) -> AppWire.Result {
         if state.withLock({ !$0.ended && $0.unimplemented.contains(call.hook) }) {
             return AppWire.Result(id: call.id)
@@ -44,7 +46,7 @@ import Synchronization
             return try await withCheckedThrowingContinuation { continuation in
                 let accepted = state.withLock { state in
                     guard !state.ended else { return false }
-                    state.waiting[call.id] = Waiting(continuation: continuation, hook: call.hook, container: container)
+                    state.waiting[call.id] = Waiting(continuation: continuation, hook: call.hook, container: container, upload: upload)
                     return true
                 }
                 guard accepted else {
@@ -124,6 +126,7 @@ import Synchronization
         case .result(let result): answer(result)
         case .refuse(let refusal): refuse(refusal)
         case .containerGet(let id, let call, let key): Task { reply(await self.read(key, for: call, answering: id)) }
+        case .upload(let id, let call, let image): Task { reply(await self.upload(image, for: call, answering: id)) }
         }
         return nil
     }
@@ -136,6 +139,33 @@ import Synchronization
         let match = start[range]
         guard let open = match.dropLast().lastIndex(of: "\"") else { return nil }
         return String(match[match.index(after: open)..<match.index(before: match.endIndex)])
+    }
+
+    /// The answer to the app's `upload` `id` during `call`: the image's id, or an `error` frame
+    /// with the upload's id (no such call that may upload, too many uploads, not base64, or the
+    /// host's refusal: not an image, too large).
+    @_spi(Hosting) public func upload(_ base64: String, for call: String, answering id: String) async -> AppWire.ServerFrame {
+        let upload = state.withLock { state -> AppWire.ImageUpload? in
+            guard var waiting = state.waiting[call], waiting.uploads < AppWire.maxUploadsPerCall else { return nil }
+            waiting.uploads += 1
+            state.waiting[call] = waiting
+            return waiting.upload
+        }
+        guard let upload else {
+            return .error(
+                code: "invalidValue",
+                message: "upload names no open call of this app's that may upload (handle and the other hooks of an open app), or uploads more than \(AppWire.maxUploadsPerCall) images.",
+                id: id)
+        }
+        guard let image = Data(base64Encoded: base64) else {
+            return .error(code: "invalidValue", message: "upload's image is the file's bytes in base64.", id: id)
+        }
+        do {
+            return .uploaded(id: id, upload: try await upload(image))
+        } catch {
+            let refusal = error as? MessagesError ?? MessagesError(.unknown, "The image could not be uploaded; try again.")
+            return .error(code: refusal.code.name, message: refusal.message, id: id)
+        }
     }
 
     /// The answer to the app's `containerGet` `id` of `key` during `call`: the value, or an

@@ -9,7 +9,10 @@ public protocol AppLink: Sendable {
     /// - Throws: `appUnavailable` when the app is not connected, does not answer within
     ///   `AppWire.callDeadline`, disconnects or answers something unusable; the app's own refusal
     ///   as its `MessagesError`.
-    func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result
+    /// - Parameters:
+    ///   - container: the person's container, which the app may read during the call (`containerGet`).
+    ///   - upload: stores an image the app uploads during the call (`upload`), for the person.
+    func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result
 }
 
 /// An app that runs outside the host, hosted like any `MessagesApp`: the same `AppInstance` runs
@@ -42,7 +45,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
             style: environment.presentationStyle, surface: environment.surface, modal: environment.modal,
             localParticipant: environment.localParticipantIdentifier, remoteParticipants: environment.remoteParticipantIdentifiers,
             selectedMessage: environment.selectedMessage, language: environment.language)
-        let result = try await link.call(AppWire.Call(id: Self.callID(), hook: .render, state: state, context: context), container: nil)
+        let result = try await link.call(AppWire.Call(id: Self.callID(), hook: .render, state: state, context: context), container: nil, upload: nil)
         guard let view = result.view else {
             throw MessagesError(.appUnavailable, "\(manifest.name) did not draw its screen; try again.")
         }
@@ -54,7 +57,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
     /// - Throws: the app's refusal; `messageNotChecked` when the app could not be asked.
     public func check(_ message: Message, replacing head: Message?) async throws(MessagesError) {
         do {
-            _ = try await link.call(AppWire.Call(id: Self.callID(), hook: .validate, message: message, head: head), container: nil)
+            _ = try await link.call(AppWire.Call(id: Self.callID(), hook: .validate, message: message, head: head), container: nil, upload: nil)
         } catch let error where error.code == .appUnavailable {
             throw MessagesError(.messageNotChecked, "\(manifest.name) could not check this message, so it was not sent; try again in a moment.")
         }
@@ -64,7 +67,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
     /// - Returns: the message to send instead; nil when the app leaves it staged.
     /// - Throws: the app's refusal; `appUnavailable` when the app could not be asked.
     public func askToRebase(_ message: Message, onto head: Message) async throws(MessagesError) -> Message? {
-        try await link.call(AppWire.Call(id: Self.callID(), hook: .rebase, message: message, head: head), container: nil)
+        try await link.call(AppWire.Call(id: Self.callID(), hook: .rebase, message: message, head: head), container: nil, upload: nil)
             .taken(for: .rebase).message
     }
 
@@ -129,7 +132,12 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
             remoteParticipants: context.conversation.remoteParticipantIdentifiers, selectedMessage: context.conversation.selectedMessage,
             language: context.language)
         let call = AppWire.Call(id: Self.callID(), hook: hook, state: state, context: callContext, action: action, message: message, style: style)
-        let result = try await link.call(call, container: context.container).taken(for: hook)
+        let conversation = context.conversation
+        let upload: AppWire.ImageUpload = { image in
+            guard case .upload(let id) = try await conversation.upload(image: image) else { throw MessagesError(.unknown, "The upload has no id.") }
+            return id
+        }
+        let result = try await link.call(call, container: context.container, upload: upload).taken(for: hook)
         let effects = result.effects ?? []
         guard effects.count <= AppWire.maxEffectsPerAnswer else {
             throw MessagesError(.appUnavailable, "\(manifest.name) asked for \(effects.count) things at once; the limit is \(AppWire.maxEffectsPerAnswer).")

@@ -152,11 +152,11 @@ public final class AppListener: AppLink, Sendable {
         }
     }
 
-    public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
         guard let connection = connections.withLock({ $0.last }) else {
             throw MessagesError(.appUnavailable, "\(manifest.name) is not connected; start it with PARLOR_URL=\(url).")
         }
-        return try await connection.calls.call(call, container: container) { connection.send(.call($0)) }
+        return try await connection.calls.call(call, container: container, upload: upload) { connection.send(.call($0)) }
     }
 
     /// Serves one connected copy until it leaves.

@@ -42,6 +42,37 @@ public actor ConversationSimulator {
     private var held: Set<String> = []
     /// Each participant's language, as their browser or Settings would say it (`ViewEnvironment.language`).
     private var languages: [String: String] = [:]
+    /// Images apps uploaded (`Conversation.upload(image:)`), by id.
+    private var uploads: [String: Data] = [:]
+
+    /// The bytes of an image an app uploaded, by the id `conversation.upload(image:)` gave it.
+    public func uploadedImage(_ id: String) -> Data? { uploads[id] }
+
+    /// Keeps an image an app uploaded: a PNG, JPEG, GIF or WebP file (recognised by its first
+    /// bytes) of at most 10 MiB, as the server takes. Its id depends on its bytes only, so the same
+    /// image uploaded twice has one id (64 hex digits, as the server's; not its SHA-256 here).
+    func upload(image: Data) throws(MessagesError) -> String {
+        guard !image.isEmpty, image.count <= 10 * 1024 * 1024 else {
+            throw MessagesError(.mediaExceedsMaxSize, "An uploaded image is 1 byte to 10 MiB; this one is \(image.count) bytes.")
+        }
+        let bytes = Array(image.prefix(12))
+        let isImage = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8, 0xFF]) || bytes.starts(with: Array("GIF8".utf8))
+            || (bytes.starts(with: Array("RIFF".utf8)) && bytes.count == 12 && Array(bytes[8..<12]) == Array("WEBP".utf8))
+        guard isImage else { throw MessagesError(.improperFileType, "Upload a PNG, JPEG, GIF or WebP image.") }
+        let id = Self.contentID(image)
+        uploads[id] = image
+        return id
+    }
+
+    /// 64 hex digits that depend on `data` only: four FNV-1a hashes with different seeds.
+    static func contentID(_ data: Data) -> String {
+        (0..<4).map { (seed: UInt64) -> String in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325 &+ seed &* 0x9E37_79B9_7F4A_7C15
+            for byte in data { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
 
     /// A conversation of `participants` (names, unique), each with every app and pack installed.
     public init(
@@ -121,6 +152,9 @@ public actor ConversationSimulator {
         case .app(let message):
             let app = try MessageRules.app(of: message, in: { self.apps[$0] })
             let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id))
+            if case .upload(let id)? = checked.template?.image, uploads[id] == nil {
+                throw MessagesError(.fileNotFound, "The message shows an uploaded image that is not one you can see; upload it with conversation.upload(image:).")
+            }
             func currentHead() throws(MessagesError) -> PostedMessage? {
                 let head = checked.session.flatMap { session in posted.last { $0.message?.session == session } }
                 if let head, !MessageRules.isCurrent(head: head.id, replacing: replacing) {
@@ -496,6 +530,10 @@ struct SimulatedConversationHost: ConversationHost {
 
     func insertText(_ text: String) async throws {
         await simulator.appendComposeText(text, for: participant)
+    }
+
+    func upload(image: Data) async throws -> String {
+        try await simulator.upload(image: image)
     }
 
     func insertSticker(_ sticker: Sticker) async throws {

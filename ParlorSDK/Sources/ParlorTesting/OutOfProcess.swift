@@ -29,21 +29,38 @@ public struct InMemoryAppLink<App: MessagesApp>: AppLink {
         calls = PendingCalls(appName: responder.manifest.name, deadline: .seconds(60))
     }
 
-    public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        try await calls.call(call, container: container) { sent in
-            Task { await self.answer(sent, container: container) }
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await calls.call(call, container: container, upload: upload) { sent in
+            Task { await self.answer(sent) }
         }
     }
 
+    private static func value(of frame: AppWire.ServerFrame) throws -> JSONValue {
+        guard case .containerValue(_, let value) = frame else { throw refusal(in: frame) }
+        return value
+    }
+
+    private static func refusal(in frame: AppWire.ServerFrame) -> MessagesError {
+        guard case .error(let code, let message, _) = frame else { return MessagesError(.unknown, "Parlor answered something else.") }
+        return MessagesError(MessagesError.Code(name: code) ?? .actionRefused, message)
+    }
+
     /// What the app would answer, as the server would read it.
-    private func answer(_ call: AppWire.Call, container: (any AppContainer)?) async {
+    private func answer(_ call: AppWire.Call) async {
         do {
             // What the server would send, as the app would read it.
             let sent = try AppWire.decode(AppWire.ServerFrame.self, from: AppWire.encode(AppWire.ServerFrame.call(call)))
             guard case .call(let received) = sent else { throw MessagesError(.appUnavailable, "The call did not survive encoding.") }
+            // The app's reads and uploads go through the frames an app outside would send.
             let answer = await responder.answer(received) { key in
-                guard let data = try await container?.data(forKey: key) else { return .null }
-                return (try? JSONValue(json: data)) ?? .null
+                let frame = await calls.read(key, for: call.id, answering: "read")
+                return try Self.value(of: frame)
+            } upload: { image in
+                let frame = await calls.upload(image.base64EncodedString(), for: call.id, answering: "upload")
+                guard case .uploaded(_, let id) = try AppWire.decode(AppWire.ServerFrame.self, from: AppWire.encode(frame)) else {
+                    throw Self.refusal(in: frame)
+                }
+                return id
             }
             switch try AppWire.decode(AppWire.AppFrame.self, from: AppWire.encode(answer)) {
             case .result(let result) where result.id == call.id: calls.answer(result)

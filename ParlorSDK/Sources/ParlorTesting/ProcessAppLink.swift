@@ -86,8 +86,8 @@ public final class ProcessAppLink: AppLink, Sendable {
         ended()
     }
 
-    public func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        try await calls.call(call, container: container) { self.write(AppWire.encode(AppWire.ServerFrame.call($0))) }
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await calls.call(call, container: container, upload: upload) { self.write(AppWire.encode(AppWire.ServerFrame.call($0))) }
     }
 
     private func write(_ frame: Data) {

@@ -58,27 +58,27 @@ struct ResponderAnswerTests {
     @Test("The state is sent only when it changed, the view only while the app stays on screen")
     func answersCarryWhatIsUsed() async throws {
         let link = UnimplementedHookTests.CountingLink(Closer())
-        let bumped = try await link.call(Self.call(.handle, state: .null, action: .bump), container: nil)
+        let bumped = try await link.call(Self.call(.handle, state: .null, action: .bump), container: nil, upload: nil)
         #expect(try Self.decoded(bumped.state) == Closer.State(bumps: 1))
         #expect(bumped.view?.visibleTexts.contains("bumps 1") == true)
         let state = try #require(bumped.state)
 
-        let stayed = try await link.call(Self.call(.handle, state: state, action: .stay), container: nil)
+        let stayed = try await link.call(Self.call(.handle, state: state, action: .stay), container: nil, upload: nil)
         #expect(stayed.state == nil, "an unchanged state is not sent back")
         #expect(stayed.view?.visibleTexts.contains("bumps 1") == true, "the app is still on screen")
 
-        let closed = try await link.call(Self.call(.handle, state: state, action: .close), container: nil)
+        let closed = try await link.call(Self.call(.handle, state: state, action: .close), container: nil, upload: nil)
         #expect(closed.effects == [.dismiss])
         #expect(closed.view == nil, "a dismissed app is not shown")
 
-        let live = try await link.call(Self.call(.handle, state: state, action: .close, style: .transcript), container: nil)
+        let live = try await link.call(Self.call(.handle, state: state, action: .close, style: .transcript), container: nil, upload: nil)
         #expect(live.view != nil, "a live bubble cannot dismiss itself, so it stays on screen")
 
-        let resigning = try await link.call(Self.call(.willResignActive, state: state), container: nil)
+        let resigning = try await link.call(Self.call(.willResignActive, state: state), container: nil, upload: nil)
         #expect(resigning.state == nil, "the app has no willResignActive: nothing changed")
         #expect(resigning.view == nil, "an app about to close is not shown")
 
-        let resigned = try await link.call(Self.call(.didResignActive, state: state), container: nil)
+        let resigned = try await link.call(Self.call(.didResignActive, state: state), container: nil, upload: nil)
         #expect(try Self.decoded(resigned.state) == Closer.State(bumps: 1, closings: 1))
         #expect(resigned.view == nil, "a resigned app is not shown")
     }

@@ -45,14 +45,14 @@ struct UnimplementedHookTests {
 
         init(_ app: App) { responder = AppResponder(app: app) }
 
-        func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
+        func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
             try await calls.call(call, container: container) { sent in
                 reached.withLock { $0.append(sent.hook) }
                 Task {
                     switch await responder.answer(sent, readContainer: { _ in .null }) {
                     case .result(let result): calls.answer(result)
                     case .refuse(let refusal): calls.refuse(refusal)
-                    case .containerGet: break
+                    case .containerGet, .upload: break
                     }
                 }
             }
@@ -73,22 +73,22 @@ struct UnimplementedHookTests {
     @Test("A default hook is asked once per connection, then answered by the link; the app's own hooks are asked every time")
     func defaultHooksAreAskedOnce() async throws {
         let link = CountingLink(Opener())
-        let first = try await link.call(Self.call(.didBecomeActive), container: nil)
+        let first = try await link.call(Self.call(.didBecomeActive), container: nil, upload: nil)
         #expect(first.unimplemented == true)
         #expect(first.state == nil && first.effects == nil, "a default hook changes nothing")
-        let again = try await link.call(Self.call(.didBecomeActive), container: nil)
+        let again = try await link.call(Self.call(.didBecomeActive), container: nil, upload: nil)
         #expect(again.unimplemented == nil && again.state == nil && again.effects == nil)
 
         var state = JSONValue.null
         for expected in 1...2 {
-            let opened = try await link.call(Self.call(.willBecomeActive, state: state), container: nil)
+            let opened = try await link.call(Self.call(.willBecomeActive, state: state), container: nil, upload: nil)
             #expect(opened.unimplemented == nil, "willBecomeActive is the app's own")
             state = try #require(opened.state)
             #expect(opened.view?.visibleTexts == ["opened \(expected)"])
         }
         // validate and rebase left to the defaults: accepted, and left staged, without asking again.
         for _ in 1...3 {
-            let checked = try await link.call(Self.call(.validate, message: Self.message), container: nil)
+            let checked = try await link.call(Self.call(.validate, message: Self.message), container: nil, upload: nil)
             #expect(checked.message == nil && checked.state == nil)
         }
         #expect(link.hooksReached == [.didBecomeActive, .willBecomeActive, .willBecomeActive, .validate])
@@ -99,7 +99,7 @@ struct UnimplementedHookTests {
     func ownValidateIsAlwaysAsked() async throws {
         let link = CountingLink(Refuser())
         for _ in 1...2 {
-            await #expect(throws: MessagesError.self) { try await link.call(Self.call(.validate, message: Self.message), container: nil) }
+            await #expect(throws: MessagesError.self) { try await link.call(Self.call(.validate, message: Self.message), container: nil, upload: nil) }
         }
         #expect(link.hooksReached == [.validate, .validate])
         #expect(link.calls.unimplementedHooks.isEmpty)

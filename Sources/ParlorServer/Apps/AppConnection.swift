@@ -41,8 +41,8 @@ final class AppConnection: Sendable {
     }
 
     /// Sends `call` and waits for its answer, at most `deadline`.
-    func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
-        try await calls.call(call, container: container) { self.send(.call($0)) }
+    func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await calls.call(call, container: container, upload: upload) { self.send(.call($0)) }
     }
 
     /// Counts one frame from the app against the flood limit.

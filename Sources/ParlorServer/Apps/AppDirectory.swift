@@ -170,9 +170,13 @@ public final class AppDirectory: Sendable {
         switch source {
         case .asset(let name)?: "/assets/apps/\(pathComponent(app.rawValue))/\(pathComponent(name))"
         case .url(let url)?: url.absoluteString
+        case .upload(let id)?: uploadURL(id)
         case nil: nil
         }
     }
+
+    /// Where an uploaded image is fetched (`GET /blobs/:hash`, for who may see it).
+    public static func uploadURL(_ id: String) -> String { "/blobs/\(pathComponent(id))" }
 
     /// Where a client loads a sticker's image from.
     public static func stickerURL(_ sticker: Sticker) -> String {
@@ -182,6 +186,8 @@ public final class AppDirectory: Sendable {
             return "/assets/stickers/\(pathComponent(pack))/\(pathComponent(name))"
         case .url(let url):
             return url.absoluteString
+        case .upload(let id):
+            return uploadURL(id)
         }
     }
 

@@ -123,4 +123,14 @@ struct ServerConversationHost: ConversationHost {
     func insertSticker(_ sticker: Sticker) async throws {
         try await host.stage(StagedRecord(item: .sticker(sticker), replacing: nil), user: user, conversation: conversation)
     }
+
+    /// Kept as this person's upload (their quota, the image rules of `POST /api/blobs`).
+    func upload(image: Data) async throws -> String {
+        do {
+            return try await host.uploads.putImage(image, owner: user).hash
+        } catch let refusal as APIError where refusal.status.code < 500 {
+            // Said to the app as its own errors are: the code when Messages has it, the sentence as it is.
+            throw MessagesError(MessagesError.Code(name: refusal.code) ?? .invalidValue, refusal.message)
+        }
+    }
 }

@@ -19,6 +19,8 @@ final class AppHost: Sendable {
     struct Hosting: Sendable {
         let directory: AppDirectory
         let drawers: Drawers
+        /// Where images apps produce are kept (`Conversation.upload(image:)`), under the upload rules.
+        let uploads: Uploads
         let httpClient: ServerFetchClient
         /// Apps may reach private addresses through `*` (`ServerConfiguration.allowsPrivateHosts`).
         let allowsPrivateHosts: Bool
@@ -34,6 +36,7 @@ final class AppHost: Sendable {
     let bus: any ClusterBus
     let instances = InstanceRegistry()
     let directory: AppDirectory
+    let uploads: Uploads
     let httpClient: ServerFetchClient
     /// Apps may reach private addresses through `*` (`ServerConfiguration.allowsPrivateHosts`).
     let allowsPrivateHosts: Bool
@@ -48,6 +51,7 @@ final class AppHost: Sendable {
         bus = fanOut.bus
         drawers = hosting.drawers
         directory = hosting.directory
+        uploads = hosting.uploads
         httpClient = hosting.httpClient
         allowsPrivateHosts = hosting.allowsPrivateHosts
         logger = hosting.logger

@@ -102,7 +102,7 @@ public struct AppRegistrations: Sendable {
             manifest.summary = try NameRules.check(manifest.summary, what: "The app's summary", maxLength: maxSummaryLength)
         }
         switch manifest.icon {
-        case .asset:
+        case .asset, .upload:
             throw MessagesError(.invalidValue, "An app outside the server gives its icon as a URL: https, or a data:image URL.")
         case .url(let url):
             let scheme = url.scheme?.lowercased() ?? ""

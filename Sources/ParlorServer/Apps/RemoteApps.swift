@@ -167,13 +167,13 @@ struct ServerAppLink: AppLink {
     let name: String
     let apps: RemoteApps
 
-    func call(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> AppWire.Result {
+    func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
         let start = ContinuousClock.now
         do throws(MessagesError) {
             guard let connection = await apps.connection(for: app) else {
                 throw MessagesError(.appUnavailable, "\(name) is not connected to this server right now; try again later.")
             }
-            let result = try await connection.call(call, container: container)
+            let result = try await connection.call(call, container: container, upload: upload)
             apps.metrics.appCall(app: app.rawValue, outcome: "ok", took: .now - start)
             return result
         } catch {

@@ -255,6 +255,12 @@ final class Messaging: Sendable {
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
         let checked = try MessageRules.prepare(message, sender: sender)
+        // An uploaded image it shows becomes readable by the conversation: only one the sender
+        // may see already (their upload, or one this conversation's messages show).
+        for hash in StoredContent.app(checked).blobHashes where try await store.blobInfo(hash: hash, readableBy: user) == nil {
+            throw MessagesError(
+                .fileNotFound, "The message shows an uploaded image that is not one you can see; upload it with conversation.upload(image:).")
+        }
         // An app outside the server is asked before the commit (a call cannot run inside it); the
         // commit then requires exactly the head it checked against, so nothing unchecked commits.
         let checkedHead = app.isRemote ? try await checkOutside(checked, replacing: replacing, app: app, in: conversation) : nil

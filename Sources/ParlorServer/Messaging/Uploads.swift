@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import ParlorImages
 import ParlorKit
 import ParlorStore
 
@@ -8,6 +10,33 @@ struct Uploads: Sendable {
     let store: any BlobStore
     /// The most bytes one person's uploads take (`uploadQuotaBytes`).
     let quota: Int64
+    /// The largest one upload may be (`maxBlobBytes`).
+    let maxBytes: Int
+    /// The most pixels an uploaded image may have (`imageBudget`).
+    let budget: PixelBudget
+
+    init(store: any BlobStore, configuration: ServerConfiguration) {
+        self.store = store
+        quota = configuration.uploadQuotaBytes
+        maxBytes = configuration.maxBlobBytes
+        budget = configuration.imageBudget
+    }
+
+    /// Cleans and stores an image for `owner` (`POST /api/blobs`, or an app's
+    /// `conversation.upload(image:)`): the same rules either way.
+    /// - Returns: the upload's hash, and its media type and size as stored.
+    /// - Throws: `mediaExceedsMaxSize` over `maxBytes`; `emptyUpload`; the image's refusal
+    ///   (`AppRoutes.cleaned`); `uploadQuotaExceeded`.
+    func putImage(_ data: Data, owner: UserID) async throws -> (hash: String, contentType: String, size: Int) {
+        guard data.count <= maxBytes else {
+            throw MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.limit(maxBytes)); this one is larger.")
+        }
+        guard !data.isEmpty else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
+        let (clean, type) = try await AppRoutes.cleaned(ByteBuffer(bytes: data), anyFile: false, budget: budget)
+        let hash = Digest.sha256Hex(clean)
+        try await put(clean, hash: hash, contentType: type, owner: owner)
+        return (hash, type, clean.count)
+    }
 
     /// Stores `data` as `owner`'s upload under `hash`.
     /// - Throws: `uploadQuotaExceeded` (413) when their uploads would then pass the quota.

@@ -77,6 +77,17 @@ public enum StoredContent: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey { case kind, text, preview, quiet, sticker, placement, message, attachment, event }
 
+    /// The uploads the message shows, which its conversation's members may then fetch: an
+    /// attachment's file, or the uploaded image of an app message's template.
+    public var blobHashes: [String] {
+        switch self {
+        case .attachment(let attachment): [attachment.hash]
+        case .app(let message):
+            if case .upload(let id)? = message.template?.image { [id] } else { [] }
+        case .text, .sticker, .event: []
+        }
+    }
+
     /// This text with `newText` instead: its link preview stays while its link is still in the
     /// text; a mention the text had stays quiet if it was, and those in `quieting` (mentions the
     /// edit adds past their sender's allowance of alerts) are quiet too.

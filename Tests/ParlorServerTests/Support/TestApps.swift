@@ -164,8 +164,55 @@ struct ShowOfHands: MessagesApp {
 }
 
 extension TestServer {
-    /// The built-in apps plus Probe, Broken and ShowOfHands.
+    /// The built-in apps plus Probe, Broken, ShowOfHands and Painter.
     static func withTestApps(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
-        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken()), AnyMessagesApp(ShowOfHands())]), configure: configure)
+        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken()), AnyMessagesApp(ShowOfHands()), AnyMessagesApp(Painter())]), configure: configure)
+    }
+}
+
+/// A test app that draws a picture once (`conversation.upload(image:)`) and shows it in its view
+/// and in messages, as often as it likes.
+struct Painter: MessagesApp {
+    static let id: AppID = "org.parlor.test.painter"
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Painter", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+    }
+    struct State: Codable, Sendable { var picture: String? }
+    enum Action: Codable, Sendable {
+        /// Uploads the photo (with its GPS position) and sends it.
+        case paint
+        /// Sends the picture uploaded before, again.
+        case sendAgain
+        /// Uploads bytes that are not an image.
+        case uploadText
+    }
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        VStack {
+            if let picture = state.picture { Image(.upload(picture), label: "The picture", width: 64, height: 64, id: "picture") }
+            Button("Paint", action: Action.paint)
+            Button("Send again", action: Action.sendAgain)
+            Button("Upload text", action: Action.uploadText)
+        }
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws {
+        switch action {
+        case .paint:
+            let picture = try await context.conversation.upload(image: TestImages.jpegWithPosition)
+            guard case .upload(let id) = picture else { return }
+            state.picture = id
+            try await context.conversation.send(Self.message(showing: id))
+        case .sendAgain:
+            guard let picture = state.picture else { return }
+            try await context.conversation.send(Self.message(showing: picture))
+        case .uploadText:
+            _ = try await context.conversation.upload(image: Data("not an image".utf8))
+        }
+    }
+
+    static func message(showing id: String) -> Message {
+        Message(url: URL(string: "https://parlor.example/painter"), layout: .template(TemplateLayout(image: .upload(id), caption: "A picture")))
     }
 }

@@ -21,6 +21,16 @@ public protocol ConversationHost: Sendable {
     /// Puts `sticker` into the user's compose field.
     /// - Parameter sticker: the sticker.
     func insertSticker(_ sticker: Sticker) async throws
+    /// Stores an image the app produced, under the host's upload rules, for the user.
+    /// - Returns: the upload's id (its SHA-256 in hex).
+    func upload(image: Data) async throws -> String
+}
+
+extension ConversationHost {
+    /// A host that keeps no uploads refuses them.
+    public func upload(image: Data) async throws -> String {
+        throw MessagesError(.apiUnavailableInPresentationContext, "Uploading an image is not available here.")
+    }
 }
 
 /// The conversation an app runs in, like `MSConversation`: who is in it, the selected message,
@@ -98,6 +108,21 @@ public final class Conversation: Sendable {
         try gate.check(.stage)
         try sticker.validate()
         try await host.insertSticker(sticker)
+    }
+
+    /// Uploads an image the app produced (a PNG, JPEG, GIF or WebP: a drawing, a sticker it made),
+    /// under the host's upload rules (its size and pixel limits; a photo's hidden details, such as
+    /// where it was taken, removed), and returns it as a source to use in views and messages as
+    /// often as needed, instead of sending its bytes each time. Uploading the same bytes again
+    /// returns the same source.
+    /// - Parameter image: the image file's bytes.
+    /// - Returns: `.upload(id)`.
+    /// - Throws: the host's refusal: `improperFileType` for what is not such an image,
+    ///   `mediaExceedsMaxSize` over the size limit; `.apiUnavailableInPresentationContext` in
+    ///   transcript style.
+    public func upload(image: Data) async throws -> ImageSource {
+        try gate.check(.stage)
+        return .upload(try await host.upload(image: image))
     }
 
     private func prepare(_ message: Message) throws(MessagesError) -> Message {

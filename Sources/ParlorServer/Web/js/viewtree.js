@@ -19,6 +19,10 @@ export function imageURL(source, appId) {
   if (typeof source.asset === 'string') {
     return `/assets/apps/${encodeURIComponent(appId)}/${encodeURIComponent(source.asset)}`;
   }
+  // An image the app uploaded (conversation.upload(image:)): Parlor's own store, for who may see it.
+  if (typeof source.upload === 'string') {
+    return /^[0-9a-f]{64}$/.test(source.upload) ? `/blobs/${source.upload}` : null;
+  }
   return safeImageURL(source.url);
 }
 

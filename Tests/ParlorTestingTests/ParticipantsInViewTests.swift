@@ -35,4 +35,15 @@ struct ParticipantsInViewTests {
         #expect(Set(view.visibleTexts) == Set(others.map { "Wave at \($0.mention)" }), "\(view.visibleTexts)")
         #expect(!view.visibleTexts.contains("Wave at \(try await alice.participantID(in: "Roll Call").mention)"), "not oneself")
     }
+
+    @Test("They come in the order of their names, case and accents aside, as a host gives them")
+    func inTheOrderOfTheirNames() async throws {
+        let simulator = ConversationSimulator(participants: ["Zoe", "émile", "Bob", "alice"], apps: [RollCallApp()])
+        let view = try await simulator.participant("Zoe").openApp(named: "Roll Call")
+        var expected: [String] = []
+        for name in ["alice", "Bob", "émile"] {
+            expected.append("Wave at \(try await simulator.participant(name).participantID(in: "Roll Call").mention)")
+        }
+        #expect(view.visibleTexts == expected)
+    }
 }

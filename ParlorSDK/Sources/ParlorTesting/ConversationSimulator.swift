@@ -476,10 +476,17 @@ public actor ConversationSimulator {
         containers[containerKey] = container
         return InstanceConfiguration(
             localParticipant: participantID(of: name, in: appID),
-            remoteParticipants: names.filter { $0 != name }.map { participantID(of: $0, in: appID) },
+            remoteParticipants: others(of: name, in: appID),
             surface: surface,
             conversationHost: SimulatedConversationHost(simulator: self, participant: name),
             container: container, httpClient: httpClient, language: languages[name] ?? ViewEnvironment.defaultLanguage)
+    }
+
+    /// The other participants in `appID`'s ids, in the order of their names, as a host gives them.
+    private func others(of name: String, in appID: AppID) -> [ParticipantID] {
+        names.filter { $0 != name }
+            .sorted { $0.compare($1, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedAscending }
+            .map { participantID(of: $0, in: appID) }
     }
 
     func setLanguage(_ language: String, of name: String) async throws {
@@ -496,7 +503,7 @@ public actor ConversationSimulator {
             let parts = instanceKey.split(separator: "\u{0}").map(String.init)
             guard let name = parts.first, let appRaw = parts.last else { continue }
             let appID = AppID(appRaw)
-            await instance.updateRemoteParticipants(names.filter { $0 != name }.map { participantID(of: $0, in: appID) })
+            await instance.updateRemoteParticipants(others(of: name, in: appID))
         }
     }
 

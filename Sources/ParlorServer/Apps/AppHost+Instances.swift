@@ -23,13 +23,26 @@ extension AppHost {
         }
         let key = InstanceKey(user: user, scope: .conversation(conversation), app: app)
         if let existing = await instances.instance(key) { return existing }
-        var remote: [ParticipantID] = []
-        for member in record.members where member != user {
-            remote.append(try await store.participantID(user: member, app: app))
-        }
         let configuration = try await instanceConfiguration(
-            key: key, remote: remote, host: ServerConversationHost(host: self, user: user, conversation: conversation))
+            key: key, remote: try await remoteParticipants(of: record, for: user, app: app),
+            host: ServerConversationHost(host: self, user: user, conversation: conversation))
         return await instances.insert(entry.makeInstance(configuration.configuration), of: configuration.token, for: key)
+    }
+
+    /// The conversation's other members in `app`'s participant ids, in the order of their names
+    /// (case and accents aside, then usernames): a view can list people by name although the app
+    /// never learns a name, only the tokens that show as them.
+    func remoteParticipants(of record: ConversationRecord, for user: UserID, app: AppID) async throws -> [ParticipantID] {
+        let others = try await renderer.caches.users(record.members.filter { $0 != user }, store: renderer.store).sorted { first, second in
+            switch first.displayName.compare(second.displayName, options: [.caseInsensitive, .diacriticInsensitive]) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: first.username < second.username
+            }
+        }
+        var remote: [ParticipantID] = []
+        for member in others { remote.append(try await store.participantID(user: member.id, app: app)) }
+        return remote
     }
 
     /// The user's instance of `app`'s home surface.

@@ -131,10 +131,7 @@ final class AppHost: Sendable {
     func refreshParticipants(in conversation: ConversationID) async {
         guard let record = try? await membership.conversation(conversation) else { return }
         for (key, instance) in await instances.instances(in: conversation) {
-            var remote: [ParticipantID] = []
-            for member in record.members where member != key.user {
-                if let id = try? await store.participantID(user: member, app: key.app) { remote.append(id) }
-            }
+            guard let remote = try? await remoteParticipants(of: record, for: key.user, app: key.app) else { continue }
             await instance.updateRemoteParticipants(remote)
         }
     }

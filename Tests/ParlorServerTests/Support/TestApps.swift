@@ -164,9 +164,9 @@ struct ShowOfHands: MessagesApp {
 }
 
 extension TestServer {
-    /// The built-in apps plus Probe, Broken, ShowOfHands and Painter.
+    /// The built-in apps plus Probe, Broken, ShowOfHands, Painter and RollCall.
     static func withTestApps(configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> TestServer {
-        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken()), AnyMessagesApp(ShowOfHands()), AnyMessagesApp(Painter())]), configure: configure)
+        try TestServer(directory: builtIn(adding: [AnyMessagesApp(Probe()), AnyMessagesApp(Broken()), AnyMessagesApp(ShowOfHands()), AnyMessagesApp(Painter()), AnyMessagesApp(RollCall())]), configure: configure)
     }
 }
 
@@ -215,4 +215,23 @@ struct Painter: MessagesApp {
     static func message(showing id: String) -> Message {
         Message(url: URL(string: "https://parlor.example/painter"), layout: .template(TemplateLayout(image: .upload(id), caption: "A picture")))
     }
+}
+
+/// A test app whose view has a button per other participant, in the order the host gives them.
+struct RollCall: MessagesApp {
+    static let id: AppID = "org.parlor.test.rollcall"
+    var manifest: AppManifest {
+        AppManifest(id: Self.id, name: "Roll Call", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#))
+    }
+    struct State: Codable, Sendable {}
+    enum Action: Codable, Sendable { case wave }
+    var initialState: State { State() }
+
+    func body(state: State, environment: ViewEnvironment) -> ViewNode {
+        VStack {
+            for person in environment.remoteParticipantIdentifiers { Button(person.mention, action: Action.wave) }
+        }
+    }
+
+    func handle(_ action: Action, state: inout State, context: AppContext) async throws {}
 }

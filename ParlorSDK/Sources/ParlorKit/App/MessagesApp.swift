@@ -266,7 +266,8 @@ public struct ViewEnvironment: Sendable, Hashable {
     public var localParticipantIdentifier: ParticipantID
     /// The conversation's other participants, in the app's participant ids (none on the home
     /// surface): a view can offer a control per person without keeping them in its state. Their
-    /// `mention` tokens show as names.
+    /// `mention` tokens show as names, and they come in the order of those names (the host sorts
+    /// them; the app never learns a name).
     public var remoteParticipantIdentifiers: [ParticipantID]
     /// The message the app was opened from or last tapped, if any.
     public var selectedMessage: Message?

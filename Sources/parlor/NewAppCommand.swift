@@ -33,7 +33,7 @@ extension AppsCommand {
                   cd \(folder.path)
                   swift test                                  # the app with three people in the simulator
                   parlor apps add manifest.json --data-dir <the server's data directory>   # prints its credential
-                  PARLOR_URL=http://127.0.0.1:8080 PARLOR_APP_SECRET=… swift run --package-path Runner   # the app, dialled in
+                  PARLOR_URL=<the address parlor serve printed> PARLOR_APP_SECRET=… swift run --package-path Runner   # the app, dialled in
                 README.md says more; docs/APPS.md is the tutorial.
                 """)
         }
@@ -283,7 +283,8 @@ enum NewAppTemplate {
         ```
 
         `PARLOR_URL` is the server's address (what `parlor serve` printed). The runner's first build
-        takes a few minutes (SwiftNIO); later ones take seconds.
+        fetches and builds SwiftNIO (network needed once; a few minutes); later ones take seconds.
+        `swift test` prints "Executed 0 tests" from XCTest before Swift Testing's count: not a failure.
 
         Then open Parlor in a browser, open a conversation, and pick __NAME__ in everyone's drawer:
         tapping a greeting puts its message in the compose field (`insert`), and Send sends it.

@@ -16,6 +16,7 @@ struct DeveloperDocsTests {
                 let reply = try await api.get(path)
                 #expect(reply.status == .notFound, "\(path)")
                 #expect(reply.text.contains("run scripts/docs"), "\(path): \(reply.text)")
+                #expect(reply.headers[.contentType] == "text/plain; charset=utf-8", "a sentence a browser shows as it is")
             }
             #expect(try await api.get("/").headers[.contentSecurityPolicy] == SecurityHeaders<ParlorRequestContext>.contentSecurityPolicy)
         }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 
 /// The SDK's documentation for app developers (DocC: ParlorKit and ParlorTesting), served at
@@ -25,6 +26,16 @@ struct DeveloperDocs: Sendable {
             + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     }
 
+    /// A 404 a person reads in their browser: the sentence as plain text.
+    struct Missing: HTTPResponseError {
+        let sentence: String
+        var status: HTTPResponse.Status { .notFound }
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: sentence + "\n")))
+        }
+    }
+
     /// Whether `path` is one of the documentation's.
     static func serves(_ path: String) -> Bool { path == Self.path || path.hasPrefix(Self.path + "/") }
 
@@ -42,11 +53,12 @@ struct DeveloperDocs: Sendable {
         let built = root != nil
         // The router takes `/docs/` as `/docs`.
         router.get(RouterPath(Self.path)) { _, _ -> Response in
-            guard built else { throw APIError(.notFound, code: .notFound, Self.notBuilt) }
+            guard built else { throw Missing(sentence: Self.notBuilt) }
             return Response(status: .found, headers: [.location: Self.landing])
         }
+        // Thrown, not returned: the file middleware serves the site's file when the route says 404.
         router.get(RouterPath(Self.path + "/**")) { _, _ -> Response in
-            throw APIError(.notFound, code: .notFound, built ? "There is no such page in the SDK's documentation; start again at \(Self.landing)." : Self.notBuilt)
+            throw Missing(sentence: built ? "There is no such page in the SDK's documentation; start again at \(Self.landing)." : Self.notBuilt)
         }
     }
 }

@@ -8,22 +8,23 @@ import Testing
 /// in the order of their display names (`ViewEnvironment.remoteParticipantIdentifiers`).
 @Suite("Participants in the order of their names")
 struct ParticipantOrderTests {
-    @Test("Zoe's group with Émile, carl and Amy (added in that order): her view lists Amy, carl, Émile; case and accents aside")
+    @Test("Their names order them, case and accents aside: not their usernames, the order they were added, nor the bytes of their names")
     func byName() async throws {
         try await TestServer.withTestApps().run(.live) { api in
             let port = try #require(api.port)
-            let zoe = try await api.signUp("zoe")
-            let emile = try await api.signUp("emile")
-            let carl = try await api.signUp("carl")
-            let amy = try await api.signUp("amy")
-            for (person, name) in [(emile, "Émile"), (carl, "carl")] {
+            let host = try await api.signUp("host")
+            // Usernames, and the order added, run the other way; in bytes "Zoë" < "bob" < "émile".
+            let aaron = try await api.signUp("aaron")
+            let bert = try await api.signUp("bert")
+            let cleo = try await api.signUp("cleo")
+            for (person, name) in [(aaron, "Zoë"), (bert, "émile"), (cleo, "bob")] {
                 #expect(try await api.request(.patch, "/api/me", as: person, json: ["displayName": .string(name)]).status == .ok)
             }
-            let group = try await api.conversation(of: zoe, with: [emile, carl, amy], title: "Names")
-            let socket = try await TestSocket.session(port: port, as: zoe, since: [group.id: 0])
+            let group = try await api.conversation(of: host, with: [aaron, bert, cleo], title: "Names")
+            let socket = try await TestSocket.session(port: port, as: host, since: [group.id: 0])
             let view = try await socket.openApp(RollCall.id.rawValue, in: group.id)
             let names = view.view.visibleTexts.map { token in view.names[String(token.dropFirst())] ?? token }
-            #expect(names == ["Amy", "carl", "Émile"], "\(names)")
+            #expect(names == ["bob", "émile", "Zoë"], "\(names)")
             await socket.disconnect()
         }
     }

@@ -119,4 +119,25 @@ struct SendAppMessageTests {
             for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
         }
     }
+
+    @Test("Each app message a client writes counts against its sender's messages a minute, refused ones too: forged tries cannot keep an app checking")
+    func forgedTriesAreLimited() async throws {
+        try await TestServer { $0.messagesPerMinute = 3 }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let socket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+            // Refused by the app each time (a new game's board with two marks).
+            let forged: JSON = ["url": "https://parlor.example/tictactoe?currentPlayer=X&position0=X&position1=X", "layout": ["template": ["caption": "Hi"]]]
+            var codes: [String] = []
+            for attempt in 1...4 {
+                try await socket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: forged, request: "t\(attempt)"))
+                codes.append(try await socket.reply(to: "t\(attempt)").error?.code ?? "accepted")
+            }
+            #expect(codes.prefix(3).allSatisfy { $0 != "sendingTooFast" && $0 != "accepted" }, "\(codes)")
+            #expect(codes.last == "sendingTooFast", "\(codes)")
+            await socket.disconnect()
+        }
+    }
 }

@@ -43,7 +43,8 @@ extension AppHost {
             } catch {
                 // Refused: the message stays staged saying why (`Message.error`), in every tab and after a reload.
                 let refusal = APIError(error)
-                if refusal.status.code < 500 {
+                // Only onto the compose field that was sent: not over a newer one, staged or removed meanwhile.
+                if refusal.status.code < 500, (try? await store.staged(user: user, conversation: conversation)) == record {
                     let failed = MessageRules.failedToSend(message, SendFailure(code: refusal.code, message: refusal.message))
                     try? await setStaged(StagedRecord(item: .message(failed), replacing: record.replacing), user: user, conversation: conversation)
                 }

@@ -58,12 +58,16 @@ final class Messaging: Sendable {
     let sends: TokenBuckets
     /// Mentions that alert, per sender and person mentioned (`mentionAlertsPerMinute`).
     let mentionAlerts: RateLimiter
+    /// App messages clients write themselves (`sendAppMessage`), per person per minute, refused
+    /// ones included: each may cost an app outside the server a `validate` call.
+    let clientAppMessages: RateLimiter
 
     init(store: any Store, membership: Membership, renderer: Renderer, notices: ConversationNotices, fanOut: FanOut, policy: Policy) {
         linkPreviews = policy.linkPreviews
         placements = RateLimiter(limit: policy.stickerPlacementsPerMinute, window: .seconds(60))
         sends = TokenBuckets(perMinute: policy.messagesPerMinute, burst: policy.messageBurst)
         mentionAlerts = RateLimiter(limit: policy.mentionAlertsPerMinute, window: .seconds(60))
+        clientAppMessages = RateLimiter(limit: policy.messagesPerMinute, window: .seconds(60))
         expiryDelay = policy.expiryDelay
         self.store = store
         self.membership = membership
@@ -246,6 +250,19 @@ final class Messaging: Sendable {
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .sticker(sticker, placement: placement)))
     }
 
+    /// An app message a client wrote itself (`sendAppMessage`): each try counts against the
+    /// sender's `messagesPerMinute` before anything is checked, refused or not, so forged messages
+    /// cannot keep an app outside the server checking them without end.
+    func sendClientAppMessage(_ message: Message, replacing: MessageID?, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+        if let wait = await clientAppMessages.take(user.description) {
+            throw APIError.tooMany(
+                .sendingTooFast,
+                "You sent more than \(clientAppMessages.limit) app messages of your own in the last minute; wait \(wait) seconds and send again.",
+                retryAfter: wait)
+        }
+        return try await sendAppMessage(message, replacing: replacing, from: user, in: conversation)
+    }
+
     /// Commits an app's message: every ParlorKit limit, the session head, and the app's own
     /// `validate` on exactly the head it replaces. The sender's participant id is set here.
     func sendAppMessage(
@@ -255,12 +272,6 @@ final class Messaging: Sendable {
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
         let checked = try MessageRules.prepare(message, sender: sender)
-        // An uploaded image it shows becomes readable by the conversation: only one the sender
-        // may see already (their upload, or one this conversation's messages show).
-        for hash in StoredContent.app(checked).blobHashes where try await store.blobInfo(hash: hash, readableBy: user) == nil {
-            throw MessagesError(
-                .fileNotFound, "The message shows an uploaded image that is not one you can see; upload it with conversation.upload(image:).")
-        }
         // An app outside the server is asked before the commit (a call cannot run inside it); the
         // commit then requires exactly the head it checked against, so nothing unchecked commits.
         let checkedHead = app.isRemote ? try await checkOutside(checked, replacing: replacing, app: app, in: conversation) : nil
@@ -335,6 +346,10 @@ final class Messaging: Sendable {
         _ message: NewMessage, alongside: [StateWrite] = [],
         validate: @escaping @Sendable (NewMessage, StoredMessage?) throws -> Void = { _, _ in }
     ) async throws -> Sent {
+        // An upload it shows becomes readable by the conversation: only one the sender may see already.
+        for hash in message.content.blobHashes where try await store.blobInfo(hash: hash, readableBy: message.sender) == nil {
+            throw MessagesError(.fileNotFound, "The message shows an uploaded image that is not one you can see; upload it with conversation.upload(image:).")
+        }
         let key = message.sender.description
         let wait = await sends.take(key)
         // A retry of a message already stored adds nothing: it is answered, never refused.

@@ -146,11 +146,13 @@ struct Gateway: Sendable {
         let (messaging, apps) = (services.messaging, services.apps)
         switch request.frame {
         case .hello(let since, let language):
-            if let language {
-                guard let tag = LocalizedStrings.languageTag(language) else {
-                    throw APIError.invalid("'language' is a language tag such as en, fr or pt-BR (the browser's navigator.language).")
-                }
+            // A language that is not a tag is said, and ignored: the session starts all the same.
+            if let language, let tag = LocalizedStrings.languageTag(language) {
                 await apps.setLanguage(tag, of: user)
+            } else if language != nil {
+                reply(
+                    .error(APIError.invalid("'language' is a language tag such as en, fr or pt-BR (the browser's navigator.language); apps keep the one they had."),
+                        requestId: request.requestId), on: connection)
             }
             connection.enqueue(.start(since: since))
         case .ping:
@@ -163,7 +165,7 @@ struct Gateway: Sendable {
             await ack(sent, to: request, user: user, connection: connection)
         case .sendAppMessage(let conversation, let app, var message, let replacing):
             message.appID = app
-            let sent = try await messaging.sendAppMessage(message, replacing: replacing, from: user, in: conversation)
+            let sent = try await messaging.sendClientAppMessage(message, replacing: replacing, from: user, in: conversation)
             await ack(sent, to: request, user: user, connection: connection)
         case .sendStaged(let conversation):
             guard let sent = try await apps.sendStaged(user: user, conversation: conversation) else {

@@ -78,13 +78,15 @@ public enum StoredContent: Sendable, Hashable, Codable {
     private enum CodingKeys: String, CodingKey { case kind, text, preview, quiet, sticker, placement, message, attachment, event }
 
     /// The uploads the message shows, which its conversation's members may then fetch: an
-    /// attachment's file, or the uploaded image of an app message's template.
+    /// attachment's file, the uploaded image of an app message's template, or of a sticker an app made.
     public var blobHashes: [String] {
         switch self {
         case .attachment(let attachment): [attachment.hash]
         case .app(let message):
             if case .upload(let id)? = message.template?.image { [id] } else { [] }
-        case .text, .sticker, .event: []
+        case .sticker(let sticker, _):
+            if case .upload(let id) = sticker.image { [id] } else { [] }
+        case .text, .event: []
         }
     }
 

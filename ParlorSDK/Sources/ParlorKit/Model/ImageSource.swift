@@ -11,9 +11,12 @@ public enum ImageSource: Sendable, Hashable, Codable {
     /// An `http(s)` URL, or a `data:` URL carrying the image inline.
     case url(URL)
     /// An image the app produced and uploaded once (`Conversation.upload(image:)`), by the id
-    /// Parlor gave it (its SHA-256, 64 hex digits): use it again in any view or message instead of
-    /// sending its bytes each time. Whoever it was uploaded for sees it, and so does everyone in a
-    /// conversation with a message showing it.
+    /// Parlor gave it (its SHA-256, 64 hex digits): use it again in views and messages instead of
+    /// sending its bytes each time. The person it was uploaded for sees it; everyone in a
+    /// conversation sees it once a message there shows it (as its template's image, or as a
+    /// sticker the app made), for as long as that message stays. An upload no message shows is
+    /// kept for a day, like any upload: uploading the same bytes again returns the same id and
+    /// keeps it another day.
     case upload(String)
 
     /// An SVG drawing carried inline as a `data:image/svg+xml` URL; apps draw with it

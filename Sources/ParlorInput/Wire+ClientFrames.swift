@@ -135,6 +135,11 @@ extension Wire {
                 return ClientRequest(requestId: envelope.requestId, frame: fields.frame)
             } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.isEmpty {
                 throw FrameError(code: .invalidValue, message: "This frame needs '\(key.stringValue)'.", requestId: envelope.requestId)
+            } catch DecodingError.keyNotFound(let key, let context) where context.codingPath.count == 1 {
+                let field = context.codingPath[0].stringValue
+                throw FrameError(
+                    code: .invalidValue, message: "'\(field)' needs '\(key.stringValue)' (a new UUID for a message: a retry with the same id is not sent twice).",
+                    requestId: envelope.requestId)
             } catch DecodingError.valueNotFound(_, let context) where context.codingPath.count == 1 {
                 let key = context.codingPath[0].stringValue
                 throw FrameError(code: .invalidValue, message: "This frame needs '\(key)'.", requestId: envelope.requestId)
@@ -190,10 +195,7 @@ extension Wire {
                     .sendSticker(
                         conversation: try conversation(), id: try field(.id), sticker: try field(.sticker),
                         placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
-                case .sendAppMessage:
-                    .sendAppMessage(
-                        conversation: try conversation(), app: try field(.app), message: try field(.appMessage),
-                        replacing: try container.decodeIfPresent(MessageID.self, forKey: .replacing))
+                case .sendAppMessage: try appMessage()
                 case .sendStaged: .sendStaged(conversation: try conversation())
                 case .removeStaged: .removeStaged(conversation: try conversation())
                 case .openApp: .openApp(conversation: try conversation(), app: try field(.app))
@@ -214,6 +216,18 @@ extension Wire {
             }
 
             private func conversation() throws -> ConversationID { try field(.conversation) }
+
+            /// An object that must carry its own `id`.
+            private struct Identified: Decodable { let id: MessageID }
+
+            /// `sendAppMessage`, whose message must carry its own id: the lenient decoder of apps'
+            /// messages would make one up, and a client's retry would then be a second message.
+            private func appMessage() throws -> ClientFrame {
+                let _: Identified = try field(.appMessage)
+                return .sendAppMessage(
+                    conversation: try conversation(), app: try field(.app), message: try field(.appMessage),
+                    replacing: try container.decodeIfPresent(MessageID.self, forKey: .replacing))
+            }
             func field<T: Decodable>(_ key: Fields.Key) throws -> T { try container.decode(T.self, forKey: key) }
         }
     }

@@ -48,7 +48,8 @@ struct AppUploadTests {
             // her message showing it is refused, and Dave still cannot fetch it.
             let carolSocket = try await TestSocket.session(port: port, as: carol, since: [other.id: 0])
             let forged: JSON = [
-                "url": "https://parlor.example/painter", "layout": ["template": ["image": ["upload": .string(hash)], "caption": "Look"]],
+                "id": .string(MessageID().description), "url": "https://parlor.example/painter",
+                "layout": ["template": ["image": ["upload": .string(hash)], "caption": "Look"]],
             ]
             try await carolSocket.send("sendAppMessage", SendAppMessageTests.frame(other.id, app: Self.painter, message: forged, request: "c1"))
             let refused = try await carolSocket.reply(to: "c1")

@@ -106,6 +106,11 @@ struct SendAppMessageTests {
             #expect(badURL.error?.code == "invalidValue")
             #expect(badURL.error?.message.contains("percent-encode it (%20)") == true, "\(String(describing: badURL.error))")
 
+            // A message without its own id: a retry would be a second message, so it is refused.
+            try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: ["url": .string(url)], replacing: start.id, request: "f7"))
+            let noID = try await bobSocket.reply(to: "f7")
+            #expect(noID.error?.code == "invalidValue" && noID.error?.message.contains("'appMessage' needs 'id'") == true, "\(String(describing: noID.error))")
+
             // An app that does not exist, and a conversation Carol is not in.
             try await bobSocket.send("sendAppMessage", Self.frame(direct.id, app: "org.example.nothing", message: move(url), request: "f5"))
             #expect(try await bobSocket.reply(to: "f5").error?.code == "invalidValue")
@@ -129,9 +134,12 @@ struct SendAppMessageTests {
             let direct = try await api.conversation(of: alice, with: [bob])
             let socket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
             // Refused by the app each time (a new game's board with two marks).
-            let forged: JSON = ["url": "https://parlor.example/tictactoe?currentPlayer=X&position0=X&position1=X", "layout": ["template": ["caption": "Hi"]]]
             var codes: [String] = []
             for attempt in 1...4 {
+                let forged: JSON = [
+                    "id": .string(MessageID().description), "url": "https://parlor.example/tictactoe?currentPlayer=X&position0=X&position1=X",
+                    "layout": ["template": ["caption": "Hi"]],
+                ]
                 try await socket.send("sendAppMessage", Self.frame(direct.id, app: Self.ticTacToe, message: forged, request: "t\(attempt)"))
                 codes.append(try await socket.reply(to: "t\(attempt)").error?.code ?? "accepted")
             }

@@ -65,18 +65,12 @@ struct AppRoutes {
             // `kind=file`: any file (sent as an attachment); without it, an image (apps' pictures).
             let kind = request.uri.queryParameters.get("kind")
             guard kind == nil || kind == "file" else { throw APIError.invalid("'kind' is file, or left out for an image.") }
-            let anyFile = kind == "file"
             var request = request
-            let limit = configuration.maxBlobBytes
-            guard let buffer = try? await request.collectBody(upTo: limit) else {
-                throw MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.limit(limit)); this one is larger.")
-            }
-            guard buffer.readableBytes > 0 else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
-            let (data, type) = try await Self.cleaned(buffer, anyFile: anyFile, budget: configuration.imageBudget)
-            let hash = Digest.sha256Hex(data)
-            try await uploads.put(data, hash: hash, contentType: type, owner: user.id)
+            guard let buffer = try? await request.collectBody(upTo: uploads.maxBytes) else { throw uploads.tooLarge }
+            let stored = try await uploads.store(buffer, anyFile: kind == "file", owner: user.id)
             return try JSONBody.response(
-                Wire.Blob(hash: hash, url: "/blobs/\(hash)", contentType: type, size: Int64(data.count)), status: .created)
+                Wire.Blob(hash: stored.hash, url: AppDirectory.uploadURL(stored.hash), contentType: stored.contentType, size: Int64(stored.size)),
+                status: .created)
         }
         router.get("/blobs/:hash") { request, context in
             // Private: only who may see the upload gets it. Anyone signed in who may not gets the

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import ParlorHost
 import ParlorKit
 import ParlorStore
@@ -128,7 +129,7 @@ struct ServerConversationHost: ConversationHost {
     /// Kept as this person's upload (their quota, the image rules of `POST /api/blobs`).
     func upload(image: Data) async throws -> String {
         do {
-            return try await host.uploads.putImage(image, owner: user).hash
+            return try await host.uploads.store(ByteBuffer(bytes: image), owner: user).hash
         } catch let refusal as APIError where refusal.status.code < 500 {
             // Said to the app as its own errors are: the code when Messages has it, the sentence as it is.
             throw MessagesError(MessagesError.Code(name: refusal.code) ?? .invalidValue, refusal.message)

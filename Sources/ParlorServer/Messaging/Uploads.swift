@@ -22,21 +22,23 @@ struct Uploads: Sendable {
         budget = configuration.imageBudget
     }
 
-    /// Cleans and stores an image for `owner` (`POST /api/blobs`, or an app's
-    /// `conversation.upload(image:)`): the same rules either way.
+    /// Cleans and stores an upload for `owner` (`POST /api/blobs`, or an app's
+    /// `conversation.upload(image:)`, which takes images only): the same rules either way.
+    /// - Parameter anyFile: whether files that are not images are taken (attachments).
     /// - Returns: the upload's hash, and its media type and size as stored.
     /// - Throws: `mediaExceedsMaxSize` over `maxBytes`; `emptyUpload`; the image's refusal
     ///   (`AppRoutes.cleaned`); `uploadQuotaExceeded`.
-    func putImage(_ data: Data, owner: UserID) async throws -> (hash: String, contentType: String, size: Int) {
-        guard data.count <= maxBytes else {
-            throw MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.limit(maxBytes)); this one is larger.")
-        }
-        guard !data.isEmpty else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
-        let (clean, type) = try await AppRoutes.cleaned(ByteBuffer(bytes: data), anyFile: false, budget: budget)
+    func store(_ bytes: ByteBuffer, anyFile: Bool = false, owner: UserID) async throws -> (hash: String, contentType: String, size: Int) {
+        guard bytes.readableBytes <= maxBytes else { throw tooLarge }
+        guard bytes.readableBytes > 0 else { throw APIError(.badRequest, code: .emptyUpload, "The file is empty: there is nothing to send.") }
+        let (clean, type) = try await AppRoutes.cleaned(bytes, anyFile: anyFile, budget: budget)
         let hash = Digest.sha256Hex(clean)
         try await put(clean, hash: hash, contentType: type, owner: owner)
         return (hash, type, clean.count)
     }
+
+    /// The refusal of an upload over `maxBytes`.
+    var tooLarge: MessagesError { MessagesError(.mediaExceedsMaxSize, "A file can be at most \(ByteCount.limit(maxBytes)); this one is larger.") }
 
     /// Stores `data` as `owner`'s upload under `hash`.
     /// - Throws: `uploadQuotaExceeded` (413) when their uploads would then pass the quota.

@@ -69,6 +69,53 @@ struct WebAppTests {
         }
     }
 
+    /// The manifest's `share_target`, as Chromium reads it.
+    struct ShareTarget: Decodable {
+        struct Params: Decodable {
+            struct Files: Decodable {
+                let name: String
+                let accept: [String]
+            }
+
+            let title: String
+            let text: String
+            let url: String
+            let files: [Files]
+        }
+
+        let action: String
+        let method: String
+        let enctype: String
+        let params: Params
+    }
+
+    @Test("Another app shares to Parlor with a POST of multipart form data (link, text, photos); without a worker yet, the server keeps nothing and sends the page to its picker")
+    func shareTarget() async throws {
+        try await TestServer().run { api in
+            struct Shares: Decodable { let share_target: ShareTarget }
+            let target = try await api.get("/manifest.webmanifest").decode(Shares.self).share_target
+            // Files can be shared only by POST with multipart/form-data (the spec's rule).
+            #expect(target.method == "POST" && target.enctype == "multipart/form-data")
+            #expect(target.action == WebAppRoutes.shareAction)
+            #expect(target.params.files.map(\.name) == ["photos"])
+            #expect(Set(target.params.files[0].accept).isSuperset(of: ["image/jpeg", "image/png"]))
+            // The worker reads these names (sw.js); the page reads what it kept.
+            let worker = try await api.get(WebAppRoutes.workerPath).text
+            for name in [target.params.title, target.params.text, target.params.url, "photos"] {
+                #expect(worker.contains("'\(name)'"), "sw.js reads the field \(name)")
+            }
+            #expect(worker.contains("const SHARE_ACTION = '\(target.action)'"))
+
+            let boundary = "parlor-test"
+            let form = "--\(boundary)\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nprivate words\r\n--\(boundary)--\r\n"
+            let reply = try await api.request(
+                .post, target.action, body: Data(form.utf8), headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
+            #expect(reply.status == .seeOther)
+            #expect(reply.headers[.location] == WebAppRoutes.sharePage)
+            #expect(!reply.text.contains("private words"))
+        }
+    }
+
     @Test("/apple-touch-icon.png is a 180×180 PNG, and the page names it with the tags iOS reads")
     func appleTouchIcon() async throws {
         try await TestServer().run { api in

@@ -6,12 +6,13 @@ sent once when the server is back; signing out deletes that copy, and then a rel
 server shows only Parlor's own page; a new version taking over the page is announced with a way
 to reload."""
 
+import base64
 import uuid
 
 import pytest
 from selenium.webdriver.common.keys import Keys
 
-from conftest import parlor_binary
+from conftest import parlor_binary, solid_png
 from parlor_api import call, sign_in
 
 OFFLINE_TEXT = "Connection lost. Reconnecting…"
@@ -27,6 +28,28 @@ const done = arguments[arguments.length - 1];
   }
   return found;
 })().then(done, (error) => done({ error: String(error) }));
+"""
+
+
+# Posts a share as another app on the phone would: to the manifest's action, with its fields.
+SHARE = """
+const png = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+const xhr = new XMLHttpRequest();
+xhr.open('GET', '/manifest.webmanifest', false);
+xhr.send();
+const target = JSON.parse(xhr.responseText).share_target;
+const form = Object.assign(document.createElement('form'), { method: target.method, action: target.action, enctype: target.enctype });
+const field = (name, value) => form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }));
+field(target.params.title, 'Beach');
+field(target.params.text, 'Look at this');
+field(target.params.url, 'https://example.com/beach');
+const photos = Object.assign(document.createElement('input'), { type: 'file', name: target.params.files[0].name });
+const files = new DataTransfer();
+files.items.add(new File([png], 'beach.png', { type: 'image/png' }));
+photos.files = files.files;
+form.append(photos);
+document.body.append(form);
+form.submit();
 """
 
 
@@ -80,9 +103,26 @@ def test_installable_and_opens_without_the_server(browsers, server):
     assert "/" in paths and "/js/main.js" in paths and "/css/app.css" in paths, paths
     assert not [path for path in paths if path.startswith(PRIVATE_PREFIXES)], paths
 
-    # Alice reads the demo group; its newest messages are kept in this browser.
+    # Another app on her phone shares a link and a photo to Parlor (the manifest's share_target,
+    # as Android posts it): "Send to…" opens with both; she ticks the group and sends.
     bob = sign_in(server.url, "bob")
     group = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c.get("title") == "Parlor demo")
+    alice.driver.execute_script(SHARE, base64.b64encode(solid_png(40, 30, (240, 120, 40))).decode())
+    alice.wait(lambda: alice.visible("#share-text"), "the Send to… picker")
+    assert alice.find("#share-text")[0].get_property("value") == "Look at this\nhttps://example.com/beach"
+    assert [img.get_attribute("alt") for img in alice.find(".share-photo img")] == ["beach.png"]
+    assert alice.js("return location.hash") == "#/", "taken once: a reload does not open it again"
+    alice.find(f'.forward-item[data-conversation-id="{group["id"]}"] input')[0].click()
+    alice.shot("share-picker")
+    alice.press("Send")
+    alice.wait(lambda: alice.js("return location.hash") == f"#/c/{group['id']}", "the group opened")
+    alice.wait_for_text_bubble("Look at this\nhttps://example.com/beach")
+    sent = call(server.url, "GET", f"/api/conversations/{group['id']}/messages?limit=5", token=bob)
+    assert [m["attachment"]["name"] for m in sent if m.get("attachment")] == ["beach.png"], sent
+    assert alice.driver.execute_async_script(CACHED_PATHS).get("parlor-share") is None, "the share is not kept once sent"
+    alice.js("location.hash = '#/'")
+
+    # Alice reads the demo group; its newest messages are kept in this browser.
     newest = "Dinner at eight?"
     call(server.url, "POST", f"/api/conversations/{group['id']}/messages", {"id": str(uuid.uuid4()), "text": newest}, bob)
     alice.open_conversation("Parlor demo")

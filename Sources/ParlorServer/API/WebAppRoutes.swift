@@ -22,6 +22,13 @@ struct WebAppRoutes: Sendable {
     static let workerContentType = "text/javascript; charset=utf-8"
     /// Browsers ask again each time (they check for a new worker at every start and reconnect).
     static let workerCacheControl = "no-cache"
+    /// Where another app shares a link, text or photos (the manifest's `share_target`). The
+    /// worker answers it in the browser, keeping what was shared on the device; the server only
+    /// sees it when no worker runs yet, and then keeps nothing and sends the page to its picker,
+    /// which says nothing arrived.
+    static let shareAction = "/share"
+    /// The page's "Send to…" picker.
+    static let sharePage = "/#/share"
 
     /// A digest of the client's files, their paths and contents (16 hex digits).
     let version: String
@@ -85,6 +92,9 @@ struct WebAppRoutes: Sendable {
             headers: [.contentType: Self.workerContentType, .cacheControl: Self.workerCacheControl],
             body: .init(byteBuffer: worker))
         router.get(RouterPath(Self.workerPath)) { _, _ in response }
+        router.post(RouterPath(Self.shareAction)) { _, _ in
+            Response(status: .seeOther, headers: [.location: Self.sharePage])
+        }
         router.head(RouterPath(Self.workerPath)) { _, _ in
             var head = response
             head.body = .init()

@@ -69,6 +69,8 @@ extension Wire {
         public var maxPageSize: Int
         /// How often a typing notice is relayed, in seconds: clients send one about as often.
         public var typingIntervalSeconds: Int
+        /// The most conversations one message is forwarded (or one share sent) to at once.
+        public var maxForwardTargets: Int
 
         /// A closed range as JSON: `{"min": 3, "max": 32}`.
         public struct ClosedRangeBounds: Codable, Sendable, Equatable {
@@ -219,6 +221,7 @@ extension Wire.Rules {
             usernameLength: .init(min: Accounts.usernameLength.lowerBound, max: Accounts.usernameLength.upperBound),
             maxDisplayNameLength: Accounts.maxDisplayNameLength, maxTitleLength: Conversations.maxTitleLength,
             minPasswordLength: Accounts.minPasswordLength, maxSearchLength: SearchTerms.maxQueryLength,
-            maxPageSize: ConversationRoutes.maxPage, typingIntervalSeconds: max(1, Int(configuration.typingInterval.components.seconds)))
+            maxPageSize: ConversationRoutes.maxPage, typingIntervalSeconds: max(1, Int(configuration.typingInterval.components.seconds)),
+            maxForwardTargets: Messaging.maxForwardTargets)
     }
 }

@@ -17,6 +17,10 @@
 
 const CACHE = `parlor-shell-${BUILD.version}`;
 const SHELL = new Set(Object.keys(BUILD.shell));
+/** What another app shared with Parlor (the manifest's `share_target`), kept until the page takes
+ * it (js/share.js): on this device only, for one start, deleted at once and at sign-out. */
+const SHARE_CACHE = 'parlor-share';
+const SHARE_ACTION = '/share';
 /** Never answered from here, whatever they are: private or live. */
 const PRIVATE = /^\/(api|ws|images|blobs)(\/|$)/;
 
@@ -43,7 +47,7 @@ async function sha256(response) {
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name !== CACHE) await caches.delete(name);
+      if (name !== CACHE && name !== SHARE_CACHE) await caches.delete(name);
     }
     await self.clients.claim();
   })());
@@ -51,6 +55,10 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
+  if (request.method === 'POST' && new URL(request.url).pathname === SHARE_ACTION) {
+    event.respondWith(receiveShare(request));
+    return;
+  }
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || PRIVATE.test(url.pathname)) return;
@@ -73,6 +81,26 @@ async function fromServer(request, path) {
     if (found) return found;
     throw error;
   }
+}
+
+/** Keeps what was shared (title, text, link, photos) and opens Parlor's "Send to…" picker. Only
+ * the latest share is kept; a form that cannot be read leaves the picker saying so. */
+async function receiveShare(request) {
+  const cache = await caches.open(SHARE_CACHE);
+  for (const key of await cache.keys()) await cache.delete(key);
+  try {
+    const form = await request.formData();
+    const text = (name) => (typeof form.get(name) === 'string' ? form.get(name) : '');
+    const photos = form.getAll('photos').filter((file) => file instanceof File && file.size > 0);
+    await Promise.all(photos.map((file, index) => cache.put(`/share/photo/${index}`, new Response(file, {
+      headers: { 'Content-Type': file.type || 'application/octet-stream' },
+    }))));
+    const shared = { title: text('title'), text: text('text'), url: text('url'), photos: photos.map((file) => file.name || 'photo') };
+    await cache.put('/share/shared', new Response(JSON.stringify(shared), { headers: { 'Content-Type': 'application/json' } }));
+  } catch {
+    await cache.put('/share/shared', new Response(JSON.stringify({ unreadable: true }), { headers: { 'Content-Type': 'application/json' } }));
+  }
+  return Response.redirect('/#/share', 303);
 }
 
 async function kept(path) {

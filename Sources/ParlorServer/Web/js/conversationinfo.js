@@ -8,7 +8,7 @@
 import * as client from './client.js';
 import { avatarView } from './avatars.js';
 import { blockButton, loadBlocked } from './blocks.js';
-import { announce, focus, h, replaceChildren } from './dom.js';
+import { announce, dialogHeader, focus, h, replaceChildren } from './dom.js';
 import { PeoplePicker } from './newconversation.js';
 import { rules } from './rules.js';
 import { conversationTitle, state } from './state.js';
@@ -96,10 +96,7 @@ export class ConversationInfo {
       class: 'dialog conversation-info-dialog', attrs: { 'aria-labelledby': 'conversation-info-title' },
       on: { close: () => this.closed() },
     }, h('div', { class: 'dialog-form' },
-      h('header', { class: 'dialog-header' },
-        this.heading,
-        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Close' }, on: { click: () => this.close() } },
-          h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+      dialogHeader(this.heading, { label: 'Close', onClose: () => this.close() }),
       this.person, this.titleForm, this.membersHeading, this.members, this.groupActions));
   }
 

@@ -118,3 +118,12 @@ export function safeWebURL(url) {
     return null;
   }
 }
+
+/** A dialog's header: its heading (an element, or the text of an <h2> with `id`) and a close
+ * button named `label` that calls `onClose`. */
+export function dialogHeader(heading, { id, label = 'Cancel', onClose }) {
+  return h('header', { class: 'dialog-header' },
+    typeof heading === 'string' ? h('h2', { id, text: heading }) : heading,
+    h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': label }, on: { click: onClose } },
+      h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } })));
+}

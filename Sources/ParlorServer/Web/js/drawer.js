@@ -1,7 +1,7 @@
 // The app drawer (installed apps and sticker packs, in the person's order), a sticker pack's
 // browser, and the store where apps and packs are installed or removed.
 
-import { focus, h, replaceChildren, safeImageURL } from './dom.js';
+import { dialogHeader, focus, h, replaceChildren, safeImageURL } from './dom.js';
 import { stickerGrid } from './viewtree.js';
 import { state } from './state.js';
 
@@ -136,10 +136,7 @@ export class StoreDialog {
     this.status = h('p', { class: 'store-status', attrs: { role: 'status' } });
     this.content = h('div', { class: 'store-content' });
     this.element = h('dialog', { class: 'dialog store', attrs: { 'aria-labelledby': 'store-title' } },
-      h('header', { class: 'dialog-header' },
-        h('h2', { id: 'store-title', text: 'Store' }),
-        h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Close store' }, on: { click: () => this.element.close() } },
-          h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+      dialogHeader('Store', { id: 'store-title', label: 'Close store', onClose: () => this.element.close() }),
       this.content, this.status);
     document.body.append(this.element);
   }

@@ -13,6 +13,7 @@ import { HomeView } from './home.js';
 import { NewConversationDialog } from './newconversation.js';
 import { notificationsOn, setNotifications, startAlerts } from './notify.js';
 import { listenForOpen, subscribePush, unsubscribePush } from './push.js';
+import { forgetShared, ShareDialog, takeShared } from './share.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
 import { loadRules, rules } from './rules.js';
@@ -149,7 +150,7 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
     state.drafts.forget();
     navigator.clearAppBadge?.().catch(() => {});
     location.hash = '';
-    deleteCopy().finally(() => location.reload());
+    Promise.all([deleteCopy(), forgetShared()]).finally(() => location.reload());
   };
   /** The sign-in ended elsewhere (another device signed out everywhere, a password change). */
   const signedOut = () => {
@@ -252,9 +253,26 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
   replaceChildren(root, h('a', { class: 'skip-link', href: '#main', text: 'Skip to content', on: { click: (event) => { event.preventDefault(); focus(main); } } }),
     banner, h('div', { class: 'layout' }, sidebar.element, main), toasts);
 
+  /** Read once the conversations are known (the share picker lists them). */
+  let listed = Promise.resolve();
+  const share = new ShareDialog((id) => { location.hash = `#/c/${encodeURIComponent(id)}`; });
+  /** Another app shared something (sw.js kept it and opened #/share): "Send to…", once. */
+  const receiveShare = async () => {
+    await listed;
+    const shared = await takeShared().catch(() => null);
+    if (!shared) toast('Nothing arrived to share. Open Parlor once, then share again from the other app.');
+    else if (shared.unreadable) toast('What was shared could not be read. Share it again from the other app.');
+    else share.open(shared);
+  };
+
   const navigate = () => {
     const hash = location.hash.replace(/^#\/?/, '');
     const [kind, rawId] = hash.split('/');
+    if (kind === 'share') {
+      // Taken once: a reload or Back does not open it again.
+      history.replaceState(null, '', '#/');
+      receiveShare();
+    }
     const id = rawId ? decodeURIComponent(rawId) : null;
     const next = kind === 'c' && id ? { name: 'conversation', id } : kind === 'home' && id ? { name: 'home', id } : { name: 'list' };
     if (route && next.name === route.name && next.id === route.id) return;
@@ -334,7 +352,7 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
     });
     sidebar.render();
   } else {
-    Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {
+    listed = Promise.all([client.loadConversations(), client.loadDirectory()]).catch((error) => toast(error.message)).finally(() => {
       sidebar.render();
     });
   }

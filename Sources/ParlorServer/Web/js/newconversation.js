@@ -2,7 +2,7 @@
 // picker is shared with a group's "Add people…" (conversationinfo.js).
 
 import { api } from './api.js';
-import { focus, h, replaceChildren } from './dom.js';
+import { dialogHeader, focus, h, replaceChildren } from './dom.js';
 import { state } from './state.js';
 import { initials } from './avatars.js';
 import { rules } from './rules.js';
@@ -101,10 +101,7 @@ export class NewConversationDialog {
     this.create = h('button', { type: 'submit', class: 'button button-primary', text: 'Start', disabled: true });
     this.element = h('dialog', { class: 'dialog new-conversation-dialog', attrs: { 'aria-labelledby': 'new-conversation-title' } },
       h('form', { class: 'dialog-form', on: { submit: (event) => this.submit(event) } },
-        h('header', { class: 'dialog-header' },
-          h('h2', { id: 'new-conversation-title', text: 'New conversation' }),
-          h('button', { type: 'button', class: 'icon-button', attrs: { 'aria-label': 'Cancel' }, on: { click: () => this.element.close() } },
-            h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } }))),
+        dialogHeader('New conversation', { id: 'new-conversation-title', onClose: () => this.element.close() }),
         this.picker.elements,
         this.titleField,
         this.error,

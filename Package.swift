@@ -6,6 +6,7 @@ let parlorKit: Target.Dependency = .product(name: "ParlorKit", package: "ParlorS
 let parlorHost: Target.Dependency = .product(name: "ParlorHost", package: "ParlorSDK")
 let parlorTesting: Target.Dependency = .product(name: "ParlorTesting", package: "ParlorSDK")
 let parlorAppRunner: Target.Dependency = .product(name: "ParlorAppRunner", package: "ParlorSDK")
+let parlorWasmHost: Target.Dependency = .product(name: "ParlorWasmHost", package: "ParlorSDK")
 
 /// One module per app, under Sources/Apps/<Name>, each depending on ParlorKit only.
 let apps = ["Hello", "IconStore", "TicTacToe", "RSVP", "LinkShare", "Todo"]
@@ -32,7 +33,9 @@ let package = Package(
     dependencies: [
         // The SDK for apps (ParlorKit, ParlorHost, ParlorTesting, and ParlorAppRunner with its
         // AppRunner trait): a package of its own, so apps can depend on it without building the server.
-        .package(path: "ParlorSDK", traits: ["AppRunner"]),
+        .package(path: "ParlorSDK", traits: ["AppRunner", "WasmHost"]),
+        // WAT, to write hostile WebAssembly modules in the tests' own text.
+        .package(url: "https://github.com/swiftwasm/WasmKit.git", from: "0.4.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
@@ -124,7 +127,10 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOWebSocket", package: "swift-nio"),
         ]),
-        .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, "ParlorStickers", "Hello"]),
+        .testTarget(name: "ParlorTestingTests", dependencies: [parlorKit, parlorHost, parlorTesting, parlorWasmHost, "ParlorStickers", "Hello"]),
+        .testTarget(name: "ParlorWasmHostTests", dependencies: [
+            parlorKit, parlorHost, parlorTesting, parlorWasmHost, .product(name: "WAT", package: "WasmKit"),
+        ]),
         .testTarget(name: "ParlorStickersTests", dependencies: [parlorKit, "ParlorStickers", "ParlorImages"]),
         .testTarget(name: "ParlorImagesTests", dependencies: ["ParlorImages"]),
         .testTarget(name: "ParlorInputTests", dependencies: ["ParlorInput", "ParlorStore"], exclude: ["Fixtures"]),

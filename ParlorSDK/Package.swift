@@ -15,6 +15,9 @@ import PackageDescription
 ///   enable the trait neither resolves nor builds SwiftNIO.
 ///
 ///       .package(path: "../parlor/ParlorSDK", traits: ["AppRunner"])
+///
+/// - ParlorWasmHost: hosts an app that is one WebAssembly file (docs/APPS-WASM.md), sandboxed in
+///   WasmKit. Behind the `WasmHost` trait, for the same reason.
 let package = Package(
     name: "ParlorSDK",
     platforms: [.macOS(.v15)],
@@ -23,9 +26,11 @@ let package = Package(
         .library(name: "ParlorHost", targets: ["ParlorHost"]),
         .library(name: "ParlorTesting", targets: ["ParlorTesting"]),
         .library(name: "ParlorAppRunner", targets: ["ParlorAppRunner"]),
+        .library(name: "ParlorWasmHost", targets: ["ParlorWasmHost"]),
     ],
     traits: [
         .trait(name: "AppRunner", description: "ParlorAppRunner's WebSocket client (brings SwiftNIO): run an app in its own process."),
+        .trait(name: "WasmHost", description: "ParlorWasmHost's WebAssembly runtime (brings WasmKit): host an app that is one .wasm file."),
     ],
     dependencies: [
         // `swift package generate-documentation --target ParlorKit` (the DocC catalog in ParlorKit.docc).
@@ -35,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // The WebAssembly runtime, resolved only when a package enables the WasmHost trait.
+        .package(url: "https://github.com/swiftwasm/WasmKit.git", from: "0.4.2"),
     ],
     targets: [
         .target(name: "ParlorKit"),
@@ -54,6 +61,11 @@ let package = Package(
             .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["AppRunner"])),
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["AppRunner"])),
             .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
+        ]),
+        /// Hosts an app that is one WebAssembly module (docs/APPS-WASM.md).
+        .target(name: "ParlorWasmHost", dependencies: [
+            "ParlorKit", "ParlorHost",
+            .product(name: "WasmKit", package: "WasmKit", condition: .when(traits: ["WasmHost"])),
         ]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),

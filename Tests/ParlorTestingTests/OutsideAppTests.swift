@@ -5,6 +5,7 @@ import Glibc
 import ParlorHost
 import ParlorKit
 import ParlorTesting
+import ParlorWasmHost
 import Testing
 
 /// An app in another language, tested headlessly: the Python example (examples/dice) started as
@@ -22,11 +23,45 @@ struct OutsideAppTests {
         try OutOfProcess.process(manifest: manifest(), command: ["python3", root.appendingPathComponent("examples/dice/dice.py").path])
     }
 
-    @Test("Dice, in Python: three people roll in one session; the bubble keeps everyone's score; a forged score is refused by the app")
-    func threePeopleRoll() async throws {
-        let dice = try Self.dice()
-        defer { dice.terminate() }
-        let simulator = ConversationSimulator(participants: ["Alice", "Bob", "Carol"], hosting: [dice.app])
+    /// Where Dice runs: the same app in Python, in its own process, or in C, as one WebAssembly
+    /// file Parlor runs itself.
+    enum DiceBuild: String, CaseIterable, CustomTestStringConvertible {
+        case python = "in Python, in its own process"
+        case wasm = "in C, as one WebAssembly file"
+
+        var testDescription: String { rawValue }
+
+        /// The app, and what ends it.
+        func app() throws -> (app: AnyMessagesApp, stop: @Sendable () -> Void) {
+            switch self {
+            case .python:
+                let dice = try OutsideAppTests.dice()
+                return (dice.app, { dice.terminate() })
+            case .wasm:
+                return (WasmApp.app(try OutsideAppTests.wasmDice()), {})
+            }
+        }
+    }
+
+    /// examples/dice-c built with the toolchain's clang, as its build script does.
+    static func wasmDice() throws -> WasmAppModule {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString).wasm")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let build = Process()
+        build.executableURL = root.appendingPathComponent("examples/dice-c/build")
+        build.arguments = [output.path]
+        build.standardOutput = FileHandle.nullDevice
+        try build.run()
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0, "examples/dice-c/build failed")
+        return try WasmAppModule(bytes: Array(try Data(contentsOf: output)))
+    }
+
+    @Test("Dice: three people roll in one session; the bubble keeps everyone's score; a forged score is refused by the app", arguments: DiceBuild.allCases)
+    func threePeopleRoll(build: DiceBuild) async throws {
+        let (dice, stop) = try build.app()
+        defer { stop() }
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob", "Carol"], hosting: [dice])
         let alice = simulator.participant("Alice")
         let bob = simulator.participant("Bob")
         let carol = simulator.participant("Carol")

@@ -1,0 +1,89 @@
+#if WasmHost
+import Dispatch
+import Foundation
+@_spi(Hosting) import ParlorHost
+import ParlorKit
+import Synchronization
+
+/// A WebAssembly app as any other app to the host: a `RemoteApp` whose link runs each call in a
+/// new instance of the module instead of sending it over a socket, so the lifecycle, the rules
+/// and every limit are the ones every app is held to.
+///
+/// ```swift
+/// let simulator = ConversationSimulator(hosting: [WasmApp.app(try WasmAppModule(bytes: bytes))])
+/// ```
+public enum WasmApp {
+    /// The app in `module`; `log` receives its log lines.
+    public static func app(_ module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) -> AnyMessagesApp {
+        AnyMessagesApp(RemoteApp(manifest: module.manifest, link: WasmAppLink(module: module, log: log)))
+    }
+}
+
+/// Runs calls in instances of one module, off Swift's cooperative threads (a call is synchronous
+/// and may wait for a container read), on `maxConcurrentCalls` lanes of its own, each call on the
+/// lane with the fewest waiting: a call that burns its whole budget holds up its own lane only,
+/// and no thread is held waiting for a lane.
+public final class WasmAppLink: AppLink, Sendable {
+    public let module: WasmAppModule
+    private let log: @Sendable (String) -> Void
+    private let lanes: [Lane]
+    /// The hooks the module said it has no code for: not called again.
+    private let unimplemented = Mutex<Set<AppWire.Hook>>([])
+
+    /// The most calls of one app that run at once.
+    public static let maxConcurrentCalls = 4
+
+    public init(module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.module = module
+        self.log = log
+        lanes = (0..<Self.maxConcurrentCalls).map { Lane(queue: DispatchQueue(label: "parlor.wasm-app.\($0)")) }
+    }
+
+    public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        if unimplemented.withLock({ $0.contains(call.hook) }) { return AppWire.Result(id: call.id, unimplemented: true) }
+        let input = Array(AppWire.encode(call))
+        let environment = WasmCall.Environment(container: container, now: Date(), log: log)
+        let module = module
+        let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { continuation in
+            let lane = lanes.min { $0.calls.load(ordering: .relaxed) < $1.calls.load(ordering: .relaxed) } ?? lanes[0]
+            lane.calls.add(1, ordering: .relaxed)
+            lane.queue.async {
+                defer { lane.calls.subtract(1, ordering: .relaxed) }
+                continuation.resume(returning: Result { () throws(MessagesError) -> [UInt8] in
+                    let run = try WasmCall(module: module, environment: environment)
+                    return try run.run(input)
+                }.mapError { $0 })
+            }
+        }
+        let frame: AppWire.AppFrame
+        do {
+            frame = try AppWire.decode(AppWire.AppFrame.self, from: Data(try answer.get()))
+        } catch let error where error.code == .appUnavailable {
+            throw error
+        } catch {
+            throw MessagesError(.appUnavailable, "\(module.manifest.name) answered something Parlor cannot read: \(error.message)")
+        }
+        switch frame {
+        case .result(let result) where result.id == call.id:
+            if result.unimplemented == true, call.hook.mayBeUnimplemented {
+                unimplemented.withLock { _ = $0.insert(call.hook) }
+            }
+            return result
+        case .refuse(let refusal) where refusal.id == call.id:
+            throw refusal.error
+        default:
+            throw MessagesError(.appUnavailable, "\(module.manifest.name) answered another call.")
+        }
+    }
+}
+
+/// One of an app's lanes: a serial queue and the calls in it (running or waiting).
+private final class Lane: Sendable {
+    let queue: DispatchQueue
+    let calls = Atomic<Int>(0)
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+}
+#endif

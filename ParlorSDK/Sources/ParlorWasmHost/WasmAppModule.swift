@@ -1,0 +1,78 @@
+#if WasmHost
+import Foundation
+import ParlorHost
+import ParlorKit
+import WasmKit
+
+/// An app that is one WebAssembly module, read and checked once (docs/APPS-WASM.md): it must fit
+/// the limits, import only what `WasmABI.HostFunction` names, export the ABI's memory and
+/// functions with their signatures, declare a maximum memory no larger than the limit, and carry
+/// its manifest (or be given one). A module that does not is refused with a sentence naming what
+/// is wrong, before it ever runs a call.
+///
+/// ```swift
+/// let module = try WasmAppModule(bytes: Array(try Data(contentsOf: file)))
+/// let app = WasmApp.app(module)   // an AnyMessagesApp, hosted like any other
+/// ```
+public struct WasmAppModule: Sendable {
+    public let manifest: AppManifest
+    public let limits: WasmLimits
+    /// The module's size in bytes.
+    public let byteCount: Int
+    let module: Module
+    let engine: EngineBox
+
+    /// Reads and checks `bytes`.
+    /// - Parameters:
+    ///   - manifest: the app's manifest, when the module carries none (its `parlor.manifest` section wins otherwise).
+    /// - Throws: `invalidValue` with a sentence that names what is wrong.
+    public init(bytes: [UInt8], manifest given: AppManifest? = nil, limits: WasmLimits = WasmLimits()) throws(MessagesError) {
+        guard bytes.count <= limits.maxModuleBytes else {
+            throw MessagesError(.invalidValue, "The module is \(bytes.count) bytes; the limit is \(limits.maxModuleBytes).")
+        }
+        let module: Module
+        do {
+            module = try parseWasm(bytes: bytes)
+        } catch {
+            throw MessagesError(.invalidValue, "This is not a WebAssembly module Parlor can read: \(error).")
+        }
+        for wanted in module.imports {
+            guard wanted.module == WasmABI.importModule, case .function = wanted.descriptor,
+                WasmABI.HostFunction(rawValue: wanted.name) != nil
+            else {
+                let allowed = WasmABI.HostFunction.allCases.map { "\(WasmABI.importModule).\($0.rawValue)" }.joined(separator: ", ")
+                throw MessagesError(
+                    .invalidValue,
+                    "The module imports \(wanted.module).\(wanted.name), which Parlor does not give apps; an app may import only \(allowed).")
+            }
+        }
+        let manifest: AppManifest
+        if let section = module.customSections.first(where: { $0.name == WasmABI.manifestSection }) {
+            do {
+                manifest = try JSONDecoder().decode(AppManifest.self, from: Data(section.bytes))
+            } catch {
+                throw MessagesError(.invalidValue, "The module's \(WasmABI.manifestSection) section is not an app manifest: \(error).")
+            }
+        } else if let given {
+            manifest = given
+        } else {
+            throw MessagesError(.invalidValue, "The module carries no manifest: add a \(WasmABI.manifestSection) section, or give one beside it.")
+        }
+        self.manifest = manifest
+        self.limits = limits
+        byteCount = bytes.count
+        self.module = module
+        engine = EngineBox()
+        // Instantiated once now, so that what only an instance shows (the memory's limits, the
+        // exports' signatures, a start function that traps) refuses the module here, not at a call.
+        let run = try WasmCall(module: self, environment: .inspection)
+        try run.checkExports()
+    }
+}
+
+/// The engine every call of one module runs on (it translates the module's code once per store;
+/// WasmKit serializes what stores share).
+final class EngineBox: @unchecked Sendable {
+    let engine = Engine(configuration: EngineConfiguration(fuelMetering: true))
+}
+#endif

@@ -1,0 +1,239 @@
+#if WasmHost
+import Dispatch
+import Foundation
+import ParlorHost
+import ParlorKit
+import Synchronization
+import WasmKit
+
+/// One call of a WebAssembly app: a new instance of its module (so a call starts from the
+/// module's own memory, never from what another person's call left there), the call's JSON
+/// written into it, `parlor_call` run under the fuel budget, and the answer read back within
+/// bounds. Synchronous, on the thread that runs it: `WasmAppLink` runs it off Swift's
+/// cooperative threads, since a container read waits.
+struct WasmCall {
+    /// What the host functions of one call answer from.
+    struct Environment: Sendable {
+        /// The person's container (nil: every read answers "nothing stored").
+        var container: (any AppContainer)?
+        /// The time `now_ms` answers, the same through the call.
+        var now: Date
+        /// Where `log` lines go.
+        var log: @Sendable (String) -> Void
+
+        /// For the check when a module is added: no container, no log.
+        static var inspection: Environment { Environment(container: nil, now: Date(), log: { _ in }) }
+    }
+
+    private let store: Store
+    private let instance: Instance
+    private let limits: WasmLimits
+    private let name: String
+
+    /// Instantiates `module` for one call.
+    /// - Throws: `invalidValue` when it cannot be instantiated (for a module being added), with the reason.
+    init(module: WasmAppModule, environment: Environment) throws(MessagesError) {
+        store = Store(engine: module.engine.engine)
+        limits = module.limits
+        name = module.manifest.name
+        // The start function, if any, runs under the same budget as the call.
+        store.fuel = Fuel(remaining: module.limits.fuelPerCall)
+        var imports = Imports()
+        for function in WasmABI.HostFunction.allCases {
+            imports.define(
+                module: WasmABI.importModule, name: function.rawValue,
+                Self.hostFunction(function, store: store, environment: environment, maxMemoryBytes: Self.memoryBytes(module.limits)))
+        }
+        do {
+            instance = try module.module.instantiate(store: store, imports: imports)
+        } catch {
+            throw MessagesError(.invalidValue, "The module cannot start: \(error).")
+        }
+    }
+
+    private static func memoryBytes(_ limits: WasmLimits) -> Int {
+        Int(limits.maxMemoryPages * WasmLimits.pageBytes)
+    }
+
+    /// Refuses a module whose exports are not the ABI's, or whose memory may grow past the limit.
+    func checkExports() throws(MessagesError) {
+        guard let memory = instance.exports[memory: WasmABI.memoryExport] else {
+            throw MessagesError(.invalidValue, "The module exports no memory named \"\(WasmABI.memoryExport)\".")
+        }
+        guard let maximum = memory.type.max else {
+            throw MessagesError(
+                .invalidValue,
+                "The module's memory declares no maximum; declare one of at most \(limits.maxMemoryPages) pages (wasm-ld: --max-memory=\(Self.memoryBytes(limits))).")
+        }
+        guard maximum <= limits.maxMemoryPages, !memory.type.isMemory64, !memory.type.shared else {
+            throw MessagesError(
+                .invalidValue, "The module's memory may grow to \(maximum) pages; the limit is \(limits.maxMemoryPages) (\(Self.memoryBytes(limits) / 1_048_576) MiB).")
+        }
+        let expected: [(String, FunctionType)] = [
+            (WasmABI.allocExport, FunctionType(parameters: [.i32], results: [.i32])),
+            (WasmABI.callExport, FunctionType(parameters: [.i32, .i32], results: [.i64])),
+        ]
+        for (export, type) in expected {
+            guard let function = instance.exports[function: export] else {
+                throw MessagesError(.invalidValue, "The module exports no function \"\(export)\".")
+            }
+            guard function.type == type else {
+                throw MessagesError(.invalidValue, "The module's \(export) is \(function.type); the ABI's is \(type).")
+            }
+        }
+    }
+
+    /// Runs the call and reads its answer.
+    /// - Throws: `appUnavailable` for a trap, an exhausted budget, or an answer out of bounds or too large.
+    func run(_ input: [UInt8]) throws(MessagesError) -> [UInt8] {
+        guard let memory = instance.exports[memory: WasmABI.memoryExport],
+            let alloc = instance.exports[function: WasmABI.allocExport],
+            let call = instance.exports[function: WasmABI.callExport]
+        else { throw unavailable("it exports no ABI") }
+        do {
+            guard case .i32(let place)? = try alloc([.i32(UInt32(input.count))]).first, place != 0,
+                Self.fits(offset: UInt64(place), count: input.count, in: memory)
+            else { throw unavailable("it has no room for the call") }
+            memory.withUnsafeMutableBufferPointer(offset: UInt(place), count: input.count) { $0.copyBytes(from: input) }
+            guard case .i64(let answer)? = try call([.i32(place), .i32(UInt32(input.count))]).first else {
+                throw unavailable("its answer is not where the ABI says")
+            }
+            let offset = answer >> 32
+            let count = Int(answer & 0xFFFF_FFFF)
+            guard count <= limits.maxAnswerBytes else {
+                throw unavailable("its answer is \(count) bytes; the limit is \(limits.maxAnswerBytes)")
+            }
+            guard Self.fits(offset: offset, count: count, in: memory) else { throw unavailable("its answer is outside its memory") }
+            return memory.withUnsafeBufferPointer(offset: UInt(offset), count: count) { Array($0) }
+        } catch let error as MessagesError {
+            throw error
+        } catch {
+            throw unavailable(Self.reason(error))
+        }
+    }
+
+    private func unavailable(_ reason: String) -> MessagesError {
+        MessagesError(.appUnavailable, "\(name) stopped: \(reason).")
+    }
+
+    /// What stopped a call, in words.
+    private static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("out of fuel") { return "it ran past its budget of work for one call" }
+        if text.contains("call stack exhausted") { return "it called itself too deep" }
+        return String(text.split(separator: "\n").first ?? "it failed").replacingOccurrences(of: "Trap: ", with: "")
+    }
+
+    /// Whether `count` bytes at `offset` are inside `memory`.
+    private static func fits(offset: UInt64, count: Int, in memory: Memory) -> Bool {
+        count >= 0 && offset <= UInt64(memory.byteCount) && UInt64(count) <= UInt64(memory.byteCount) - offset
+    }
+
+    // MARK: Host functions
+
+    /// What one call's host functions share: its log lines and container reads so far.
+    private final class Counters: Sendable {
+        let logLines = Atomic<Int>(0)
+        let reads = Atomic<Int>(0)
+    }
+
+    private static func hostFunction(
+        _ function: WasmABI.HostFunction, store: Store, environment: Environment, maxMemoryBytes: Int
+    ) -> Function {
+        let counters = Counters()
+        let signature = function.signature
+        let type = FunctionType(
+            parameters: signature.parameters.map(\.valueType), results: signature.results.map(\.valueType))
+        return Function(store: store, type: type) { caller, arguments in
+            guard let memory = caller.instance?.exports[memory: WasmABI.memoryExport] else {
+                throw HostFault("the module has no memory")
+            }
+            func bytes(_ pointer: Value, _ length: Value) throws -> (UInt64, Int) {
+                guard case .i32(let offset) = pointer, case .i32(let count) = length,
+                    fits(offset: UInt64(offset), count: Int(count), in: memory)
+                else { throw HostFault("a host function was given a place outside the module's memory") }
+                return (UInt64(offset), Int(count))
+            }
+            switch function {
+            case .log:
+                let (offset, count) = try bytes(arguments[0], arguments[1])
+                guard counters.logLines.add(1, ordering: .relaxed).newValue <= WasmABI.maxLogLinesPerCall else { return [] }
+                let line = memory.withUnsafeBufferPointer(offset: UInt(offset), count: min(count, WasmABI.maxLogLineBytes)) {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                environment.log(line)
+                return []
+            case .nowMilliseconds:
+                return [.i64(UInt64(bitPattern: Int64((environment.now.timeIntervalSince1970 * 1000).rounded(.down))))]
+            case .randomBytes:
+                let (offset, count) = try bytes(arguments[0], arguments[1])
+                var generator = SystemRandomNumberGenerator()
+                memory.withUnsafeMutableBufferPointer(offset: UInt(offset), count: count) { buffer in
+                    for index in buffer.indices { buffer[index] = generator.next() }
+                }
+                return []
+            case .containerGet:
+                let (keyOffset, keyCount) = try bytes(arguments[0], arguments[1])
+                let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
+                guard counters.reads.add(1, ordering: .relaxed).newValue <= AppWire.maxContainerReadsPerCall else {
+                    return [.i32(UInt32(bitPattern: WasmABI.refused))]
+                }
+                let key = memory.withUnsafeBufferPointer(offset: UInt(keyOffset), count: keyCount) { String(decoding: $0, as: UTF8.self) }
+                guard let container = environment.container else { return [.i32(UInt32(bitPattern: WasmABI.absent))] }
+                let data: Data
+                switch read(key, from: container) {
+                case .stored(let stored): data = stored
+                case .absent: return [.i32(UInt32(bitPattern: WasmABI.absent))]
+                case .refused: return [.i32(UInt32(bitPattern: WasmABI.refused))]
+                }
+                if data.count <= capacity {
+                    memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: data.count) { $0.copyBytes(from: data) }
+                }
+                return [.i32(UInt32(data.count))]
+            }
+        }
+    }
+
+    /// How long a container read may take before it is refused.
+    private static let readDeadline: DispatchTimeInterval = .seconds(2)
+
+    private enum Read: Sendable { case stored(Data), absent, refused }
+
+    private final class Outcome: Sendable {
+        let read = Mutex<Read>(.refused)
+    }
+
+    /// Reads `key`, waiting on this thread (never one of Swift's cooperative threads, which the
+    /// read itself needs): refused when it fails or takes longer than `readDeadline`.
+    private static func read(_ key: String, from container: any AppContainer) -> Read {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        Task {
+            let read: Read
+            do {
+                read = try await container.data(forKey: key).map(Read.stored) ?? .absent
+            } catch {
+                read = .refused
+            }
+            outcome.read.withLock { $0 = read }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + readDeadline) == .success else { return .refused }
+        return outcome.read.withLock { $0 }
+    }
+
+    private struct HostFault: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+extension WasmABI.Kind {
+    var valueType: ValueType {
+        switch self {
+        case .i32: .i32
+        case .i64: .i64
+        }
+    }
+}
+#endif

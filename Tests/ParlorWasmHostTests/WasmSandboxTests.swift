@@ -1,0 +1,311 @@
+import Foundation
+import ParlorHost
+import ParlorKit
+import ParlorWasmHost
+import Testing
+import WAT
+
+/// The sandbox around an app that is one WebAssembly module, each case a hostile module written
+/// here in the WebAssembly text format: refused when it is added (what it imports, its memory,
+/// its exports, its bytes), or failing only the call it breaks (a loop, a recursion, a trap, an
+/// answer too large or unreadable), with the app's `appUnavailable` sentence, the next call
+/// answered as if nothing had happened.
+@Suite("WebAssembly apps: the sandbox")
+struct WasmSandboxTests {
+    static let manifest = AppManifest(id: "org.example.wasm-test", name: "Sandboxed", icon: .asset("cube.png"), summary: "A test app.")
+
+    /// A module that answers every call with an empty result naming it (the call's JSON starts
+    /// with its id, as `AppWire.encode` writes it), except what `body` does first; `memory` is
+    /// its memory's declaration, `extra` more fields of the module.
+    static func module(body: String = "", memory: String = "2 4", extra: String = "") -> String {
+        """
+        (module
+          \(extra)
+          (memory (export "memory") \(memory))
+          (global $top (mut i32) (i32.const 65536))
+          (data (i32.const 0) "{\\"type\\":\\"result\\",\\"result\\":{\\"id\\":\\"")
+          (data (i32.const 100) "\\"}}")
+          (data (i32.const 120) "\\",\\"state\\":")
+          (data (i32.const 140) "}}")
+          (data (i32.const 150) "\\"absent\\"")
+          (data (i32.const 160) "saved")
+          (func $alloc (export "parlor_alloc") (param $n i32) (result i32)
+            (local $p i32)
+            (local.set $p (global.get $top))
+            (global.set $top (i32.add (global.get $top) (local.get $n)))
+            (local.get $p))
+          ;; The first letter of the call's hook ("v" for validate): after {"id":"<id>","hook":"
+          (func $hookInitial (param $in i32) (result i32)
+            (local $i i32)
+            (local.set $i (i32.add (local.get $in) (i32.const 7)))
+            (block $done (loop $next
+              (br_if $done (i32.eq (i32.load8_u (local.get $i)) (i32.const 34)))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (br $next)))
+            (i32.load8_u (i32.add (local.get $i) (i32.const 10))))
+          ;; {"type":"result","result":{"id":"<the call's id> at 200; where it ends.
+          (func $writeId (param $in i32) (result i32)
+            (local $o i32) (local $i i32) (local $c i32)
+            (memory.copy (i32.const 200) (i32.const 0) (i32.const 33))
+            (local.set $o (i32.const 233))
+            (local.set $i (i32.add (local.get $in) (i32.const 7)))
+            (block $done (loop $next
+              (local.set $c (i32.load8_u (local.get $i)))
+              (br_if $done (i32.eq (local.get $c) (i32.const 34)))
+              (i32.store8 (local.get $o) (local.get $c))
+              (local.set $i (i32.add (local.get $i) (i32.const 1)))
+              (local.set $o (i32.add (local.get $o) (i32.const 1)))
+              (br $next)))
+            (local.get $o))
+          ;; The answer from 200 to $end.
+          (func $place (param $end i32) (result i64)
+            (i64.or (i64.shl (i64.const 200) (i64.const 32)) (i64.extend_i32_u (i32.sub (local.get $end) (i32.const 200)))))
+          ;; {"type":"result","result":{"id":"<the call's id>"}}
+          (func $answer (param $in i32) (result i64)
+            (local $o i32)
+            (local.set $o (call $writeId (local.get $in)))
+            (memory.copy (local.get $o) (i32.const 100) (i32.const 3))
+            (call $place (i32.add (local.get $o) (i32.const 3))))
+          ;; {"type":"result","result":{"id":"<the call's id>","state":<count bytes at value>}}
+          (func $answerWithState (param $in i32) (param $value i32) (param $count i32) (result i64)
+            (local $o i32)
+            (local.set $o (call $writeId (local.get $in)))
+            (memory.copy (local.get $o) (i32.const 120) (i32.const 10))
+            (local.set $o (i32.add (local.get $o) (i32.const 10)))
+            (memory.copy (local.get $o) (local.get $value) (local.get $count))
+            (local.set $o (i32.add (local.get $o) (local.get $count)))
+            (memory.copy (local.get $o) (i32.const 140) (i32.const 2))
+            (call $place (i32.add (local.get $o) (i32.const 2))))
+          (func $recurse (param $n i32) (result i32)
+            (i32.add (call $recurse (i32.add (local.get $n) (i32.const 1))) (i32.const 1)))
+          (func (export "parlor_call") (param $in i32) (param $length i32) (result i64)
+            \(body)
+            (call $answer (local.get $in)))
+        )
+        """
+    }
+
+    static func load(_ text: String, limits: WasmLimits = WasmLimits()) throws -> WasmAppModule {
+        try WasmAppModule(bytes: try wat2wasm(text), manifest: manifest, limits: limits)
+    }
+
+    static func link(_ text: String, limits: WasmLimits = WasmLimits()) throws -> WasmAppLink {
+        WasmAppLink(module: try load(text, limits: limits))
+    }
+
+    static func call(_ hook: AppWire.Hook = .render, id: String = UUID().uuidString) -> AppWire.Call {
+        AppWire.Call(id: id, hook: hook, state: .null)
+    }
+
+    /// The refusal `load` throws for `text`.
+    static func refusal(_ text: String, limits: WasmLimits = WasmLimits()) throws -> MessagesError {
+        let bytes = try wat2wasm(text)
+        do {
+            _ = try WasmAppModule(bytes: bytes, manifest: manifest, limits: limits)
+        } catch {
+            return error
+        }
+        Issue.record("the module was accepted")
+        return MessagesError(.unknown, "accepted")
+    }
+
+    /// The error `link` fails `call` with.
+    static func failure(_ link: WasmAppLink, _ call: AppWire.Call = call()) async -> MessagesError? {
+        do {
+            _ = try await link.call(call, container: nil, upload: nil)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("A well-behaved module answers each call by its id, each call in a fresh instance")
+    func answers() async throws {
+        let link = try Self.link(Self.module())
+        for _ in 0..<3 {
+            let call = Self.call()
+            let result = try await link.call(call, container: nil, upload: nil)
+            #expect(result.id == call.id)
+        }
+    }
+
+    @Test("Importing anything but Parlor's host functions (WASI's fd_write, an unknown module, a memory) is refused when the module is added, naming the import")
+    func foreignImports() throws {
+        let wasi = try Self.refusal(Self.module(extra: #"(import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))"#))
+        #expect(wasi.code == .invalidValue)
+        #expect(wasi.message.contains("wasi_snapshot_preview1.fd_write"), "\(wasi.message)")
+        #expect(wasi.message.contains("parlor.container_get"), "says what may be imported: \(wasi.message)")
+        let unknown = try Self.refusal(Self.module(extra: #"(import "parlor" "open_socket" (func (param i32)))"#))
+        #expect(unknown.message.contains("parlor.open_socket"), "\(unknown.message)")
+        let table = try Self.refusal(Self.module(extra: #"(import "parlor" "log" (table 1 funcref))"#))
+        #expect(table.message.contains("parlor.log"), "\(table.message)")
+        // Parlor's own, with their signatures, are accepted.
+        _ = try Self.load(Self.module(extra: #"(import "parlor" "log" (func (param i32 i32))) (import "parlor" "now_ms" (func (result i64)))"#))
+        // ...and one with another signature is not.
+        let wrong = try Self.refusal(Self.module(extra: #"(import "parlor" "now_ms" (func (result i32)))"#))
+        #expect(wrong.code == .invalidValue)
+    }
+
+    @Test("A memory with no maximum, or a maximum past the limit, is refused when the module is added; memory.grow past the declared maximum fails inside the module")
+    func memoryCap() async throws {
+        let unbounded = try Self.refusal(Self.module(memory: "2"))
+        #expect(unbounded.message.contains("no maximum"), "\(unbounded.message)")
+        let large = try Self.refusal(Self.module(memory: "2 65536"))
+        #expect(large.message.contains("65536 pages") && large.message.contains("the limit is 256"), "\(large.message)")
+        // Within its maximum, growing by a thousand pages answers -1 (the spec's failure): the
+        // module carries on, and here says so by trapping.
+        let link = try Self.link(Self.module(body: "(if (i32.ne (memory.grow (i32.const 1000)) (i32.const -1)) (then unreachable))"))
+        let call = Self.call()
+        #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+    }
+
+    @Test("Bytes that are not a module, a module too large, and one without the ABI's exports are refused with a sentence")
+    func malformed() throws {
+        do {
+            _ = try WasmAppModule(bytes: Array("not wasm at all".utf8), manifest: Self.manifest)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.code == .invalidValue && error.message.contains("not a WebAssembly module"), "\(error.message)")
+        }
+        let big = try Self.refusal(Self.module(), limits: WasmLimits(maxModuleBytes: 100))
+        #expect(big.message.contains("the limit is 100"), "\(big.message)")
+        let noCall = try Self.refusal(#"(module (memory (export "memory") 1 1) (func (export "parlor_alloc") (param i32) (result i32) (i32.const 0)))"#)
+        #expect(noCall.message.contains("parlor_call"), "\(noCall.message)")
+        let wrongType = try Self.refusal(
+            #"(module (memory (export "memory") 1 1) (func (export "parlor_alloc") (param i32) (result i32) (i32.const 0)) (func (export "parlor_call") (param i32 i32) (result i32) (i32.const 0)))"#)
+        #expect(wrongType.message.contains("parlor_call"), "\(wrongType.message)")
+        let bytes = try wat2wasm(Self.module())
+        do {
+            _ = try WasmAppModule(bytes: bytes)
+            Issue.record("accepted without a manifest")
+        } catch {
+            #expect(error.message.contains("parlor.manifest"), "\(error.message)")
+        }
+    }
+
+    /// A budget small enough for a debug build to burn in well under a second.
+    static let smallBudget = WasmLimits(fuelPerCall: 2_000_000)
+    /// Loops for ever on `handle`.
+    static let loopsOnHandle = module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then (loop $forever (br $forever))))")
+
+    @Test("A loop that never ends is stopped by its fuel budget: that call fails with appUnavailable, the next is answered")
+    func endlessLoop() async throws {
+        let link = try Self.link(Self.loopsOnHandle, limits: Self.smallBudget)
+        let started = ContinuousClock.now
+        let error = await Self.failure(link, Self.call(.handle))
+        #expect(error?.code == .appUnavailable)
+        #expect(error?.message.contains("budget") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < AppWire.callDeadline, "stopped within the call's deadline")
+        let call = Self.call(.render)
+        #expect(try await link.call(call, container: nil, upload: nil).id == call.id, "the next call is answered")
+    }
+
+    @Test("While one call loops, the same app's other calls and another app are answered")
+    func loopDoesNotHoldOthers() async throws {
+        // The default budget: the loop runs for a while.
+        let looping = try Self.link(Self.loopsOnHandle)
+        let other = try Self.link(Self.module())
+        let stuck = Task { (await Self.failure(looping, Self.call(.handle)), ContinuousClock.now) }
+        try await Task.sleep(for: .milliseconds(20))
+        let started = ContinuousClock.now
+        for _ in 0..<5 {
+            _ = try await looping.call(Self.call(.render), container: nil, upload: nil)
+            _ = try await other.call(Self.call(.render), container: nil, upload: nil)
+        }
+        let answered = ContinuousClock.now
+        let (error, stopped) = await stuck.value
+        #expect(error?.code == .appUnavailable)
+        #expect(stopped > answered, "the loop was still running while the others were answered")
+        #expect(answered - started < .seconds(2), "\(answered - started)")
+    }
+
+    @Test("A recursion without end fails that call (the stack is exhausted), not the host")
+    func recursion() async throws {
+        let link = try Self.link(Self.module(body: "(drop (call $recurse (i32.const 0)))"))
+        let error = await Self.failure(link)
+        #expect(error?.code == .appUnavailable)
+        #expect(error?.message.contains("too deep") == true, "\(String(describing: error))")
+    }
+
+    @Test("An answer of 100 MB is refused without being read; an answer outside the memory, or one that is not JSON, fails the call")
+    func badAnswers() async throws {
+        let huge = try Self.link(Self.module(body: "(return (i64.or (i64.shl (i64.const 0) (i64.const 32)) (i64.const 100000000)))"))
+        let tooLarge = await Self.failure(huge)
+        #expect(tooLarge?.code == .appUnavailable)
+        #expect(tooLarge?.message.contains("100000000 bytes") == true, "\(String(describing: tooLarge))")
+        let outside = try Self.link(Self.module(body: "(return (i64.or (i64.shl (i64.const 262000) (i64.const 32)) (i64.const 1000)))"))
+        #expect(await Self.failure(outside)?.message.contains("outside its memory") == true)
+        // "\"}}" alone: not a frame.
+        let garbage = try Self.link(Self.module(body: "(return (i64.or (i64.shl (i64.const 100) (i64.const 32)) (i64.const 3)))"))
+        let unreadable = await Self.failure(garbage)
+        #expect(unreadable?.code == .appUnavailable)
+        #expect(unreadable?.message.contains("cannot read") == true, "\(String(describing: unreadable))")
+    }
+
+    @Test("A trap in validate refuses that message (appUnavailable) and nothing else")
+    func trapInValidate() async throws {
+        let link = try Self.link(Self.module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 118)) (then unreachable))"))
+        let error = await Self.failure(link, Self.call(.validate))
+        #expect(error?.code == .appUnavailable)
+        #expect(error?.message.contains("unreachable") == true, "\(String(describing: error))")
+        let call = Self.call(.render)
+        #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+    }
+
+    @Test("Each call starts from the module's own memory: what one call wrote is not there for the next")
+    func freshMemory() async throws {
+        // Traps when the byte at 300 is already 1 (left by an earlier call), then sets it.
+        let link = try Self.link(Self.module(body: "(if (i32.eq (i32.load8_u (i32.const 300)) (i32.const 1)) (then unreachable)) (i32.store8 (i32.const 300) (i32.const 1))"))
+        for _ in 0..<3 {
+            let call = Self.call()
+            #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+        }
+    }
+
+    /// A container holding `values`.
+    final class Container: AppContainer {
+        let values: [String: Data]
+        init(_ values: [String: Data]) { self.values = values }
+        func data(forKey key: String) async throws -> Data? { values[key] }
+        func setData(_ data: Data?, forKey key: String) async throws {}
+    }
+
+    @Test("container_get reads the person's container during the call: the value when it fits, its length when it does not, -1 when nothing is stored, -2 past 32 reads")
+    func containerReads() async throws {
+        // Reads "saved" into 1000 (room for 64 bytes) and answers it as the state; when it does
+        // not fit, the state is its length in hundreds; when nothing is stored, "absent".
+        let reader = Self.module(
+            body: """
+                (local $n i32)
+                (local.set $n (call $get (i32.const 160) (i32.const 5) (i32.const 1000) (i32.const 64)))
+                (if (i32.eq (local.get $n) (i32.const -1)) (then (return (call $answerWithState (local.get $in) (i32.const 150) (i32.const 8)))))
+                (if (i32.gt_s (local.get $n) (i32.const 64)) (then
+                  (i32.store8 (i32.const 1000) (i32.add (i32.const 48) (i32.div_u (local.get $n) (i32.const 100))))
+                  (return (call $answerWithState (local.get $in) (i32.const 1000) (i32.const 1)))))
+                (return (call $answerWithState (local.get $in) (i32.const 1000) (local.get $n)))
+                """,
+            extra: #"(import "parlor" "container_get" (func $get (param i32 i32 i32 i32) (result i32)))"#)
+        let link = try Self.link(reader)
+        let stored = try await link.call(Self.call(), container: Container(["saved": Data(#"{"n":1}"#.utf8)]), upload: nil)
+        #expect(stored.state == .object(["n": .int(1)]))
+        let absent = try await link.call(Self.call(), container: Container([:]), upload: nil)
+        #expect(absent.state == .string("absent"))
+        let large = Data(("[" + String(repeating: "0,", count: 150) + "0]").utf8)
+        let tooLarge = try await link.call(Self.call(), container: Container(["saved": large]), upload: nil)
+        #expect(tooLarge.state == .int(Int64(large.count / 100)), "\(String(describing: tooLarge.state)) for \(large.count) bytes")
+
+        // Reading 40 times in one call: the 33rd answers -2, and the module traps on it.
+        let greedy = Self.module(
+            body: """
+                (local $i i32)
+                (loop $again
+                  (if (i32.eq (call $get (i32.const 160) (i32.const 5) (i32.const 1000) (i32.const 64)) (i32.const -2)) (then unreachable))
+                  (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                  (br_if $again (i32.lt_u (local.get $i) (i32.const 40))))
+                """,
+            extra: #"(import "parlor" "container_get" (func $get (param i32 i32 i32 i32) (result i32)))"#)
+        let greedyLink = try Self.link(greedy)
+        let refused = await Self.failure(greedyLink)
+        #expect(refused?.code == .appUnavailable, "the 33rd read is refused")
+    }
+}

@@ -75,7 +75,7 @@ let package = Package(
         /// fuzzer (scripts/fuzz) builds them without the server's dependencies.
         .target(name: "ParlorInput", dependencies: [parlorKit, parlorHost, "ParlorStore"]),
         .target(name: "ParlorServer", dependencies: [
-            parlorKit, parlorHost, "ParlorStore", "ParlorStickers", "ParlorInput", "ParlorImages",
+            parlorKit, parlorHost, parlorWasmHost, "ParlorStore", "ParlorStickers", "ParlorInput", "ParlorImages",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "ParlorSeedApps", dependencies: [parlorKit, parlorHost, parlorAppRunner] + apps.map { .target(name: $0) }),
         .executableTarget(name: "parlor", dependencies: [
             parlorKit, "ParlorServer", "ParlorStore", "ParlorStoreSQLite", "ParlorStorePostgres", "ParlorStickers", "ParlorSeedApps", "ParlorImages",
-            parlorAppRunner, parlorTesting,
+            parlorAppRunner, parlorTesting, parlorWasmHost,
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

@@ -59,7 +59,9 @@ public enum ParlorServer {
             drawers: services.drawers, directory: directory, renderer: services.renderer, uploads: services.uploads,
             configuration: configuration).add(to: router)
         AdminRoutes(
-            registrations: AppRegistrations(store: store), remoteApps: services.remoteApps, directory: directory, gate: gate).add(to: router)
+            registrations: AppRegistrations(store: store), remoteApps: services.remoteApps, directory: directory, gate: gate,
+            wasmLimits: configuration.wasmLimits
+        ).add(to: router)
         ImageProxy(configuration: configuration, links: services.renderer.imageLinks, metrics: metrics).add(to: router)
         let gateway = Gateway(
             services: services, deliverySource: StoreDeliverySource(store: store, renderer: services.renderer, apps: services.apps))

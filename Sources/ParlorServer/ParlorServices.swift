@@ -96,7 +96,8 @@ final class ParlorServices: Sendable {
             store: store, membership: membership, messaging: messaging, notices: notices, apps: apps, limits: .init(configuration))
         let apps = apps
         remoteApps = RemoteApps(
-            store: store, directory: directory, deadline: configuration.appCallDeadline, metrics: metrics, logger: logger
+            store: store, directory: directory, deadline: configuration.appCallDeadline, wasmLimits: configuration.wasmLimits,
+            metrics: metrics, logger: logger
         ) { app, reason in
             await apps.appRemoved(app, reason: reason)
         }

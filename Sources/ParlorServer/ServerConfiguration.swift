@@ -1,4 +1,5 @@
 import Foundation
+import ParlorWasmHost
 import ParlorHost
 import ParlorImages
 
@@ -87,6 +88,9 @@ public struct ServerConfiguration: Sendable {
     public var imageProxyFetchesPerMinute: Int
     /// How long the server waits for an app outside it to answer one call (tests shorten it).
     public var appCallDeadline: Duration
+    /// What an app that is one WebAssembly module may use: its size and memory (checked when it
+    /// is added) and the fuel of one call (docs/APPS-WASM.md).
+    public var wasmLimits = WasmLimits()
     /// How long after sending its sender may edit a text message.
     public var editWindow: Duration = .seconds(15 * 60)
     /// How many times a message may be edited.

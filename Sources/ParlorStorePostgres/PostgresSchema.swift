@@ -299,6 +299,12 @@ enum PostgresSchema {
             "CREATE INDEX push_subscriptions_by_token ON push_subscriptions(token_hash)",
             "ALTER TABLE users ADD COLUMN push_shows_text BOOLEAN NOT NULL DEFAULT true",
         ]),
+        Migration(name: "v18: apps as one WebAssembly file", statements: [
+            // A registered app that Parlor runs itself (docs/APPS-WASM.md): its module, and the
+            // module's SHA-256, read with the registrations every second instead of the bytes.
+            "ALTER TABLE registered_apps ADD COLUMN module_hash TEXT",
+            "ALTER TABLE registered_apps ADD COLUMN module BYTEA",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -171,9 +171,32 @@ extension PostgresStore {
     }
 
     public func registeredApps() async throws -> [RegisteredApp] {
-        try await query("SELECT manifest, secret_hash, added_at FROM registered_apps ORDER BY added_at, id").map { row in
-            let (manifest, hash, added) = try row.decode((String, String, Timestamp).self)
-            return RegisteredApp(manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: added.date)
+        try await query("SELECT manifest, secret_hash, added_at, module_hash FROM registered_apps ORDER BY added_at, id").map { row in
+            let (manifest, hash, added, module) = try row.decode((String, String, Timestamp, String?).self)
+            return RegisteredApp(
+                manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: added.date, moduleHash: module)
+        }
+    }
+
+    public func addRegisteredModule(_ app: RegisteredApp, module: Data) async throws -> Bool {
+        try await !query("""
+            INSERT INTO registered_apps (id, manifest, secret_hash, added_at, module_hash, module)
+            VALUES (\(app.manifest.id.rawValue), \(try Self.encode(app.manifest)), \(app.secretHash), \(Timestamp(app.addedAt)),
+                \(app.moduleHash), \(module))
+            ON CONFLICT (id) DO NOTHING RETURNING 1
+            """).isEmpty
+    }
+
+    public func replaceRegisteredModule(_ app: RegisteredApp, module: Data) async throws -> Bool {
+        try await !query("""
+            UPDATE registered_apps SET manifest = \(try Self.encode(app.manifest)), module_hash = \(app.moduleHash), module = \(module)
+            WHERE id = \(app.manifest.id.rawValue) AND module_hash IS NOT NULL RETURNING 1
+            """).isEmpty
+    }
+
+    public func registeredModule(_ id: AppID) async throws -> Data? {
+        try await query("SELECT module FROM registered_apps WHERE id = \(id.rawValue) AND module IS NOT NULL").first.map { row in
+            try row.decode(Data.self)
         }
     }
 

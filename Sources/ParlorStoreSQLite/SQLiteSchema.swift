@@ -273,6 +273,12 @@ enum SQLiteSchema {
                 ALTER TABLE users ADD COLUMN push_shows_text INTEGER NOT NULL DEFAULT 1;
                 """)
         }
+        migrator.registerMigration("v18: apps as one WebAssembly file") { db in
+            // A registered app that Parlor runs itself (docs/APPS-WASM.md): its module, and the
+            // module's SHA-256, read with the registrations every second instead of the bytes.
+            try db.execute(sql: "ALTER TABLE registered_apps ADD COLUMN module_hash TEXT")
+            try db.execute(sql: "ALTER TABLE registered_apps ADD COLUMN module BLOB")
+        }
         return migrator
     }
 }

@@ -206,11 +206,42 @@ extension SQLiteStore {
 
     public func registeredApps() async throws -> [RegisteredApp] {
         let rows = try await read { db in
-            try Row.fetchAll(db, sql: "SELECT manifest, secret_hash, added_at FROM registered_apps ORDER BY added_at, id")
-                .map { row -> (String, String, Double) in (row["manifest"], row["secret_hash"], row["added_at"]) }
+            try Row.fetchAll(db, sql: "SELECT manifest, secret_hash, added_at, module_hash FROM registered_apps ORDER BY added_at, id")
+                .map { row -> (String, String, Double, String?) in (row["manifest"], row["secret_hash"], row["added_at"], row["module_hash"]) }
         }
-        return try rows.map { manifest, hash, added in
-            RegisteredApp(manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: Date(timeIntervalSince1970: added))
+        return try rows.map { manifest, hash, added, module in
+            RegisteredApp(
+                manifest: try RowCodec.decode(AppManifest.self, from: manifest), secretHash: hash, addedAt: Date(timeIntervalSince1970: added),
+                moduleHash: module)
+        }
+    }
+
+    public func addRegisteredModule(_ app: RegisteredApp, module: Data) async throws -> Bool {
+        let manifest = try Self.encode(app.manifest)
+        return try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO registered_apps (id, manifest, secret_hash, added_at, module_hash, module)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [app.manifest.id.rawValue, manifest, app.secretHash, app.addedAt.timeIntervalSince1970, app.moduleHash, module])
+            return db.changesCount > 0
+        }
+    }
+
+    public func replaceRegisteredModule(_ app: RegisteredApp, module: Data) async throws -> Bool {
+        let manifest = try Self.encode(app.manifest)
+        return try await write { db in
+            try db.execute(
+                sql: "UPDATE registered_apps SET manifest = ?, module_hash = ?, module = ? WHERE id = ? AND module_hash IS NOT NULL",
+                arguments: [manifest, app.moduleHash, module, app.manifest.id.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    public func registeredModule(_ id: AppID) async throws -> Data? {
+        try await read { db in
+            try Data.fetchOne(db, sql: "SELECT module FROM registered_apps WHERE id = ? AND module IS NOT NULL", arguments: [id.rawValue])
         }
     }
 

@@ -4,6 +4,7 @@ import Logging
 import ParlorAppRunner
 import ParlorKit
 import ParlorSeedApps
+import ParlorWasmHost
 import ParlorServer
 import ParlorStickers
 import ParlorStore
@@ -146,39 +147,83 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [New.self, Icon.self, Add.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
+        subcommands: [New.self, Icon.self, Add.self, Upgrade.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Register an app from its manifest (JSON); prints the app's credential once.")
+            abstract: "Register an app: from its manifest (JSON), printing the app's credential once; or an app that is one WebAssembly file (docs/APPS-WASM.md), which every node runs itself.")
         @OptionGroup var data: StoreOptions
-        @Argument(help: "The manifest file: {\"id\", \"name\", \"icon\": {\"url\"}, \"summary\"?}.") var manifest: String
+        @Argument(help: "The manifest file ({\"id\", \"name\", \"icon\": {\"url\"}, \"summary\"?}), or the app's .wasm file.") var manifest: String
 
         func run() async throws {
             try data.data.prepare()
+            if let module = try AppsCommand.readModule(self.manifest) {
+                let app = try await AppsCommand.failingAsCommand {
+                    try await data.withStore { store in
+                        try await AppRegistrations(store: store).add(module: module, limits: WasmLimits(), builtIn: SeedApps.all().map(\.manifest))
+                    }
+                }
+                print("Added \(app.manifest.name) (\(app.manifest.id)), a WebAssembly app of \(module.count) bytes, SHA-256 \(app.moduleHash ?? "").")
+                print("Every node running on this store runs it within a second; nothing else to start.")
+                return
+            }
             let manifest = try readManifest(self.manifest)
-            do {
-                let secret = try await data.withStore { store in
+            let secret = try await AppsCommand.failingAsCommand {
+                try await data.withStore { store in
                     try await AppRegistrations(store: store).add(manifest, builtIn: SeedApps.all().map(\.manifest))
                 }
-                print("Added \(manifest.name) (\(manifest.id)). Its credential, shown only now:")
-                print(secret)
-            } catch let error as MessagesError {
-                throw CommandFailure(error.message)
-            } catch let error as APIError {
-                throw CommandFailure(error.message)
             }
+            print("Added \(manifest.name) (\(manifest.id)). Its credential, shown only now:")
+            print(secret)
+        }
+    }
+
+    struct Upgrade: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace a WebAssembly app with a new version of it (the same id): servers take it between calls; open instances keep their state.")
+        @OptionGroup var data: StoreOptions
+        @Argument(help: "The new .wasm file.") var module: String
+
+        func run() async throws {
+            guard let module = try AppsCommand.readModule(self.module) else { throw CommandFailure("\(self.module) is not a WebAssembly module.") }
+            let app = try await AppsCommand.failingAsCommand {
+                try await data.withStore { try await AppRegistrations(store: $0).upgrade(module: module, limits: WasmLimits()) }
+            }
+            print("Upgraded \(app.manifest.name) (\(app.manifest.id)) to a module of \(module.count) bytes, SHA-256 \(app.moduleHash ?? "").")
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the apps registered to dial in.")
+        static let configuration = CommandConfiguration(abstract: "List the registered apps: those that dial in, and WebAssembly apps with their module's SHA-256.")
         @OptionGroup var data: StoreOptions
 
         func run() async throws {
             for app in try await data.withStore({ try await AppRegistrations(store: $0).list() }) {
-                print("\(app.manifest.id)\t\(app.manifest.name)\tadded \(app.addedAt.formatted(.iso8601))")
+                let kind = app.moduleHash.map { "wasm sha256:\($0)" } ?? "dials in"
+                print("\(app.manifest.id)\t\(app.manifest.name)\t\(kind)\tadded \(app.addedAt.formatted(.iso8601))")
             }
+        }
+    }
+
+    /// The bytes of a WebAssembly module at `path` (its magic number says so), or nil for another file.
+    static func readModule(_ path: String) throws -> Data? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure("\(path) cannot be read: \(error.localizedDescription)")
+        }
+        return data.starts(with: [0x00, 0x61, 0x73, 0x6D]) ? data : nil
+    }
+
+    /// Runs `body`, turning Parlor's refusals into the command's failure with their sentence.
+    static func failingAsCommand<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as MessagesError {
+            throw CommandFailure(error.message)
+        } catch let error as APIError {
+            throw CommandFailure(error.message)
         }
     }
 

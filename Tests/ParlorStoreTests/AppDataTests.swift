@@ -307,4 +307,38 @@ struct AppDataTests {
             #expect(try await !store.deleteRegisteredApp(manifest.id))
         }
     }
+
+    @Test("A WebAssembly app's module is kept with its registration: listed by hash, read whole, replaced only for a module app, gone with it", arguments: StoreBackend.all)
+    func registeredModules(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let manifest = AppManifest(id: "org.example.wasm", name: "Wasm", icon: .url(URL(string: "https://example.org/w.png")!))
+            let module = Data((0..<300_000).map { UInt8($0 % 251) })
+            let app = RegisteredApp(manifest: manifest, secretHash: String(repeating: "a", count: 64), addedAt: Date(timeIntervalSince1970: 1_700_000_000), moduleHash: String(repeating: "1", count: 64))
+            #expect(try await store.addRegisteredModule(app, module: module))
+            #expect(try await !store.addRegisteredModule(app, module: module), "an add never overwrites")
+            #expect(try await store.registeredApps().map(\.moduleHash) == [app.moduleHash])
+            #expect(try await store.registeredModule(manifest.id) == module)
+
+            var upgraded = app
+            upgraded.moduleHash = String(repeating: "2", count: 64)
+            upgraded.manifest.summary = "Version 2."
+            #expect(try await store.replaceRegisteredModule(upgraded, module: Data([0, 0x61, 0x73, 0x6D])))
+            let listed = try #require(try await store.registeredApps().first)
+            #expect(listed.moduleHash == upgraded.moduleHash && listed.manifest.summary == "Version 2.")
+            #expect(try await store.registeredModule(manifest.id) == Data([0, 0x61, 0x73, 0x6D]))
+
+            // An app that dials in has no module, and a module cannot be slipped into it.
+            let dialling = AppManifest(id: "org.example.dice", name: "Dice", icon: .url(URL(string: "https://example.org/d.png")!))
+            #expect(try await store.addRegisteredApp(RegisteredApp(manifest: dialling, secretHash: String(repeating: "b", count: 64), addedAt: Date())))
+            #expect(try await store.registeredModule(dialling.id) == nil)
+            var slipped = upgraded
+            slipped.manifest = dialling
+            #expect(try await !store.replaceRegisteredModule(slipped, module: module))
+            #expect(try await store.registeredApps().first { $0.manifest.id == dialling.id }?.moduleHash == nil)
+
+            #expect(try await store.deleteRegisteredApp(manifest.id))
+            #expect(try await store.registeredModule(manifest.id) == nil)
+            #expect(try await !store.replaceRegisteredModule(upgraded, module: module), "an upgrade never brings back a removed app")
+        }
+    }
 }

@@ -202,12 +202,11 @@ struct WasmSandboxTests {
 
     @Test("While one call loops, the same app's other calls and another app are answered")
     func loopDoesNotHoldOthers() async throws {
-        // The default budget: the loop runs for a while.
-        let looping = try Self.link(Self.loopsOnHandle)
+        // A budget that a debug build burns in about a second when the machine is idle.
+        let looping = try Self.link(Self.loopsOnHandle, limits: WasmLimits(fuelPerCall: 8_000_000))
         let other = try Self.link(Self.module())
         let stuck = Task { (await Self.failure(looping, Self.call(.handle)), ContinuousClock.now) }
         try await Task.sleep(for: .milliseconds(20))
-        let started = ContinuousClock.now
         for _ in 0..<5 {
             _ = try await looping.call(Self.call(.render), container: nil, upload: nil)
             _ = try await other.call(Self.call(.render), container: nil, upload: nil)
@@ -215,8 +214,8 @@ struct WasmSandboxTests {
         let answered = ContinuousClock.now
         let (error, stopped) = await stuck.value
         #expect(error?.code == .appUnavailable)
+        // Had they waited behind the loop (one lane), they would have been answered after it stopped.
         #expect(stopped > answered, "the loop was still running while the others were answered")
-        #expect(answered - started < .seconds(2), "\(answered - started)")
     }
 
     @Test("A recursion without end fails that call (the stack is exhausted), not the host")

@@ -283,24 +283,31 @@ def find_button(view, title):
     return None
 
 
+async def frames_until(socket, predicate, timeout=15):
+    """The first frame on `socket` that `predicate` accepts."""
+    async def loop():
+        async for raw in socket:
+            frame = json.loads(raw)
+            if predicate(frame):
+                return frame
+    return await asyncio.wait_for(loop(), timeout)
+
+
+async def connect_session(node, token, conversation):
+    """A client session on `node`, said hello and ready."""
+    socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
+    await socket.send(json.dumps({"type": protocol.Client.hello, "since": {conversation: 0}}))
+    await frames_until(socket, lambda f: f["type"] == protocol.Server.ready)
+    return socket
+
+
 def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_the_other(database):
     node_a, node_b = Node(database).start(), Node(database).start()
     try:
         alice_token, bob_token, conversation = setup_conversation(node_a)
 
-        async def frames_until(socket, predicate, timeout=15):
-            async def loop():
-                async for raw in socket:
-                    frame = json.loads(raw)
-                    if predicate(frame):
-                        return frame
-            return await asyncio.wait_for(loop(), timeout)
-
         async def connect(node, token):
-            socket = await websockets.connect(f"ws://127.0.0.1:{node.port}/ws", additional_headers={"Authorization": f"Bearer {token}"})
-            await socket.send(json.dumps({"type": protocol.Client.hello, "since": {conversation: 0}}))
-            await frames_until(socket, lambda f: f["type"] == protocol.Server.ready)
-            return socket
+            return await connect_session(node, token, conversation)
 
         async def scenario():
             tab_a, tab_b = await connect(node_a, alice_token), await connect(node_b, alice_token)
@@ -700,3 +707,78 @@ def test_a_message_is_pushed_once_whichever_node_it_was_sent_through_and_both_no
         node_a.stop()
         node_b.stop()
         service.shutdown()
+
+
+def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in_place_and_removed(database):
+    """`parlor apps add dice.wasm --postgres`: the module is kept in the database, so both running
+    nodes run it within seconds with nothing else to start (docs/APPS-WASM.md); Alice rolls through
+    node B and Bob, on node A, gets the roll; `parlor apps upgrade` replaces the module on both
+    (the new hash listed); `parlor apps remove` takes it off both."""
+    nodes = [Node(database).start(), Node(database).start()]
+    try:
+        folder = tempfile.mkdtemp(prefix="parlor-wasm-")
+        module = os.path.join(folder, "dice.wasm")
+        build = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dice-c", "build")
+        subprocess.run([build, module], check=True, capture_output=True)
+        store = ["--postgres", database, "--data-dir", nodes[0].data_dir]
+        added = subprocess.run([BINARY, "apps", "add", module, *store], capture_output=True, text=True, check=True)
+        assert "a WebAssembly app of" in added.stdout, added.stdout
+        assert "parlor_app_" not in added.stdout, "a module app has no credential"
+        alice_token, bob_token, conversation = setup_conversation(nodes[0])
+
+        def offered(node):
+            return any(app["id"] == "org.example.dice" for app in node.http("GET", "/api/apps", token=alice_token)["apps"])
+
+        for node in nodes:
+            for _ in range(100):
+                if offered(node):
+                    break
+                time.sleep(0.05)
+            assert offered(node), f"node on port {node.port} does not offer the app"
+
+        async def connect(node, token):
+            return await connect_session(node, token, conversation)
+
+        async def roll(alice, bob):
+            await alice.send(json.dumps({"type": protocol.Client.openApp, "conversation": conversation, "app": "org.example.dice"}))
+            opened = await frames_until(alice, lambda f: f["type"] == protocol.Server.app and f["update"]["isActive"])
+            action = find_button(opened["update"]["view"], "Roll")
+            assert action, f"Dice shows its Roll button: {opened['update']}"
+            await alice.send(json.dumps({"type": protocol.Client.appEvent, "conversation": conversation, "app": "org.example.dice",
+                                         "event": {"kind": "action", "action": action}}))
+            received = await frames_until(bob, lambda f: f["type"] == protocol.Server.message and f["message"].get("app"))
+            return received["message"]["app"]["layout"]["caption"]
+
+        async def scenario():
+            alice, bob = await connect(nodes[1], alice_token), await connect(nodes[0], bob_token)
+            caption = await roll(alice, bob)
+            assert re.fullmatch(r".+ rolled [1-6]", caption), caption
+            for socket in (alice, bob):
+                await socket.close()
+
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+
+        def listed():
+            lines = subprocess.run([BINARY, "apps", "list", *store], capture_output=True, text=True, check=True).stdout
+            return next(line for line in lines.splitlines() if line.startswith("org.example.dice"))
+
+        first = listed()
+        assert "wasm sha256:" in first, first
+        # Another build of the same app (a different optimization): an upgrade in place.
+        rebuilt = os.path.join(folder, "dice-o2.wasm")
+        subprocess.run([build, rebuilt], check=True, capture_output=True, env={**os.environ, "PARLOR_WASM_OPT": "-O2"})
+        upgraded = subprocess.run([BINARY, "apps", "upgrade", rebuilt, *store], capture_output=True, text=True, check=True)
+        assert "Upgraded Dice" in upgraded.stdout, upgraded.stdout
+        assert listed() != first, "the new module's hash is listed"
+        asyncio.run(asyncio.wait_for(scenario(), 60))
+
+        subprocess.run([BINARY, "apps", "remove", "org.example.dice", *store], capture_output=True, check=True)
+        for node in nodes:
+            for _ in range(100):
+                if not offered(node):
+                    break
+                time.sleep(0.05)
+            assert not offered(node), f"node on port {node.port} still offers the app"
+    finally:
+        for node in nodes:
+            node.stop()

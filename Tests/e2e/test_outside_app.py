@@ -187,6 +187,35 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
 
 
 @pytest.mark.flow
+def test_an_app_that_is_one_webassembly_file_is_added_and_played_by_two(server, browsers, artifacts, tmp_path):
+    # Dice again, in C, built as one .wasm file with the toolchain's clang; the operator adds the
+    # file to the running server, and nothing else runs: no process, no credential.
+    module = tmp_path / "dice.wasm"
+    subprocess.run([str(ROOT / "examples" / "dice-c" / "build"), str(module)], check=True, capture_output=True, timeout=120)
+    added = subprocess.run([str(parlor_binary()), "apps", "add", str(module), "--data-dir", server.data_dir],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert added.returncode == 0, added.stderr
+    assert "Added Dice (org.example.dice), a WebAssembly app" in added.stdout, added.stdout
+    alice, bob = alice_and_bob(browsers)
+
+    open_added_app(alice, "Dice")
+    alice.wait_for_surface("Dice", style="compact")
+    alice.wait_for_node_text("score", "No rolls yet")
+    alice.press_in_app("Roll a die")
+    first = wait_for_scores(alice, "Alice's roll in a bubble", lambda s: s.keys() == {"Alice"})
+    bob.wait_for_card(f"Alice rolled {first['Alice']}")
+    bob.tap_card("rolled")
+    bob.wait_for_surface("Dice", style="expanded")
+    bob.press_in_app("Roll a die")
+    for person in (alice, bob):
+        both = wait_for_scores(person, "both scores in the bubble", lambda s: s.keys() == {"Alice", "Bob"})
+        assert both["Alice"] == first["Alice"] and 1 <= both["Bob"] <= 6, both
+        person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the game")
+    bob.shot("wasm-dice-both-rolled")
+    assert "Dice is not" not in bob.surface_text()
+
+
+@pytest.mark.flow
 def test_a_swift_app_package_runs_in_its_own_process(server, browsers, artifacts):
     # Quick Poll's own package: the app, and poll-app, which hands it to ParlorAppRunner.
     secret = add_app(server, POLL / "manifest.json", "Poll (org.example.poll)")

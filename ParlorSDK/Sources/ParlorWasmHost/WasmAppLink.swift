@@ -13,9 +13,12 @@ import Synchronization
 /// let simulator = ConversationSimulator(hosting: [WasmApp.app(try WasmAppModule(bytes: bytes))])
 /// ```
 public enum WasmApp {
-    /// The app in `module`; `log` receives its log lines.
-    public static func app(_ module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) -> AnyMessagesApp {
-        AnyMessagesApp(RemoteApp(manifest: module.manifest, link: WasmAppLink(module: module, log: log)))
+    /// The app in `module`, under `manifest` (the module's own, unless the host checked and
+    /// trimmed it); `log` receives its log lines.
+    public static func app(
+        _ module: WasmAppModule, manifest: AppManifest? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> AnyMessagesApp {
+        AnyMessagesApp(RemoteApp(manifest: manifest ?? module.manifest, link: WasmAppLink(module: module, log: log)))
     }
 }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import ParlorInput
 import ParlorKit
 import ParlorStore
+import ParlorWasmHost
 
 /// `/api/admin/apps`: what `parlor apps` does, over HTTP, for the operator only (`AdminGate`).
 struct AdminRoutes {
@@ -12,6 +13,11 @@ struct AdminRoutes {
     /// The apps built in, whose ids and names a registered app may not take.
     let directory: AppDirectory
     let gate: AdminGate
+    /// What a WebAssembly app may use (its module's size among them).
+    let wasmLimits: WasmLimits
+
+    /// The type of a WebAssembly module's body.
+    static let wasmContentType = "application/wasm"
 
     func add(to router: Router<ParlorRequestContext>) {
         router.get("/api/admin/apps") { request, context in
@@ -24,10 +30,28 @@ struct AdminRoutes {
         }
         router.post("/api/admin/apps") { request, context in
             try await gate.check(request, context)
+            if request.headers[.contentType]?.lowercased().hasPrefix(Self.wasmContentType) == true {
+                let app = try await registrations.add(
+                    module: try await module(of: request), limits: wasmLimits, builtIn: directory.builtInManifests)
+                try await remoteApps.sync()
+                return try JSONBody.response(Wire.RegisteredAppInfo(app, connections: 0), status: .created)
+            }
             let manifest = try await JSONBody.decode(AppManifest.self, from: request)
             let secret = try await registrations.add(manifest, builtIn: directory.builtInManifests)
             try await remoteApps.sync()
             return try JSONBody.response(Wire.AppCredential(app: manifest.id, credential: secret), status: .created)
+        }
+        router.put("/api/admin/apps/:app/module") { request, context in
+            try await gate.check(request, context)
+            let id = try appID(context)
+            let module = try await module(of: request)
+            let upgraded = try AppRegistrations.checked(module: module, limits: wasmLimits)
+            guard upgraded.manifest.id == id else {
+                throw APIError.invalid("This module is the app \(upgraded.manifest.id), not \(id): an upgrade keeps the app's id.")
+            }
+            let app = try await registrations.upgrade(module: module, limits: wasmLimits)
+            try await remoteApps.sync()
+            return try JSONBody.response(Wire.RegisteredAppInfo(app, connections: 0))
         }
         router.delete("/api/admin/apps/:app") { request, context in
             try await gate.check(request, context)
@@ -42,6 +66,15 @@ struct AdminRoutes {
             try await remoteApps.sync()
             return try JSONBody.response(Wire.AppCredential(app: id, credential: secret))
         }
+    }
+
+    /// A module's bytes, up to the limit.
+    private func module(of request: Request) async throws -> Data {
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: wasmLimits.maxModuleBytes) else {
+            throw APIError(.contentTooLarge, code: .bodyTooLarge, "The module is larger than \(wasmLimits.maxModuleBytes) bytes, the limit.")
+        }
+        return Data(buffer: buffer)
     }
 
     private func appID(_ context: ParlorRequestContext) throws -> AppID {

@@ -193,6 +193,8 @@ extension Wire {
         public var addedAt: Date
         /// How many copies of it are connected to this node.
         public var connections: Int
+        /// The SHA-256 of its WebAssembly module, when Parlor runs it itself (docs/APPS-WASM.md).
+        public var moduleHash: String?
 
         init(_ app: RegisteredApp, connections: Int) {
             id = app.manifest.id
@@ -200,6 +202,7 @@ extension Wire {
             summary = app.manifest.summary
             addedAt = app.addedAt
             self.connections = connections
+            moduleHash = app.moduleHash
         }
     }
 

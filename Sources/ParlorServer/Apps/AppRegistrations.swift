@@ -1,6 +1,7 @@
 import Foundation
 import ParlorKit
 import ParlorStore
+import ParlorWasmHost
 
 /// Adding, listing, removing apps that run outside the server, and replacing their credentials:
 /// what `parlor apps` does, on the store a running server reads every second (`RemoteApps`).
@@ -28,13 +29,58 @@ public struct AppRegistrations: Sendable {
     ///   `appNameTaken` (409) when the name looks like one of theirs.
     public func add(_ manifest: AppManifest, builtIn: [AppManifest]) async throws -> String {
         let manifest = try Self.checked(manifest)
-        let taken = MessagesError(.idInUse, "An app with the id \(manifest.id) is already on this server; remove it first or choose another id.")
+        try await checkAvailable(manifest, builtIn: builtIn)
+        let secret = RemoteApps.makeSecret()
+        // Insert only: of two adds of one id at once, the second is refused, not an overwrite.
+        guard try await store.addRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
+        else { throw Self.taken(manifest.id) }
+        return secret
+    }
+
+    /// Registers an app that is one WebAssembly module (docs/APPS-WASM.md), kept in the store so
+    /// every node runs it. The module is checked as the server will run it (`limits`), its
+    /// manifest (carried in the module) as any app's.
+    /// - Returns: the app as registered (its `moduleHash` is what `parlor apps list` shows).
+    /// - Throws: `invalidValue` for a module or manifest that breaks a rule (named in the
+    ///   message); `idInUse`, `appNameTaken` as `add`.
+    public func add(module: Data, limits: WasmLimits, builtIn: [AppManifest]) async throws -> RegisteredApp {
+        let app = try Self.checked(module: module, limits: limits)
+        try await checkAvailable(app.manifest, builtIn: builtIn)
+        guard try await store.addRegisteredModule(app, module: module) else { throw Self.taken(app.manifest.id) }
+        return app
+    }
+
+    /// Replaces the module of an app added with `add(module:…)`: running servers take the new
+    /// one between calls; open instances keep their state.
+    /// - Throws: `fileNotFound` when no module app has the new module's id.
+    public func upgrade(module: Data, limits: WasmLimits) async throws -> RegisteredApp {
+        var app = try Self.checked(module: module, limits: limits)
+        guard let old = try await store.registeredApps().first(where: { $0.manifest.id == app.manifest.id && $0.moduleHash != nil }) else {
+            throw Self.notRegistered(app.manifest.id)
+        }
+        app.addedAt = old.addedAt
+        guard try await store.replaceRegisteredModule(app, module: module) else { throw Self.notRegistered(app.manifest.id) }
+        return app
+    }
+
+    /// A module and its manifest checked; the app as it would be registered.
+    static func checked(module: Data, limits: WasmLimits) throws(MessagesError) -> RegisteredApp {
+        let wasm = try WasmAppModule(bytes: Array(module), limits: limits)
+        // No one knows this credential: a module app does not dial in.
+        let unknown = RemoteApps.hash(secret: RemoteApps.makeSecret())
+        return RegisteredApp(manifest: try checked(wasm.manifest), secretHash: unknown, addedAt: Date(), moduleHash: Digest.sha256Hex(module))
+    }
+
+    /// Refuses a manifest people could take for an app already here: its id is compared whatever
+    /// the letter case, its name by what it looks like (`NameKey`: `Tic Tac Toe`, `TIC-TAC-TOE` or
+    /// one with a Cyrillic `Т` is the built-in Tic-Tac-Toe).
+    private func checkAvailable(_ manifest: AppManifest, builtIn: [AppManifest]) async throws {
         let here = builtIn + (try await store.registeredApps()).map(\.manifest)
         if let same = here.first(where: { $0.id.rawValue.lowercased() == manifest.id.rawValue.lowercased() }) {
             guard same.id == manifest.id else {
                 throw MessagesError(.idInUse, "The id \(manifest.id) differs only in letter case from \(same.id), already on this server; choose another id.")
             }
-            throw taken
+            throw Self.taken(manifest.id)
         }
         let key = NameKey.of(manifest.name)
         if let alike = here.first(where: { NameKey.of($0.name) == key }) {
@@ -42,11 +88,10 @@ public struct AppRegistrations: Sendable {
                 .conflict, code: .appNameTaken,
                 "The name '\(manifest.name)' looks too much like '\(alike.name)' (\(alike.id)), already on this server; people could take one for the other. Choose another name.")
         }
-        let secret = RemoteApps.makeSecret()
-        // Insert only: of two adds of one id at once, the second is refused, not an overwrite.
-        guard try await store.addRegisteredApp(RegisteredApp(manifest: manifest, secretHash: RemoteApps.hash(secret: secret), addedAt: Date()))
-        else { throw taken }
-        return secret
+    }
+
+    private static func taken(_ id: AppID) -> MessagesError {
+        MessagesError(.idInUse, "An app with the id \(id) is already on this server; remove it first or choose another id.")
     }
 
     /// Registers (or re-registers with a new credential) a seed app the server hosts outside
@@ -72,6 +117,9 @@ public struct AppRegistrations: Sendable {
     /// Gives an app a new credential; the old one stops working (its connections end) at once.
     /// - Returns: the new credential, shown once.
     public func rotateSecret(of id: AppID) async throws -> String {
+        if try await store.registeredApps().contains(where: { $0.manifest.id == id && $0.moduleHash != nil }) {
+            throw MessagesError(.invalidValue, "\(id) is a WebAssembly module Parlor runs itself: it has no credential to replace.")
+        }
         let secret = RemoteApps.makeSecret()
         // Update only: a rotation racing a removal never brings the app back.
         guard try await store.setRegisteredAppSecret(RemoteApps.hash(secret: secret), of: id) else { throw Self.notRegistered(id) }

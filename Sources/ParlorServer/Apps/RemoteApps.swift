@@ -5,6 +5,7 @@ import Synchronization
 import ParlorHost
 import ParlorKit
 import ParlorStore
+import ParlorWasmHost
 
 /// Apps that run outside the server (docs/APPS-PROTOCOL.md): which are registered, which copies
 /// are connected, and the calls between.
@@ -20,6 +21,8 @@ actor RemoteApps {
     let logger: Logger
     /// How long a call waits for its answer.
     let deadline: Duration
+    /// What an app that is a WebAssembly module may use.
+    let wasmLimits: WasmLimits
     nonisolated let metrics: ServerMetrics
     /// Told when an app goes away, to close its open surfaces.
     private let onRemoved: @Sendable (AppID, String) async -> Void
@@ -34,10 +37,11 @@ actor RemoteApps {
     private let unknownCredentials = RateLimiter(limit: 20, window: .seconds(60))
 
     init(
-        store: any AppRegistryStore, directory: AppDirectory, deadline: Duration, metrics: ServerMetrics, logger: Logger,
-        onRemoved: @escaping @Sendable (AppID, String) async -> Void
+        store: any AppRegistryStore, directory: AppDirectory, deadline: Duration, wasmLimits: WasmLimits, metrics: ServerMetrics,
+        logger: Logger, onRemoved: @escaping @Sendable (AppID, String) async -> Void
     ) {
         self.store = store
+        self.wasmLimits = wasmLimits
         self.metrics = metrics
         self.deadline = deadline
         self.directory = directory
@@ -86,6 +90,13 @@ actor RemoteApps {
         for (id, app) in current where registered[id] != app {
             if directory.builtInIDs.contains(id) {
                 if registered[id] == nil { logger.warning("A registered app has the id of a built-in app and is ignored", metadata: ["app": "\(id)"]) }
+            } else if app.moduleHash != nil {
+                // One WebAssembly module, run here: read once per version (the registrations
+                // carry only its hash), checked again with this node's limits.
+                guard let wasm = await loadModule(of: app) else { continue }
+                let logger = logger
+                directory.register(WasmApp.app(wasm, manifest: app.manifest) { line in logger.info("\(line)", metadata: ["app": "\(id)"]) })
+                logger.info(registered[id] == nil ? "A WebAssembly app was added" : "A WebAssembly app was upgraded", metadata: ["app": "\(id)"])
             } else {
                 let remote = RemoteApp(manifest: app.manifest, link: ServerAppLink(app: id, name: app.manifest.name, apps: self))
                 directory.register(AnyMessagesApp(remote, assetsDirectory: directory.assetFolder(of: id)))
@@ -102,6 +113,19 @@ actor RemoteApps {
             await onRemoved(id, "\(app.manifest.name) was removed from this server.")
         }
         registered = current
+    }
+
+    /// The module of a module app, checked; nil (logged) when it cannot be read or run here.
+    private func loadModule(of app: RegisteredApp) async -> WasmAppModule? {
+        do {
+            let store = store
+            let id = app.manifest.id
+            guard let bytes = try await withDeadline(.seconds(5), { try await store.registeredModule(id) }) else { return nil }
+            return try WasmAppModule(bytes: Array(bytes), limits: wasmLimits)
+        } catch {
+            logger.error("A WebAssembly app cannot run on this node", metadata: ["app": "\(app.manifest.id)", "reason": "\(error)"])
+            return nil
+        }
     }
 
     /// The registered app a credential belongs to. Known credentials are answered from memory;

@@ -173,6 +173,7 @@ struct SpecScenario {
         try await call(.get, "/api/admin/apps", as: alice)
         try await call(.post, "/api/admin/apps", as: alice, json: ["id": "org.example.x", "name": "X", "icon": ["url": "https://example.org/x.png"]])
         try await call(.post, "/api/admin/apps/org.example.x/credential", as: alice)
+        try await call(.put, "/api/admin/apps/org.example.x/module", as: alice, body: Data([0x00, 0x61, 0x73, 0x6D]))
         try await call(.delete, "/api/admin/apps/org.example.x", as: alice)
         try await call(.delete, "/api/conversations/\(group.id)", as: carol)
         try await call(.delete, "/api/conversations/\(UUID().uuidString)", as: carol)

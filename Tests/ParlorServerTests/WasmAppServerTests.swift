@@ -1,0 +1,117 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import ParlorInput
+import ParlorKit
+@testable import ParlorServer
+import ParlorWasmHost
+import Testing
+
+/// An app that is one WebAssembly file, added to a running server by the operator's route: run by
+/// the server itself, refused with a sentence when it is not fit, upgraded in place, removed.
+@Suite("WebAssembly apps on a running server")
+struct WasmAppServerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let admin: HTTPFields = [.authorization: "Bearer \(OperationsTests.token)"]
+
+    /// examples/dice-c, built by its script with the toolchain's clang (`optimization`: clang's -O flag).
+    static func dice(optimization: String = "-Os") throws -> Data {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString).wasm")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let build = Process()
+        build.executableURL = root.appendingPathComponent("examples/dice-c/build")
+        build.arguments = [output.path]
+        build.environment = ProcessInfo.processInfo.environment.merging(["PARLOR_WASM_OPT": optimization]) { $1 }
+        build.standardOutput = FileHandle.nullDevice
+        try build.run()
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0, "examples/dice-c/build failed")
+        return try Data(contentsOf: output)
+    }
+
+    static func post(_ api: API, module: Data, to path: String = "/api/admin/apps", method: HTTPRequest.Method = .post) async throws -> Reply {
+        var headers = admin
+        headers[.contentType] = AdminRoutes.wasmContentType
+        return try await api.request(method, path, body: module, headers: headers)
+    }
+
+    @Test("The operator adds Dice as one .wasm file: people play it at once, the list shows its module's hash, an upgrade replaces it in place, a removal takes it off")
+    func addPlayUpgradeRemove() async throws {
+        try await TestServer { $0.adminToken(OperationsTests.token) }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let module = try Self.dice()
+
+            let added = try await Self.post(api, module: module)
+            #expect(added.status == .created, "\(added.text)")
+            let info = try added.decode(Wire.RegisteredAppInfo.self)
+            let hash = SHA256.hash(data: module).map { String(format: "%02x", $0) }.joined()
+            #expect(info.id == "org.example.dice" && info.moduleHash == hash)
+            try await RemoteAppTests.waitUntilListed(api, as: alice, app: "org.example.dice")
+
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: [direct.id: 0])
+            let opened = try await aliceSocket.openApp("org.example.dice", in: direct.id)
+            #expect(opened.error == nil, "\(String(describing: opened.error))")
+            #expect(opened.view.visibleTexts.contains("No rolls yet"), "\(opened.view.visibleTexts)")
+            try await aliceSocket.activate("Roll a die", in: opened, conversation: direct.id)
+            let rolled = try #require(try await bobSocket.messages(1).first)
+            #expect(rolled.app?.layout.caption?.contains(" rolled ") == true, "\(String(describing: rolled.app))")
+
+            let listed = try await api.request(.get, "/api/admin/apps", headers: Self.admin).decode([Wire.RegisteredAppInfo].self)
+            #expect(listed.map(\.moduleHash) == [hash])
+            // A module app has no credential to replace.
+            let rotate = try await api.request(.post, "/api/admin/apps/org.example.dice/credential", headers: Self.admin)
+            #expect(rotate.status == .badRequest && rotate.text.contains("no credential"), "\(rotate.text)")
+
+            // Upgraded in place: another build of the same app; the app still answers.
+            let rebuilt = try Self.dice(optimization: "-O2")
+            let upgraded = try await Self.post(api, module: rebuilt, to: "/api/admin/apps/org.example.dice/module", method: .put)
+            #expect(upgraded.status == .ok, "\(upgraded.text)")
+            #expect(try upgraded.decode(Wire.RegisteredAppInfo.self).moduleHash != hash)
+            let reopened = try await aliceSocket.openApp("org.example.dice", in: direct.id)
+            #expect(reopened.error == nil, "\(String(describing: reopened.error))")
+            // ...under another app's id, it is refused.
+            let wrongID = try await Self.post(api, module: rebuilt, to: "/api/admin/apps/org.example.other/module", method: .put)
+            #expect(wrongID.status == .badRequest && wrongID.text.contains("keeps the app's id"), "\(wrongID.text)")
+
+            let removed = try await api.request(.delete, "/api/admin/apps/org.example.dice", headers: Self.admin)
+            #expect(removed.status == .noContent)
+            try await RemoteAppTests.waitUntilListed(api, as: alice, app: "org.example.dice", listed: false)
+            for socket in [aliceSocket, bobSocket] { await socket.disconnect() }
+        }
+    }
+
+    @Test("A module that imports WASI, that is not WebAssembly, or larger than the limit is refused with a sentence; nothing is added")
+    func refusals() async throws {
+        try await TestServer {
+            $0.adminToken(OperationsTests.token)
+            $0.wasmLimits.maxModuleBytes = 64 * 1024
+        }.run { api in
+            // A module importing WASI's fd_write, in bytes: its type section, then its import section.
+            var wasi: [UInt8] = [0x00, 0x61, 0x73, 0x6D, 1, 0, 0, 0, 0x01, 0x09, 0x01, 0x60, 0x04, 0x7F, 0x7F, 0x7F, 0x7F, 0x01, 0x7F]
+            let (from, name) = (Array("wasi_snapshot_preview1".utf8), Array("fd_write".utf8))
+            let imports: [UInt8] = [1, UInt8(from.count)] + from + [UInt8(name.count)] + name + [0x00, 0x00]
+            wasi += [0x02, UInt8(imports.count)] + imports
+            let importsWASI = try await Self.post(api, module: Data(wasi))
+            #expect(importsWASI.status == .badRequest && importsWASI.text.contains("wasi_snapshot_preview1.fd_write"), "\(importsWASI.text)")
+
+            let text = Data(#"(module (func (export "parlor_call")))"#.utf8)
+            let notWasm = try await Self.post(api, module: text)
+            #expect(notWasm.status == .badRequest && notWasm.text.contains("not a WebAssembly module"), "\(notWasm.text)")
+
+            let large = try await Self.post(api, module: Data(count: 64 * 1024 + 1))
+            #expect(large.status == .contentTooLarge && large.text.contains("bodyTooLarge"), "\(large.text)")
+
+            let listed = try await api.request(.get, "/api/admin/apps", headers: Self.admin).decode([Wire.RegisteredAppInfo].self)
+            #expect(listed.isEmpty)
+            // Without the operator's token, nothing at all.
+            var headers: HTTPFields = [.contentType: AdminRoutes.wasmContentType]
+            headers[.authorization] = "Bearer wrong"
+            let stranger = try await api.request(.post, "/api/admin/apps", body: try Self.dice(), headers: headers)
+            #expect(stranger.status == .unauthorized)
+        }
+    }
+}

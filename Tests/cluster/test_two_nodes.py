@@ -283,6 +283,21 @@ def find_button(view, title):
     return None
 
 
+def offers(node, token, app):
+    """Whether `node`'s store offers `app` to the holder of `token`."""
+    return any(found["id"] == app for found in node.http("GET", "/api/apps", token=token)["apps"])
+
+
+def wait_until_offered(nodes, token, app, offered=True):
+    """Waits up to 5 s until every node offers `app` (or, with offered=False, none does)."""
+    for node in nodes:
+        for _ in range(100):
+            if offers(node, token, app) == offered:
+                break
+            time.sleep(0.05)
+        assert offers(node, token, app) == offered, f"node on port {node.port} {'does not offer' if offered else 'still offers'} {app}"
+
+
 async def frames_until(socket, predicate, timeout=15):
     """The first frame on `socket` that `predicate` accepts."""
     async def loop():
@@ -351,16 +366,7 @@ def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_e
                                capture_output=True, text=True, check=True)
         secret = next(line for line in added.stdout.splitlines() if line.startswith("parlor_app_"))
         alice = nodes[0].http("POST", "/api/auth/signup", {"username": "alice", "displayName": "Alice", "password": "purple-otter-47"})["token"]
-
-        def offered(node):
-            return any(app["id"] == "org.example.dice" for app in node.http("GET", "/api/apps", token=alice)["apps"])
-
-        for node in nodes:
-            for _ in range(100):
-                if offered(node):
-                    break
-                time.sleep(0.05)
-            assert offered(node), f"node on port {node.port} does not offer the app"
+        wait_until_offered(nodes, alice, "org.example.dice")
 
         async def copies():
             sockets = []
@@ -379,7 +385,7 @@ def test_an_app_added_with_the_command_reaches_both_nodes_and_its_removal_ends_e
                 assert closed.value.rcvd.reason == "This app was removed from the server."
 
         asyncio.run(copies())
-        assert not offered(nodes[1])
+        assert not offers(nodes[1], alice, "org.example.dice")
     finally:
         for node in nodes:
             node.stop()
@@ -725,16 +731,7 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
         assert "a WebAssembly app of" in added.stdout, added.stdout
         assert "parlor_app_" not in added.stdout, "a module app has no credential"
         alice_token, bob_token, conversation = setup_conversation(nodes[0])
-
-        def offered(node):
-            return any(app["id"] == "org.example.dice" for app in node.http("GET", "/api/apps", token=alice_token)["apps"])
-
-        for node in nodes:
-            for _ in range(100):
-                if offered(node):
-                    break
-                time.sleep(0.05)
-            assert offered(node), f"node on port {node.port} does not offer the app"
+        wait_until_offered(nodes, alice_token, "org.example.dice")
 
         async def connect(node, token):
             return await connect_session(node, token, conversation)
@@ -773,12 +770,7 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
         asyncio.run(asyncio.wait_for(scenario(), 60))
 
         subprocess.run([BINARY, "apps", "remove", "org.example.dice", *store], capture_output=True, check=True)
-        for node in nodes:
-            for _ in range(100):
-                if not offered(node):
-                    break
-                time.sleep(0.05)
-            assert not offered(node), f"node on port {node.port} still offers the app"
+        wait_until_offered(nodes, alice_token, "org.example.dice", offered=False)
     finally:
         for node in nodes:
             node.stop()

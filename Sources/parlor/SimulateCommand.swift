@@ -3,6 +3,7 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import ParlorTesting
+import ParlorWasmHost
 
 extension AppsCommand {
     /// `parlor apps simulate MANIFEST -- COMMAND…`: ParlorTesting's simulator for an app in any
@@ -15,15 +16,22 @@ extension AppsCommand {
                 Each line read is a request such as {"as": "Alice", "do": "openApp", "app": "Dice"}; each answer is one line \
                 of JSON on standard output. The app is started with COMMAND and spoken to over its standard input and output, \
                 or, with --listen, dials in as it would to a server: the first line printed then gives its PARLOR_URL and \
-                PARLOR_APP_SECRET, and requests wait until it is connected.
+                PARLOR_APP_SECRET, and requests wait until it is connected. An app that is one WebAssembly file \
+                (docs/APPS-WASM.md) is given as that file, with no command: the simulator runs it itself.
                 """)
-        @Argument(help: "The app's manifest (JSON), as for parlor apps add.") var manifest: String
+        @Argument(help: "The app's manifest (JSON), as for parlor apps add; or the app's .wasm file.") var manifest: String
         @Option(help: "The people in the conversation, separated by commas.") var people = "Alice,Bob"
         @Flag(help: "Wait for the app to dial in over WebSocket instead of starting COMMAND.") var listen = false
         @Option(help: "How long to wait for one answer of the app, in seconds (at most 600).") var deadline = 5.0
         @Argument(parsing: .postTerminator, help: "The command that starts the app (after --).") var command: [String] = []
 
         func validate() throws {
+            if (try? AppsCommand.readModule(manifest)) ?? nil != nil {
+                guard !listen, command.isEmpty else {
+                    throw ValidationError("A .wasm app runs in the simulator itself: give neither a command nor --listen.")
+                }
+                return
+            }
             guard listen != !command.isEmpty else {
                 throw ValidationError("Give the app's command after --, or --listen for an app that dials in, not both.")
             }
@@ -31,14 +39,16 @@ extension AppsCommand {
         }
 
         func run() async throws {
-            let manifest = try readManifest(self.manifest)
             let names = people.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw CommandFailure("--people names nobody.") }
             let wait = Duration.seconds(deadline)
             let app: AnyMessagesApp
             var listener: AppListener?
             var process: ProcessAppLink?
-            if listen {
+            if let module = try AppsCommand.readModule(self.manifest) {
+                app = WasmApp.app(try await AppsCommand.failingAsCommand { try WasmAppModule(bytes: Array(module)) })
+            } else if listen {
+                let manifest = try readManifest(self.manifest)
                 let opened = try await OutOfProcess.listen(manifest: manifest, deadline: wait)
                 listener = opened
                 app = opened.app
@@ -46,6 +56,7 @@ extension AppsCommand {
                 encoder.outputFormatting = .withoutEscapingSlashes
                 Self.write(try encoder.encode(["listening": ["url": opened.url.absoluteString, "secret": opened.secret]]))
             } else {
+                let manifest = try readManifest(self.manifest)
                 do {
                     let started = try OutOfProcess.process(manifest: manifest, command: command, deadline: wait)
                     process = started

@@ -57,7 +57,8 @@ class Simulator:
 
     def __init__(self, manifest: str | Path, command: list[str] | None = None, people=("Alice", "Bob"), listen: bool = False):
         arguments = [parlor_binary(), "apps", "simulate", str(manifest), "--people", ",".join(people)]
-        arguments += ["--listen"] if listen else ["--", *command]
+        # A .wasm app (docs/APPS-WASM.md) is run by the simulator itself: no command.
+        arguments += ["--listen"] if listen else ["--", *command] if command else []
         self._process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         try:
             self.listening: dict | None = self._read()["listening"] if listen else None

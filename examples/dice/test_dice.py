@@ -390,11 +390,21 @@ def dice_bubbles(person) -> list[dict]:
     return [line for line in person.transcript() if line["kind"] == "bubble" and line.get("appName") == "Dice"]
 
 
-def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_simulator():
+@pytest.fixture(params=["python", "wasm"])
+def hosted(request, tmp_path):
+    """What `parlor apps simulate` is given: this app in its own process (the manifest and the
+    command), or the same app in C as one WebAssembly file (examples/dice-c), which it runs itself."""
+    if request.param == "python":
+        return HERE / "manifest.json", [sys.executable, str(HERE / "dice.py")]
+    module = tmp_path / "dice.wasm"
+    subprocess.run([str(HERE.parent / "dice-c" / "build"), str(module)], check=True, capture_output=True, timeout=120)
+    return module, []
+
+
+def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_simulator(hosted):
     from parlor_simulator import Simulator, SimulatorError
 
-    command = [sys.executable, str(HERE / "dice.py")]
-    with Simulator(HERE / "manifest.json", command, people=["Alice", "Bob", "Carol"]) as simulator:
+    with Simulator(*hosted, people=["Alice", "Bob", "Carol"]) as simulator:
         alice, bob, carol = (simulator.person(name) for name in ("Alice", "Bob", "Carol"))
         opened = alice.open_app("Dice")
         assert opened["texts"] == ["Dice", "No rolls yet", "Roll"]
@@ -433,13 +443,12 @@ def test_three_people_roll_in_one_session_and_a_forged_score_is_refused_in_the_s
             alice.tap("Cheat")
 
 
-def test_two_rolls_at_once_both_count_in_the_simulator():
+def test_two_rolls_at_once_both_count_in_the_simulator(hosted):
     """Bob rolls on the scoreboard he sees while Alice's newer roll is still on its way to him:
     Parlor re-runs his roll on the newest scoreboard, so neither roll is lost."""
     from parlor_simulator import Simulator
 
-    command = [sys.executable, str(HERE / "dice.py")]
-    with Simulator(HERE / "manifest.json", command, people=["Alice", "Bob"]) as simulator:
+    with Simulator(*hosted, people=["Alice", "Bob"]) as simulator:
         alice, bob = simulator.person("Alice"), simulator.person("Bob")
         alice.open_app("Dice")
         alice.tap("Roll a die")

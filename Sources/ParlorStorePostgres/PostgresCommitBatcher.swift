@@ -133,7 +133,10 @@ actor PostgresCommitBatcher {
         let now = Timestamp(Date())
         let sequence = try await connection.rows("""
             WITH next AS (
-                UPDATE conversations SET last_seq = last_seq + 1, last_activity = \(now) WHERE id = \(conversation) RETURNING last_seq
+                UPDATE conversations SET last_seq = last_seq + 1,
+                    last_message_seq = CASE WHEN \(message.content.isEvent) THEN last_message_seq ELSE last_seq + 1 END,
+                    last_activity = \(now)
+                WHERE id = \(conversation) RETURNING last_seq
             )
             INSERT INTO messages (conversation_id, seq, id, sender_id, kind, session_id, content, sent_at, reply_to, search_text)
             SELECT \(conversation), last_seq, \(message.id.description), \(message.sender.description), \(message.content.kind),

@@ -305,6 +305,15 @@ enum PostgresSchema {
             "ALTER TABLE registered_apps ADD COLUMN module_hash TEXT",
             "ALTER TABLE registered_apps ADD COLUMN module BYTEA",
         ]),
+        Migration(name: "v19: the last message someone sent", statements: [
+            // What brings an archived or deleted conversation back (ListPlace): a message someone
+            // sent, not an event line such as a new name.
+            "ALTER TABLE conversations ADD COLUMN last_message_seq BIGINT NOT NULL DEFAULT 0",
+            """
+            UPDATE conversations SET last_message_seq = COALESCE(
+                (SELECT MAX(seq) FROM messages m WHERE m.conversation_id = conversations.id AND m.kind <> 'event'), 0)
+            """,
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

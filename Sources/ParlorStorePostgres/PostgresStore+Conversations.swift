@@ -42,7 +42,7 @@ extension PostgresStore {
     /// The conversations with these ids, in the order given (missing ones left out).
     static func conversations(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [ConversationRecord] {
         let rows = try await connection.rows("""
-            SELECT id, title, is_group, created_at, last_seq FROM conversations WHERE id = ANY(\(ids))
+            SELECT id, title, is_group, created_at, last_seq, last_message_seq FROM conversations WHERE id = ANY(\(ids))
             """, logger: logger)
         let memberRows = try await connection.rows("""
             SELECT conversation_id, user_id, is_admin FROM members WHERE conversation_id = ANY(\(ids)) ORDER BY joined_at, join_order
@@ -57,11 +57,11 @@ extension PostgresStore {
         }
         var records: [String: ConversationRecord] = [:]
         for row in rows {
-            let (id, title, isGroup, createdAt, lastSequence) = try row.decode((String, String?, Bool, Timestamp, Int64).self)
+            let (id, title, isGroup, createdAt, lastSequence, lastMessageSequence) = try row.decode((String, String?, Bool, Timestamp, Int64, Int64).self)
             guard let conversationID = ConversationID(id) else { continue }
             records[id] = ConversationRecord(
                 id: conversationID, title: title, isGroup: isGroup, createdAt: createdAt.date, members: members[id] ?? [],
-                lastSequence: lastSequence, admins: admins[id] ?? [])
+                lastSequence: lastSequence, lastMessageSequence: lastMessageSequence, admins: admins[id] ?? [])
         }
         return ids.compactMap { records[$0] }
     }
@@ -138,7 +138,7 @@ extension PostgresStore {
             // only a mute in place when the message came keeps it archived.
             case .mute(let on):
                 """
-                UPDATE members SET muted = \(on), archived_through = CASE WHEN \(on) AND archived_through < (SELECT last_seq FROM conversations WHERE id = \(id))
+                UPDATE members SET muted = \(on), archived_through = CASE WHEN \(on) AND archived_through < (SELECT last_message_seq FROM conversations WHERE id = \(id))
                     THEN NULL ELSE archived_through END
                 WHERE conversation_id = \(id) AND user_id = \(member) RETURNING 1
                 """

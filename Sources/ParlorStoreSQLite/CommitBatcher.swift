@@ -91,8 +91,13 @@ enum CommitBatcher {
         func write(_ db: Database) throws -> StoredMessage? {
             let now = SQLiteStore.now()
             guard let sequence = try Int64.fetchOne(
-                db.cachedStatement(sql: "UPDATE conversations SET last_seq = last_seq + 1, last_activity = ? WHERE id = ? RETURNING last_seq"),
-                arguments: [SQLiteStore.time(now), conversation])
+                db.cachedStatement(
+                    sql: """
+                        UPDATE conversations SET last_seq = last_seq + 1,
+                            last_message_seq = CASE WHEN ? THEN last_message_seq ELSE last_seq + 1 END, last_activity = ?
+                        WHERE id = ? RETURNING last_seq
+                        """),
+                arguments: [message.content.isEvent, SQLiteStore.time(now), conversation])
             else { return nil }
             try db.cachedStatement(
                 sql: """

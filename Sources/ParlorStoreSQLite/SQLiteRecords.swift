@@ -49,12 +49,13 @@ struct ConversationRow: Decodable, FetchableRecord {
     let isGroup: Bool
     let createdAt: Double
     let lastSeq: Int64
+    let lastMessageSeq: Int64
 
     func record(members: [MemberRow]) -> ConversationRecord? {
         guard let id = ConversationID(id) else { return nil }
         return ConversationRecord(
             id: id, title: title, isGroup: isGroup, createdAt: SQLiteStore.date(createdAt), members: members.compactMap { UserID($0.userId) },
-            lastSequence: lastSeq, admins: members.filter(\.isAdmin).compactMap { UserID($0.userId) })
+            lastSequence: lastSeq, lastMessageSequence: lastMessageSeq, admins: members.filter(\.isAdmin).compactMap { UserID($0.userId) })
     }
 }
 

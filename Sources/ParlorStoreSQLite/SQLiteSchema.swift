@@ -279,6 +279,15 @@ enum SQLiteSchema {
             try db.execute(sql: "ALTER TABLE registered_apps ADD COLUMN module_hash TEXT")
             try db.execute(sql: "ALTER TABLE registered_apps ADD COLUMN module BLOB")
         }
+        migrator.registerMigration("v19: the last message someone sent") { db in
+            // What brings an archived or deleted conversation back (ListPlace): a message someone
+            // sent, not an event line such as a new name.
+            try db.execute(sql: """
+                ALTER TABLE conversations ADD COLUMN last_message_seq INTEGER NOT NULL DEFAULT 0;
+                UPDATE conversations SET last_message_seq = IFNULL(
+                    (SELECT MAX(seq) FROM messages m WHERE m.conversation_id = conversations.id AND m.kind != 'event'), 0);
+                """)
+        }
         return migrator
     }
 }

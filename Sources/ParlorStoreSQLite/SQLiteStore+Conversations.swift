@@ -80,7 +80,7 @@ extension SQLiteStore {
             // only a mute in place when the message came keeps it archived.
             case .mute(let on):
                 (
-                    "muted = ?, archived_through = CASE WHEN ? AND archived_through < (SELECT last_seq FROM conversations WHERE id = ?) THEN NULL ELSE archived_through END",
+                    "muted = ?, archived_through = CASE WHEN ? AND archived_through < (SELECT last_message_seq FROM conversations WHERE id = ?) THEN NULL ELSE archived_through END",
                     [on, on, conversation.description]
                 )
             // A pin keeps its place in the order when pinned again.

@@ -1,6 +1,8 @@
 import Foundation
+import GRDB
 import ParlorKit
 import ParlorStore
+import PostgresNIO
 import Testing
 
 @Suite("Where a conversation sits in one member's list: pinned, archived, marked unread")
@@ -131,6 +133,65 @@ struct ListPlaceStoreTests {
             _ = try await store.append(event, validate: acceptAll)
             let bobs = try #require(try await store.summary(of: group, for: bob))
             #expect(bobs.unreadCount == 1 && bobs.lastMessage?.content.isEvent == true, "the line is the last message, not an unread one")
+        }
+    }
+
+    @Test("A line about the conversation (a new name) brings back neither an archived nor a deleted conversation; the next message someone sends does", arguments: StoreBackend.all)
+    func eventsDoNotBringBack(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let dave = try await store.makeUser("dave")
+            let group = try await store.makeConversation(alice, bob, carol, dave, title: "Plans")
+            try await store.send("hello", from: alice, in: group)
+            try await store.changeList(.archive(true), user: bob.id, conversation: group.id, at: Date())
+            try await store.changeList(.deleteHistory(through: nil), user: carol.id, conversation: group.id, at: Date())
+            // Dave archived it, and muted it after a message brought it back: muting then keeps it listed.
+            try await store.changeList(.archive(true), user: dave.id, conversation: group.id, at: Date())
+
+            let renamed = NewMessage(id: MessageID(), conversationID: group.id, sender: alice.id, content: .event(.renamed(title: "Friday")))
+            _ = try await store.append(renamed, validate: acceptAll)
+            #expect(try await store.summary(of: group, for: bob)?.isArchived == true, "a new name leaves it in Archived")
+            #expect(try await store.summary(of: group, for: carol)?.isDeleted == true, "a new name does not bring back what she deleted")
+            try await store.changeList(.mute(true), user: dave.id, conversation: group.id, at: Date())
+            #expect(try await store.summary(of: group, for: dave)?.isArchived == true, "muted after a line only: still archived")
+
+            try await store.send("dinner at eight?", from: alice, in: group)
+            #expect(try await store.summary(of: group, for: bob)?.isArchived == false, "a message someone sent brings it back")
+            let carols = try #require(try await store.summary(of: group, for: carol))
+            #expect(!carols.isDeleted && carols.unreadCount == 1, "back with the new message only")
+        }
+    }
+
+    @Test("Conversations stored before v19 learn their last message someone sent when the migration runs", arguments: StoreBackend.all)
+    func lastMessageMigration(backend: StoreBackend) async throws {
+        try await backend.withDatabase { database in
+            let store = try await database.open()
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let group = try await store.makeConversation(alice, bob, title: "Plans")
+            try await store.send("hello", from: alice, in: group)
+            let renamed = NewMessage(id: MessageID(), conversationID: group.id, sender: alice.id, content: .event(.renamed(title: "Friday")))
+            _ = try await store.append(renamed, validate: acceptAll)
+            let statements = ["ALTER TABLE conversations DROP COLUMN last_message_seq"]
+            if let url = database.postgresURL {
+                try await PostgresTestServer.withClient(url: url) { client in
+                    for statement in statements + ["DELETE FROM schema_migrations WHERE name = 'v19: the last message someone sent'"] {
+                        try await client.query(PostgresQuery(unsafeSQL: statement))
+                    }
+                }
+            } else {
+                let queue = try DatabaseQueue(path: try #require(database.sqlitePath))
+                try await queue.write { db in
+                    for statement in statements + ["DELETE FROM grdb_migrations WHERE identifier = 'v19: the last message someone sent'"] {
+                        try db.execute(sql: statement)
+                    }
+                }
+            }
+            let reopened = try await database.open()
+            let record = try #require(try await reopened.conversation(id: group.id))
+            #expect(record.lastSequence == 2 && record.lastMessageSequence == 1, "the line is last, the message before it is the last someone sent")
         }
     }
 }

@@ -11,14 +11,19 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     public var members: [UserID]
     /// The sequence number of the newest message (0 when empty).
     public var lastSequence: Int64
+    /// The sequence number of the newest message someone sent, event lines ("Alice renamed the
+    /// group") left out (0 when none): what brings an archived or deleted conversation back.
+    public var lastMessageSequence: Int64
     /// A group's admins, in the order they joined: the creator first, and never none while the
     /// group has members. Empty for 1:1 conversations.
     public var admins: [UserID]
 
     /// A conversation as a store read it (public so that stores in other modules can build one).
     public init(
-        id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64, admins: [UserID] = []
+        id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64,
+        lastMessageSequence: Int64? = nil, admins: [UserID] = []
     ) {
+        self.lastMessageSequence = lastMessageSequence ?? lastSequence
         self.id = id
         self.title = title
         self.isGroup = isGroup
@@ -52,9 +57,9 @@ public struct ConversationSummary: Sendable, Hashable, Codable {
     /// Whether the member muted it: their devices do not alert them of its messages.
     public var isMuted: Bool { place.isMuted }
     /// Whether it is out of the member's list, in Archived.
-    public var isArchived: Bool { place.isArchived(lastSequence: conversation.lastSequence) }
+    public var isArchived: Bool { place.isArchived(lastSequence: conversation.lastMessageSequence) }
     /// Whether the member deleted it for themselves and nothing came since: out of their list.
-    public var isDeleted: Bool { place.isDeleted(lastSequence: conversation.lastSequence) }
+    public var isDeleted: Bool { place.isDeleted(lastSequence: conversation.lastMessageSequence) }
 
     /// A member's summary as a store read it.
     public init(conversation: ConversationRecord, unreadCount: Int, lastMessage: StoredMessage?, place: ListPlace = ListPlace(), unreadMentions: Int = 0) {

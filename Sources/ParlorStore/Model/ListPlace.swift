@@ -8,13 +8,15 @@ public struct ListPlace: Sendable, Hashable, Codable {
     /// When they pinned it, for the pinned ones' order at the top of the list; nil when not pinned.
     public var pinnedAt: Date?
     /// The conversation's last sequence when they archived it; nil when not archived. An archived
-    /// conversation comes back into the list with the next message, unless it is muted.
+    /// conversation comes back into the list with the next message someone sends (an event line
+    /// does not bring it back), unless it is muted.
     public var archivedThrough: Int64?
     /// They marked it unread: the list shows it unread until they open it.
     public var isMarkedUnread: Bool
     /// The conversation's last sequence when they deleted it for themselves; nil when they never
     /// did. Its messages up to there are hidden from them (`HiddenMessages`); it is out of their
-    /// list until a new message brings it back with only what came after.
+    /// list until a new message someone sends (not an event line) brings it back with only what
+    /// came after.
     public var deletedThrough: Int64?
 
     public init(
@@ -27,12 +29,14 @@ public struct ListPlace: Sendable, Hashable, Codable {
         self.deletedThrough = deletedThrough
     }
 
-    /// Whether the conversation is out of the list because they deleted it and nothing came since.
+    /// Whether the conversation is out of the list because they deleted it and nothing came since;
+    /// `lastSequence` is its newest message someone sent.
     public func isDeleted(lastSequence: Int64) -> Bool {
         deletedThrough.map { lastSequence <= $0 } ?? false
     }
 
-    /// Whether the conversation is out of the list, in Archived, when its last message is `lastSequence`.
+    /// Whether the conversation is out of the list, in Archived, when the newest message someone
+    /// sent is `lastSequence`.
     public func isArchived(lastSequence: Int64) -> Bool {
         guard let archivedThrough else { return false }
         return isMuted || lastSequence <= archivedThrough

@@ -85,6 +85,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
+    @Option(help: "The fuel (about one WebAssembly instruction each) one call of a WebAssembly app may burn; 0 turns metering off (measuring only: a loop would then never stop).")
+    var wasmFuelPerCall: UInt64 = ServerConfiguration().wasmLimits.fuelPerCall
+
     @Flag(help: "Let the image proxy, link previews, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")
     var imageProxyPrivateHosts = false
 
@@ -164,6 +167,7 @@ struct Serve: AsyncParsableCommand {
         settings.signInNotice = signInNotice ?? (demo ? DemoData.signInNotice : nil)
         settings.metricsPort = metricsPort
         settings.editWindow = .seconds(editWindowSeconds)
+        settings.wasmLimits.fuelPerCall = wasmFuelPerCall
         settings.unsendWindow = .seconds(unsendWindowSeconds)
         settings.messagesPerMinute = messagesPerMinute
         settings.messageBurst = messageBurst

@@ -119,9 +119,11 @@ struct WasmSandboxTests {
         }
     }
 
-    @Test("A well-behaved module answers each call by its id, each call in a fresh instance")
-    func answers() async throws {
-        let link = try Self.link(Self.module())
+    @Test("A well-behaved module answers each call by its id, each call in a fresh instance; with metering off (measuring only) too", arguments: [
+        WasmLimits(), WasmLimits(fuelPerCall: 0),
+    ])
+    func answers(limits: WasmLimits) async throws {
+        let link = try Self.link(Self.module(), limits: limits)
         for _ in 0..<3 {
             let call = Self.call()
             let result = try await link.call(call, container: nil, upload: nil)

@@ -25,6 +25,7 @@ import fanout
 import idle
 import long_run
 import outside
+import wasm
 import reads
 import report
 from servers import PEERS, prioritize
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def options(argv):
     parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few minutes (shorter steps, 1,000 idle connections)")
-    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,reads,cluster,outside,aging",
+    parser.add_argument("--scenarios", default="fanout,latency,idle,app,durable,reads,cluster,outside,wasm,aging",
                         help="comma-separated subset to run")
     parser.add_argument("--peers", default=",".join(PEERS), help=f"the XMPP peers to run beside Parlor (default {','.join(PEERS)})")
     parser.add_argument("--members", type=int, default=100, help="room size (default 100)")
@@ -182,6 +183,9 @@ async def run(config):
         if "outside" in config.scenarios:
             log(f"[7] an app outside the server: a Tic-Tac-Toe move at {config.app_rate:g} moves/s, in the server and in its own process")
             results["outside"] = await outside.measure(work, config, log)
+        if "wasm" in config.scenarios:
+            log(f"[10] an app that is one WebAssembly file: a Dice roll at {config.app_rate:g} rolls/s, run by the server and in its own process")
+            results["wasm"] = await wasm.measure(work, config, log)
         if "cluster" in config.scenarios:
             log(f"[6] two nodes on one PostgreSQL against one node, {config.members} members")
             results["cluster"] = await cluster.measure(work, config, log)

@@ -24,6 +24,7 @@ import durable
 import fanout
 import idle
 import reads
+import wasm
 from servers import ParlorServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +134,13 @@ async def load(scenario, tool, out, seconds, rate, work):
     elif scenario == "app":
         config = SimpleNamespace(app_pairs=4, app_rate=rate / 100, app_seconds=seconds)
         await app_trip.measure(work / "app", config, print)
+    elif scenario == "wasm":
+        # Dice as one WebAssembly file, rolled by pairs (scenario 10's first part).
+        wasm.ParlorServer = server_factory
+        config = SimpleNamespace(app_pairs=4, app_rate=rate / 100, app_seconds=seconds)
+        module = work / "dice.wasm"
+        subprocess.run([str(wasm.DICE_C / "build"), str(module)], check=True, capture_output=True)
+        await wasm.wasm_rolls(work / "wasm", config, print, module)
     elif scenario == "reads":
         # Mostly reads (each moving the mark by one), after the messages they read are written.
         count = int(rate * seconds)
@@ -164,7 +172,7 @@ def demangle(text):
 
 def main():
     parser = argparse.ArgumentParser(prog="bench/profile")
-    parser.add_argument("scenario", choices=["fanout", "app", "durable", "idle", "cluster", "reads", "prosody-fanout", "ejabberd-fanout"])
+    parser.add_argument("scenario", choices=["fanout", "app", "wasm", "durable", "idle", "cluster", "reads", "prosody-fanout", "ejabberd-fanout"])
     parser.add_argument("--connections", type=int, default=500, help="idle sessions (with --tool massif)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app; reads/s for reads")

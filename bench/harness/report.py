@@ -63,6 +63,10 @@ def checks(results):
     if out_:
         out.append(("app in the server (scenario 7)", out_["inside"]["exactly_once"]))
         out.append(("app in its own process (scenario 7)", out_["outside"]["exactly_once"]))
+    was = results.get("wasm")
+    if was:
+        for key, label in (("wasm", "one WebAssembly file"), ("unmetered", "one WebAssembly file, unmetered"), ("process", "its own process")):
+            out.append((f"Dice as {label} (scenario 10)", not was[key]["failures"] and was[key]["rolls"] > 0))
     clu = results.get("cluster")
     if clu:
         for key, label in (("one", "one node"), ("two", "two nodes")):
@@ -208,6 +212,21 @@ def rows(results):
         c = ext["connected"]
         table.append((f"7. Server memory per connected app, {c['apps']} apps (KiB); idle CPU {c['idle_cpu'] * 100:.2f}% of a core",
                       _fmt(c["per_app"] / 1024, 1), "—", "—", "reported", ""))
+    was = results.get("wasm")
+    if was:
+        for q in ("p50", "p99"):
+            r = _ratio(was["wasm"]["roll"][q], was["process"]["roll"][q])
+            table.append((f"10. Dice roll with the app as one WebAssembly file run by the server, {q} (ms); the same app in its own process (Python) in the reference column",
+                          _fmt(was["wasm"]["roll"][q], 1), _fmt(was["process"]["roll"][q], 1) + " (own process)", _x(r),
+                          "below the own process at p99" if q == "p99" else "", _met(r is not None and r < 1.0) if q == "p99" else ""))
+        r = _ratio(was["wasm"]["roll"]["p99"], was["unmetered"]["roll"]["p99"])
+        table.append(("10. The Wasm roll, p99 (ms), with fuel metering on; metering off in the reference column",
+                      _fmt(was["wasm"]["roll"]["p99"], 1), _fmt(was["unmetered"]["roll"]["p99"], 1) + " (unmetered)", _x(r), "reported", ""))
+        load = was["loading"]
+        table.append((f"10. Server memory per loaded WebAssembly app, {load['modules']} modules of {load['module_bytes']:,} bytes, each opened once (KiB)",
+                      _fmt(load["per_module"] / 1024, 1), "—", "—", "reported", ""))
+        table.append(("10. Adding a module with `parlor apps add` until the app is offered, p50 (ms)",
+                      _fmt(load["add_p50_ms"], 0), "—", "—", "reported", ""))
     age = results.get("aging")
     if age:
         table.append((f"9. Plain messages acked/s by one writer in a closed loop (NORMAL), the best of the last two {age['window']:g}-s "
@@ -367,6 +386,25 @@ def write(results, directory, name=None):
         c = ext["connected"]
         lines.append(f"- {c['apps']} app connections held open: server RSS {c['baseline'] / 2**20:.1f} → {c['loaded'] / 2**20:.1f} MiB "
                      f"({c['per_app'] / 1024:.1f} KiB each), idle CPU {c['idle_cpu'] * 100:.2f}% of a core")
+        lines.append("")
+    was = results.get("wasm")
+    if was:
+        lines += ["## Apps as one WebAssembly file", "",
+                  "The same Dice (examples/dice-c in C, examples/dice in Python: the same calls and answers), rolled by pairs "
+                  "at the app rate: run by the server as one .wasm file (with fuel metering, then without), and in its own "
+                  "process on the server's core (the same CPU budget), one after the other in this run. A roll runs from the "
+                  "tap on the last bubble to the new bubble at the other player. There is no Dice inside the server, so the "
+                  "Wasm roll is compared with the app's own process, not with an app in the server.", ""]
+        for label, key in (("one WebAssembly file", "wasm"), ("one WebAssembly file, fuel metering off", "unmetered"), ("its own process (Python)", "process")):
+            h = was[key]
+            lines.append(f"- {label}: roll p50 {h['roll']['p50']:.1f} ms, p99 {h['roll']['p99']:.1f} ms (tap → app frame p50 "
+                         f"{h['tap_to_view']['p50']:.1f}, appEvent → bubble {h['event_to_delivered']['p50']:.1f}); {h['rolls']:,} rolls; "
+                         f"CPU per roll: server {h['server_cpu_per_roll'] * 1e6:,.0f} µs"
+                         + (f", the app's process {h['app_cpu_per_roll'] * 1e6:,.0f} µs" if h.get("app_cpu_per_roll") else ""))
+        load = was["loading"]
+        lines.append(f"- {load['modules']} modules of {load['module_bytes']:,} bytes added and opened: server RSS {load['baseline'] / 2**20:.1f} → "
+                     f"{load['loaded'] / 2**20:.1f} MiB ({load['per_module'] / 1024:.0f} KiB each); `parlor apps add` until offered "
+                     f"p50 {load['add_p50_ms']:.0f} ms, max {load['add_max_ms']:.0f} ms")
         lines.append("")
     dur = results.get("durable")
     if dur:

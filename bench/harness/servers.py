@@ -123,12 +123,13 @@ def unlimited_rates(binary):
 class ParlorServer(Server):
     name = "Parlor"
 
-    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=(), postgres=None, cpu_quota=None, outside=()):
+    def __init__(self, data_dir, durability="full", core=SERVER_CORE, wrapper=(), postgres=None, cpu_quota=None, outside=(), extra=()):
         """`postgres`: a database URL (a node of several, instead of SQLite). `cpu_quota`: a
         `CpuQuota` the process runs in from its first instruction. `outside`: seed app ids hosted
         outside the server, each run by `parlor apps run` on the server's core (the same CPU
-        budget as in process)."""
+        budget as in process). `extra`: more options of `parlor serve`."""
         self.outside = list(outside)
+        self.extra = list(extra)
         self.runners = []
         self.credentials = {}
         self.data_dir = Path(data_dir)
@@ -145,7 +146,7 @@ class ParlorServer(Server):
         store = ["--postgres", self.postgres] if self.postgres else ["--durability", self.durability]
         command = ["taskset", "-c", self.core, *self.wrapper, str(self.binary), "serve", "--port", str(self.port),
                    "--data-dir", str(self.data_dir), "--password-cost", "4", *store, "--log-level", "warning",
-                   *unlimited_rates(self.binary), *[part for app in self.outside for part in ("--out-of-process", app)]]
+                   *unlimited_rates(self.binary), *[part for app in self.outside for part in ("--out-of-process", app)], *self.extra]
         if self.cpu_quota is not None:
             command = self.cpu_quota.wrap(command)
         self.log = open(self.data_dir / "parlor.log", "ab")

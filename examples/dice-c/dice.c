@@ -400,10 +400,9 @@ static void validate(pj call, pw *w) {
     parlor_end(w);
 }
 
-static const char *const lifecycle_hooks[] = {
-    "willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willSelect", "didSelect",
-    "didReceive", "didStartSending", "didCancelSending", "willTransition", "didTransition",
-};
+/* The hooks that change what the person sees; the others are answered "unimplemented", and
+ * Parlor stops calling them (docs/APPS-PROTOCOL.md §3.2). */
+static const char *const showing_hooks[] = {"willBecomeActive", "willSelect", "didSelect", "didReceive"};
 
 static void parlor_app(pj call, pw *w) {
     static State state;
@@ -425,15 +424,12 @@ static void parlor_app(pj call, pw *w) {
         handle(call, w, &state, context);
         return;
     }
-    for (unsigned i = 0; i < sizeof lifecycle_hooks / sizeof *lifecycle_hooks; i++) {
-        if (!pj_equals(hook, lifecycle_hooks[i])) continue;
+    for (unsigned i = 0; i < sizeof showing_hooks / sizeof *showing_hooks; i++) {
+        if (!pj_equals(hook, showing_hooks[i])) continue;
         /* Opening a message or receiving one shows it; opening from the drawer shows none. */
         static Board board;
         pj message = pj_equals(hook, "willBecomeActive") ? pj_get(context, "selectedMessage") : pj_get(call, "message");
-        int shows = (pj_equals(hook, "willSelect") || pj_equals(hook, "didSelect") || pj_equals(hook, "didReceive")
-                     || pj_equals(hook, "willBecomeActive"))
-            && board_of(message, &board);
-        if (shows) {
+        if (board_of(message, &board)) {
             state.seen_length = pj_string(pj_get(message, "url"), state.seen, sizeof state.seen);
         } else if (pj_equals(hook, "willBecomeActive")) {
             state.seen_length = 0;
@@ -447,5 +443,6 @@ static void parlor_app(pj call, pw *w) {
         return;
     }
     parlor_begin_result(w, call);
+    pw_raw(w, ",\"unimplemented\":true");
     parlor_end(w);
 }

@@ -191,9 +191,12 @@ def answer(call: dict, *, die=roll_die) -> dict:
         return result(call_id, view=view(state, context))
     if hook == "handle":
         return handle(call_id, call.get("action"), state, context, die)
-    if hook in HOOKS:
+    if hook in SHOWING:
         state = remember(state, hook, call.get("message"), context)
         return result(call_id, state=state, view=view(state, context))
+    if hook in QUIET:
+        # Nothing to do: Parlor stops calling them (docs/APPS-PROTOCOL.md §3.2).
+        return result(call_id, unimplemented=True)
     return result(call_id)
 
 
@@ -212,10 +215,9 @@ def remember(state: dict, hook: str, message: object, context: dict) -> dict:
     return state
 
 
-HOOKS = {
-    "willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willSelect", "didSelect",
-    "didReceive", "didStartSending", "didCancelSending", "willTransition", "didTransition",
-}
+# The hooks that change what the person sees, and those where there is nothing to do.
+SHOWING = {"willBecomeActive", "willSelect", "didSelect", "didReceive"}
+QUIET = {"didBecomeActive", "willResignActive", "didResignActive", "didStartSending", "didCancelSending", "willTransition", "didTransition"}
 
 
 def handle(call_id: str, action: object, state: object, context: dict, die) -> dict:

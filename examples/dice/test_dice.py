@@ -101,15 +101,20 @@ def test_a_new_instance_gets_a_state_and_the_screen_with_no_rolls():
     assert_screen(frame["result"]["view"], "No rolls yet")
 
 
-@pytest.mark.parametrize("hook", sorted(dice.HOOKS))
-def test_every_hook_keeps_the_count_and_shows_the_opened_scores(hook):
+@pytest.mark.parametrize("hook", sorted(dice.SHOWING))
+def test_every_hook_that_shows_keeps_the_count_and_shows_the_opened_scores(hook):
     opened = message(scoreboard({ALICE: 4, BOB: 9}, BOB, 3), BOB)
     frame = dice.answer({"id": "c2", "hook": hook, "state": {"rolls": 2}, "context": context(selected=opened), "message": opened})
     assert frame["result"]["state"]["rolls"] == 2
     # Opening, selecting or receiving a scoreboard makes it the one on screen.
-    if hook in ("willBecomeActive", "willSelect", "didSelect", "didReceive"):
-        assert frame["result"]["state"]["seen"] == opened["url"]
+    assert frame["result"]["state"]["seen"] == opened["url"]
     assert_screen(frame["result"]["view"], f"${ALICE}: 4 · ${BOB}: 9")
+
+
+@pytest.mark.parametrize("hook", sorted(dice.QUIET))
+def test_the_other_hooks_are_unimplemented_so_parlor_stops_calling_them(hook):
+    frame = dice.answer({"id": "c9", "hook": hook, "state": {"rolls": 2}, "context": context()})
+    assert frame["result"] == {"id": "c9", "unimplemented": True}
 
 
 def test_a_scoreboard_received_while_open_replaces_the_one_on_screen():

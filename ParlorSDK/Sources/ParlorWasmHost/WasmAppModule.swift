@@ -62,7 +62,7 @@ public struct WasmAppModule: Sendable {
         self.limits = limits
         byteCount = bytes.count
         self.module = module
-        engine = EngineBox()
+        engine = EngineBox(metered: limits.fuelPerCall > 0)
         // Instantiated once now, so that what only an instance shows (the memory's limits, the
         // exports' signatures, a start function that traps) refuses the module here, not at a call.
         let run = try WasmCall(module: self, environment: .inspection)
@@ -73,6 +73,10 @@ public struct WasmAppModule: Sendable {
 /// The engine every call of one module runs on (it translates the module's code once per store;
 /// WasmKit serializes what stores share).
 final class EngineBox: @unchecked Sendable {
-    let engine = Engine(configuration: EngineConfiguration(fuelMetering: true))
+    let engine: Engine
+
+    init(metered: Bool) {
+        engine = Engine(configuration: EngineConfiguration(fuelMetering: metered))
+    }
 }
 #endif

@@ -37,7 +37,7 @@ struct WasmCall {
         limits = module.limits
         name = module.manifest.name
         // The start function, if any, runs under the same budget as the call.
-        store.fuel = Fuel(remaining: module.limits.fuelPerCall)
+        if module.limits.fuelPerCall > 0 { store.fuel = Fuel(remaining: module.limits.fuelPerCall) }
         var imports = Imports()
         for function in WasmABI.HostFunction.allCases {
             imports.define(

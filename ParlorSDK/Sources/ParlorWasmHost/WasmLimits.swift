@@ -8,7 +8,8 @@ public struct WasmLimits: Sendable, Hashable {
     /// The most 64 KiB pages of memory a module may declare as its maximum (a module must declare one).
     public var maxMemoryPages: UInt64
     /// The fuel one call may burn (about one unit per WebAssembly instruction): a loop that does
-    /// not end stops here, with the app's `appUnavailable`.
+    /// not end stops here, with the app's `appUnavailable`. 0 turns metering off, for measuring
+    /// what it costs only: a loop would then never end.
     public var fuelPerCall: UInt64
     /// The largest answer, in bytes of JSON: the app protocol's frame limit.
     public var maxAnswerBytes: Int

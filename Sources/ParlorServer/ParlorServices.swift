@@ -97,7 +97,7 @@ final class ParlorServices: Sendable {
         let apps = apps
         remoteApps = RemoteApps(
             store: store, directory: directory, deadline: configuration.appCallDeadline, wasmLimits: configuration.wasmLimits,
-            metrics: metrics, logger: logger
+            metrics: metrics, logger: logger, onUpgraded: { app in await apps.appUpgraded(app) }
         ) { app, reason in
             await apps.appRemoved(app, reason: reason)
         }

@@ -187,7 +187,7 @@ struct AppsCommand: AsyncParsableCommand {
         func run() async throws {
             guard let module = try AppsCommand.readModule(self.module) else { throw CommandFailure("\(self.module) is not a WebAssembly module.") }
             let app = try await AppsCommand.failingAsCommand {
-                try await data.withStore { try await AppRegistrations(store: $0).upgrade(module: module, limits: WasmLimits()) }
+                try await data.withStore { try await AppRegistrations(store: $0).upgrade(module: module, limits: WasmLimits(), builtIn: SeedApps.all().map(\.manifest)) }
             }
             print("Upgraded \(app.manifest.name) (\(app.manifest.id)) to a module of \(module.count) bytes, SHA-256 \(app.moduleHash ?? "").")
         }

@@ -85,7 +85,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("out-of-process"), help: "A seed app to host as an app outside the server (repeat for several); run it with `parlor apps run ID`.")
     var outOfProcess: [String] = []
 
-    @Option(help: "The fuel (about one WebAssembly instruction each) one call of a WebAssembly app may burn; 0 turns metering off (measuring only: a loop would then never stop).")
+    @Option(help: ArgumentHelp(
+        "The fuel (about one WebAssembly instruction each) one call of a WebAssembly app may burn; 0 turns metering off (measuring only: a loop would then never stop).",
+        visibility: .hidden))
     var wasmFuelPerCall: UInt64 = ServerConfiguration().wasmLimits.fuelPerCall
 
     @Flag(help: "Let the image proxy, link previews, and apps whose manifest allows any host, reach hosts on private networks (a server on a local network).")

@@ -14,14 +14,14 @@ struct WasmAppServerTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let admin: HTTPFields = [.authorization: "Bearer \(OperationsTests.token)"]
 
-    /// examples/dice-c, built by its script with the toolchain's clang (`optimization`: clang's -O flag).
-    static func dice(optimization: String = "-Os") throws -> Data {
+    /// examples/dice-c, built by its script with the toolchain's clang; `title`: the view's title.
+    static func dice(title: String = "Dice") throws -> Data {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("dice-\(UUID().uuidString).wasm")
         defer { try? FileManager.default.removeItem(at: output) }
         let build = Process()
         build.executableURL = root.appendingPathComponent("examples/dice-c/build")
         build.arguments = [output.path]
-        build.environment = ProcessInfo.processInfo.environment.merging(["PARLOR_WASM_OPT": optimization]) { $1 }
+        build.environment = ProcessInfo.processInfo.environment.merging(["DICE_TITLE": title]) { $1 }
         build.standardOutput = FileHandle.nullDevice
         try build.run()
         build.waitUntilExit()
@@ -66,13 +66,21 @@ struct WasmAppServerTests {
             let rotate = try await api.request(.post, "/api/admin/apps/org.example.dice/credential", headers: Self.admin)
             #expect(rotate.status == .badRequest && rotate.text.contains("no credential"), "\(rotate.text)")
 
-            // Upgraded in place: another build of the same app; the app still answers.
-            let rebuilt = try Self.dice(optimization: "-O2")
+            // Upgraded in place: a new version of the same app, which people see at their next open.
+            let rebuilt = try Self.dice(title: "Dice 2")
             let upgraded = try await Self.post(api, module: rebuilt, to: "/api/admin/apps/org.example.dice/module", method: .put)
             #expect(upgraded.status == .ok, "\(upgraded.text)")
             #expect(try upgraded.decode(Wire.RegisteredAppInfo.self).moduleHash != hash)
-            let reopened = try await aliceSocket.openApp("org.example.dice", in: direct.id)
-            #expect(reopened.error == nil, "\(String(describing: reopened.error))")
+            try await aliceSocket.send("closeApp", ["conversation": .string(direct.id.description)])
+            try await aliceSocket.send("openApp", ["conversation": .string(direct.id.description), "app": "org.example.dice"])
+            // The frames of the close, then of the open: the first drawn view after them is the new version's.
+            var drawn: [String] = []
+            for _ in 0..<10 {
+                let update = try await aliceSocket.appUpdate()
+                if update.isActive, update.error == nil, !update.view.visibleTexts.isEmpty { drawn = update.view.visibleTexts }
+                if drawn.first == "Dice 2" { break }
+            }
+            #expect(drawn.first == "Dice 2", "the new version draws: \(drawn)")
             // ...under another app's id, it is refused.
             let wrongID = try await Self.post(api, module: rebuilt, to: "/api/admin/apps/org.example.other/module", method: .put)
             #expect(wrongID.status == .badRequest && wrongID.text.contains("keeps the app's id"), "\(wrongID.text)")

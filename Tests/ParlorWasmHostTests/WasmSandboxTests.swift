@@ -202,22 +202,86 @@ struct WasmSandboxTests {
         #expect(try await link.call(call, container: nil, upload: nil).id == call.id, "the next call is answered")
     }
 
-    @Test("While one call loops, the same app's other calls and another app are answered")
-    func loopDoesNotHoldOthers() async throws {
-        // A budget that a debug build burns in about a second when the machine is idle.
-        let looping = try Self.link(Self.loopsOnHandle, limits: WasmLimits(fuelPerCall: 8_000_000))
+    /// A container whose reads wait until `release()`.
+    final class HeldContainer: AppContainer {
+        private let gate = AsyncStream<Void>.makeStream()
+        let asked = AsyncStream<Void>.makeStream()
+        func release() { gate.continuation.finish() }
+        func data(forKey key: String) async throws -> Data? {
+            asked.continuation.yield()
+            for await _ in gate.stream {}
+            return Data("1".utf8)
+        }
+        func setData(_ data: Data?, forKey key: String) async throws {}
+    }
+
+    @Test("While one call is held on its lane, the same app's other calls and another app are answered")
+    func heldCallDoesNotHoldOthers() async throws {
+        // On handle, it reads its container, which answers only when the test says.
+        let reader = Self.module(
+            body: """
+                (if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then
+                  (drop (call $get (i32.const 160) (i32.const 5) (i32.const 1000) (i32.const 64)))))
+                """,
+            extra: #"(import "parlor" "container_get" (func $get (param i32 i32 i32 i32) (result i32)))"#)
+        let held = try Self.link(reader)
         let other = try Self.link(Self.module())
-        let stuck = Task { (await Self.failure(looping, Self.call(.handle)), ContinuousClock.now) }
-        try await Task.sleep(for: .milliseconds(20))
+        let container = HeldContainer()
+        let stuck = Task { try await held.call(Self.call(.handle), container: container, upload: nil) }
+        var asked = container.asked.stream.makeAsyncIterator()
+        _ = await asked.next()
         for _ in 0..<5 {
-            _ = try await looping.call(Self.call(.render), container: nil, upload: nil)
+            let call = Self.call(.render)
+            #expect(try await held.call(call, container: nil, upload: nil).id == call.id)
             _ = try await other.call(Self.call(.render), container: nil, upload: nil)
         }
-        let answered = ContinuousClock.now
-        let (error, stopped) = await stuck.value
-        #expect(error?.code == .appUnavailable)
-        // Had they waited behind the loop (one lane), they would have been answered after it stopped.
-        #expect(stopped > answered, "the loop was still running while the others were answered")
+        // Had they waited behind the held call (one lane), they would still be waiting.
+        container.release()
+        _ = try await stuck.value
+    }
+
+    @Test("A call that runs past the deadline on work that costs little fuel (filling 16 MiB again and again) is answered appUnavailable at the deadline and stopped; the next call is answered")
+    func pastTheDeadline() async throws {
+        let filler = Self.module(
+            body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then (loop $again (memory.fill (i32.const 0) (i32.const 0) (i32.const 16777216)) (br $again))))",
+            memory: "256 256")
+        let link = try Self.link(filler)
+        let started = ContinuousClock.now
+        let error = await Self.failure(link, Self.call(.handle))
+        #expect(error?.code == .appUnavailable && error?.message.contains("did not answer within") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < AppWire.callDeadline + .seconds(3))
+        // Its lane is free again once the watchdog stopped the loop: four calls fill every lane.
+        for _ in 0..<WasmAppLink.maxConcurrentCalls {
+            let call = Self.call(.render)
+            #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+        }
+    }
+
+    @Test("Host functions given places outside the memory, or asked for too many random bytes, fail that call only")
+    func hostFunctionsOutOfBounds() async throws {
+        let imports = #"(import "parlor" "log" (func $log (param i32 i32))) (import "parlor" "random_bytes" (func $random (param i32 i32)))"#
+        let outside = try Self.link(Self.module(body: "(call $log (i32.const -16) (i32.const 32))", extra: imports))
+        #expect(await Self.failure(outside)?.message.contains("outside the module's memory") == true)
+        let huge = try Self.link(Self.module(body: "(call $random (i32.const 0) (i32.const 100000))", extra: imports))
+        #expect(await Self.failure(huge)?.message.contains("random bytes") == true)
+        let many = try Self.link(Self.module(
+            body: "(local $i i32) (loop $again (call $random (i32.const 0) (i32.const 4096)) (local.set $i (i32.add (local.get $i) (i32.const 1))) (br_if $again (i32.lt_u (local.get $i) (i32.const 17))))",
+            extra: imports))
+        #expect(await Self.failure(many)?.message.contains("random bytes") == true, "16 asks of 4 KiB is the most")
+        let enough = try Self.link(Self.module(body: "(call $random (i32.const 400) (i32.const 4096))", extra: imports))
+        let call = Self.call()
+        #expect(try await enough.call(call, container: nil, upload: nil).id == call.id)
+    }
+
+    @Test("A start function is refused when the module is added; a table cannot grow past 10,000 elements")
+    func startAndTables() async throws {
+        let start = try Self.refusal(Self.module(extra: "(func $boot) (start $boot)"))
+        #expect(start.message.contains("start function"), "\(start.message)")
+        let grower = try Self.link(Self.module(
+            body: "(if (i32.ne (table.grow $t (ref.null func) (i32.const 1000000)) (i32.const -1)) (then unreachable))",
+            extra: "(table $t 1 funcref)"))
+        let call = Self.call()
+        #expect(try await grower.call(call, container: nil, upload: nil).id == call.id, "table.grow answered -1")
     }
 
     @Test("A recursion without end fails that call (the stack is exhausted), not the host")
@@ -280,6 +344,7 @@ struct WasmSandboxTests {
                 (local $n i32)
                 (local.set $n (call $get (i32.const 160) (i32.const 5) (i32.const 1000) (i32.const 64)))
                 (if (i32.eq (local.get $n) (i32.const -1)) (then (return (call $answerWithState (local.get $in) (i32.const 150) (i32.const 8)))))
+                (if (i32.lt_s (local.get $n) (i32.const 0)) (then unreachable))
                 (if (i32.gt_s (local.get $n) (i32.const 64)) (then
                   (i32.store8 (i32.const 1000) (i32.add (i32.const 48) (i32.div_u (local.get $n) (i32.const 100))))
                   (return (call $answerWithState (local.get $in) (i32.const 1000) (i32.const 1)))))

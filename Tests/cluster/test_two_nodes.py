@@ -739,12 +739,15 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
         async def roll(alice, bob):
             await alice.send(json.dumps({"type": protocol.Client.openApp, "conversation": conversation, "app": "org.example.dice"}))
             opened = await frames_until(alice, lambda f: f["type"] == protocol.Server.app and f["update"]["isActive"])
+            titles.append(opened["update"]["view"]["children"][0]["text"])
             action = find_button(opened["update"]["view"], "Roll")
             assert action, f"Dice shows its Roll button: {opened['update']}"
             await alice.send(json.dumps({"type": protocol.Client.appEvent, "conversation": conversation, "app": "org.example.dice",
                                          "event": {"kind": "action", "action": action}}))
             received = await frames_until(bob, lambda f: f["type"] == protocol.Server.message and f["message"].get("app"))
             return received["message"]["app"]["layout"]["caption"]
+
+        titles = []
 
         async def scenario():
             alice, bob = await connect(nodes[1], alice_token), await connect(nodes[0], bob_token)
@@ -761,13 +764,19 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
 
         first = listed()
         assert "wasm sha256:" in first, first
-        # Another build of the same app (a different optimization): an upgrade in place.
+        # A new version of the same app (another title): an upgrade in place, seen through both nodes.
         rebuilt = os.path.join(folder, "dice-o2.wasm")
-        subprocess.run([build, rebuilt], check=True, capture_output=True, env={**os.environ, "PARLOR_WASM_OPT": "-O2"})
+        subprocess.run([build, rebuilt], check=True, capture_output=True, env={**os.environ, "DICE_TITLE": "Dice 2"})
         upgraded = subprocess.run([BINARY, "apps", "upgrade", rebuilt, *store], capture_output=True, text=True, check=True)
         assert "Upgraded Dice" in upgraded.stdout, upgraded.stdout
         assert listed() != first, "the new module's hash is listed"
-        asyncio.run(asyncio.wait_for(scenario(), 60))
+        # The nodes read the registrations every second: the new version draws within a few.
+        for _ in range(5):
+            asyncio.run(asyncio.wait_for(scenario(), 60))
+            if titles[-1] == "Dice 2":
+                break
+            time.sleep(1)
+        assert titles[0] == "Dice" and titles[-1] == "Dice 2", titles
 
         subprocess.run([BINARY, "apps", "remove", "org.example.dice", *store], capture_output=True, check=True)
         wait_until_offered(nodes, alice_token, "org.example.dice", offered=False)

@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -213,7 +212,8 @@ async def adding_and_memory(work, config, log, module, count=20):
     """`parlor apps add` until the app is offered, for `count` modules, and the server's memory
     before and after (each opened once, so its code is translated)."""
     server = ParlorServer(work).start()
-    folder = Path(tempfile.mkdtemp(prefix="bench-wasm-"))
+    folder = work / "modules"
+    folder.mkdir(parents=True, exist_ok=True)
     members = []
     try:
         token = (await parlor_driver.sign_up(server.port, ["operator", "peer"]))["operator"]
@@ -251,7 +251,8 @@ async def adding_and_memory(work, config, log, module, count=20):
 
 
 async def measure(work, config, log):
-    module = Path(tempfile.mkdtemp(prefix="bench-dice-")) / "dice.wasm"
+    work.mkdir(parents=True, exist_ok=True)
+    module = work / "dice.wasm"
     subprocess.run([str(DICE_C / "build"), str(module)], check=True, capture_output=True)
     log("  Dice as one WebAssembly file, run by the server:")
     wasm = await wasm_rolls(work / "wasm-in", config, log, module)

@@ -8,6 +8,10 @@
 #include "parlor.h"
 
 #define BASE_URL "https://parlor.example/dice"
+/* The view's title (a build may say which version it is: DICE_TITLE="Dice 2" ./build). */
+#ifndef DICE_TITLE
+#define DICE_TITLE "Dice"
+#endif
 #define ROLL_ACTION "{\"roll\":{}}"
 #define FACES 6
 /* Messages' limit for each caption text (docs/PROTOCOL.md §5). */
@@ -229,7 +233,7 @@ static void write_view(pw *w, const State *state, pj context) {
     scores.length = scores.characters = 0;
     if (has_board) scores_text(&board, &scores);
     pw_raw(w, "{\"type\":\"stack\",\"axis\":\"vertical\",\"alignment\":\"center\",\"spacing\":8,\"children\":["
-              "{\"type\":\"text\",\"text\":\"Dice\",\"style\":\"title\"},{\"type\":\"text\",\"text\":");
+              "{\"type\":\"text\",\"text\":\"" DICE_TITLE "\",\"style\":\"title\"},{\"type\":\"text\",\"text\":");
     pw_string(w, has_board ? scores.bytes : "No rolls yet");
     pw_raw(w, ",\"style\":\"body\",\"id\":\"score\"},{\"type\":\"button\",\"title\":\"Roll\",\"action\":");
     pw_string(w, ROLL_ACTION);

@@ -283,7 +283,7 @@ static void pw_string(pw *w, const char *text) { pw_string_bytes(w, text, parlor
 static void pw_int(pw *w, i64 value) {
     char digits[24];
     int n = 0;
-    u64 v = value < 0 ? (u64)(-value) : (u64)value;
+    u64 v = value < 0 ? 0 - (u64)value : (u64)value;
     do { digits[n++] = (char)('0' + v % 10); v /= 10; } while (v);
     if (value < 0) pw_raw(w, "-");
     while (n) pw_bytes(w, &digits[--n], 1);
@@ -291,9 +291,16 @@ static void pw_int(pw *w, i64 value) {
 
 /* `{"type":"result","result":{"id":<the call's id>` — then the app writes `,"state":…` and so
  * on, and `parlor_end`. */
+/* The call's id as JSON (null when the call has none: Parlor then refuses the answer). */
+static void pw_call_id(pw *w, pj call) {
+    pj id = pj_get(call, "id");
+    if (id.length) pw_json(w, id);
+    else pw_raw(w, "null");
+}
+
 static void parlor_begin_result(pw *w, pj call) {
     pw_raw(w, "{\"type\":\"result\",\"result\":{\"id\":");
-    pw_json(w, pj_get(call, "id"));
+    pw_call_id(w, call);
 }
 
 static void parlor_end(pw *w) { pw_raw(w, "}}"); }
@@ -301,7 +308,7 @@ static void parlor_end(pw *w) { pw_raw(w, "}}"); }
 /* A refusal: `code` is a Messages error code, `message` the sentence the person sees. */
 static void parlor_refuse(pw *w, pj call, const char *code, const char *message) {
     pw_raw(w, "{\"type\":\"refuse\",\"refusal\":{\"id\":");
-    pw_json(w, pj_get(call, "id"));
+    pw_call_id(w, call);
     pw_raw(w, ",\"code\":");
     pw_string(w, code);
     pw_raw(w, ",\"message\":");

@@ -18,7 +18,13 @@ public enum WasmApp {
     public static func app(
         _ module: WasmAppModule, manifest: AppManifest? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) -> AnyMessagesApp {
-        AnyMessagesApp(RemoteApp(manifest: manifest ?? module.manifest, link: WasmAppLink(module: module, log: log)))
+        app(WasmAppLink(module: module, log: log), manifest: manifest)
+    }
+
+    /// The app `link` runs, under `manifest` (its module's own when nil). Instances hold the link,
+    /// so a module the link is given later (`replace(with:)`) answers their next call.
+    public static func app(_ link: WasmAppLink, manifest: AppManifest? = nil) -> AnyMessagesApp {
+        AnyMessagesApp(RemoteApp(manifest: manifest ?? link.module.manifest, link: link))
     }
 }
 
@@ -27,7 +33,9 @@ public enum WasmApp {
 /// lane with the fewest waiting: a call that burns its whole budget holds up its own lane only,
 /// and no thread is held waiting for a lane.
 public final class WasmAppLink: AppLink, Sendable {
-    public let module: WasmAppModule
+    /// The module that answers the next call.
+    public var module: WasmAppModule { current.withLock { $0 } }
+    private let current: Mutex<WasmAppModule>
     private let log: @Sendable (String) -> Void
     private let lanes: [Lane]
     /// The hooks the module said it has no code for: not called again.
@@ -37,9 +45,17 @@ public final class WasmAppLink: AppLink, Sendable {
     public static let maxConcurrentCalls = 4
 
     public init(module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        self.module = module
+        current = Mutex(module)
         self.log = log
         lanes = (0..<Self.maxConcurrentCalls).map { Lane(queue: DispatchQueue(label: "parlor.wasm-app.\($0)")) }
+    }
+
+    /// A new version of the app: calls already running finish with the old module, the next ones
+    /// run the new one (an upgrade in place; open instances keep their state, which the host holds).
+    /// The hooks the old one had no code for are asked of the new one again.
+    public func replace(with module: WasmAppModule) {
+        current.withLock { $0 = module }
+        unimplemented.withLock { $0 = [] }
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
@@ -47,15 +63,29 @@ public final class WasmAppLink: AppLink, Sendable {
         let input = Array(AppWire.encode(call))
         let environment = WasmCall.Environment(container: container, now: Date(), log: log)
         let module = module
+        let name = module.manifest.name
         let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { continuation in
+            let answered = Once(continuation)
+            let watchdog = Watchdog()
             let lane = lanes.min { $0.calls.load(ordering: .relaxed) < $1.calls.load(ordering: .relaxed) } ?? lanes[0]
             lane.calls.add(1, ordering: .relaxed)
             lane.queue.async {
-                defer { lane.calls.subtract(1, ordering: .relaxed) }
-                continuation.resume(returning: Result { () throws(MessagesError) -> [UInt8] in
-                    let run = try WasmCall(module: module, environment: environment)
+                defer {
+                    watchdog.finish()
+                    lane.calls.subtract(1, ordering: .relaxed)
+                }
+                answered.resume(Result { () throws(MessagesError) -> [UInt8] in
+                    let run = try WasmCall(module: module, environment: environment, watchdog: watchdog)
                     return try run.run(input)
                 }.mapError { $0 })
+            }
+            // Past the deadline (a call waiting behind others on its lane, or bulk instructions
+            // that cost little fuel and much time), the person is told at once and the call stopped.
+            let seconds = Double(AppWire.callDeadline.components.seconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if answered.resume(.failure(MessagesError(.appUnavailable, "\(name) did not answer within \(Int(seconds)) seconds."))) {
+                    watchdog.stop()
+                }
             }
         }
         let frame: AppWire.AppFrame
@@ -87,6 +117,23 @@ private final class Lane: Sendable {
 
     init(queue: DispatchQueue) {
         self.queue = queue
+    }
+}
+
+/// A continuation resumed once: by the answer or by the deadline, whichever comes first.
+private final class Once: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Result<[UInt8], MessagesError>, Never>?>
+
+    init(_ continuation: CheckedContinuation<Result<[UInt8], MessagesError>, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    /// Resumes with `result` unless it was resumed already; whether this did.
+    @discardableResult
+    func resume(_ result: Result<[UInt8], MessagesError>) -> Bool {
+        guard let continuation = continuation.withLock({ state in defer { state = nil }; return state }) else { return false }
+        continuation.resume(returning: result)
+        return true
     }
 }
 #endif

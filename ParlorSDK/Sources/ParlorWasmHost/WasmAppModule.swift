@@ -36,6 +36,10 @@ public struct WasmAppModule: Sendable {
         } catch {
             throw MessagesError(.invalidValue, "This is not a WebAssembly module Parlor can read: \(error).")
         }
+        if Self.hasStartFunction(bytes) {
+            throw MessagesError(
+                .invalidValue, "The module has a start function; Parlor runs an app's code only in its calls (link with --no-entry).")
+        }
         for wanted in module.imports {
             guard wanted.module == WasmABI.importModule, case .function = wanted.descriptor,
                 WasmABI.HostFunction(rawValue: wanted.name) != nil
@@ -67,6 +71,30 @@ public struct WasmAppModule: Sendable {
         // exports' signatures, a start function that traps) refuses the module here, not at a call.
         let run = try WasmCall(module: self, environment: .inspection)
         try run.checkExports()
+    }
+}
+
+extension WasmAppModule {
+    /// Whether the module has a start section (id 8), which would run code when it is instantiated.
+    static func hasStartFunction(_ bytes: [UInt8]) -> Bool {
+        var at = 8
+        while at < bytes.count {
+            let id = bytes[at]
+            at += 1
+            var size = 0
+            var shift = 0
+            while at < bytes.count, shift < 35 {
+                let byte = bytes[at]
+                at += 1
+                size |= Int(byte & 0x7F) << shift
+                shift += 7
+                if byte < 0x80 { break }
+            }
+            if id == 8 { return true }
+            guard size <= bytes.count - at else { return false }
+            at += size
+        }
+        return false
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import Synchronization
-import WasmKit
+@_spi(Fuzzing) import WasmKit
 
 /// One call of a WebAssembly app: a new instance of its module (so a call starts from the
 /// module's own memory, never from what another person's call left there), the call's JSON
@@ -31,9 +31,14 @@ struct WasmCall {
     private let name: String
 
     /// Instantiates `module` for one call.
+    /// - Parameter watchdog: holds the call's store while it runs, so that a call past its
+    ///   deadline can be stopped from another thread.
     /// - Throws: `invalidValue` when it cannot be instantiated (for a module being added), with the reason.
-    init(module: WasmAppModule, environment: Environment) throws(MessagesError) {
+    init(module: WasmAppModule, environment: Environment, watchdog: Watchdog? = nil) throws(MessagesError) {
         store = Store(engine: module.engine.engine)
+        // Memory and tables cannot grow past the limits, whatever the module declares.
+        store.resourceLimiter = Limiter(maxMemoryBytes: Self.memoryBytes(module.limits))
+        watchdog?.watch(store)
         limits = module.limits
         name = module.manifest.name
         // The start function, if any, runs under the same budget as the call.
@@ -112,6 +117,21 @@ struct WasmCall {
         }
     }
 
+    /// The most table elements a module may have (tables hold functions, not data).
+    static let maxTableElements = 10_000
+    /// The most random bytes one call may ask for, and in one ask.
+    static let maxRandomBytesPerCall = 64 * 1024
+    static let maxRandomBytesPerAsk = 4096
+    /// The longest container key (as the app protocol's reads).
+    static let maxKeyBytes = 200
+
+    private final class Limiter: ResourceLimiter {
+        let maxMemoryBytes: Int
+        init(maxMemoryBytes: Int) { self.maxMemoryBytes = maxMemoryBytes }
+        func limitMemoryGrowth(to desired: Int) throws -> Bool { desired <= maxMemoryBytes }
+        func limitTableGrowth(to desired: Int) throws -> Bool { desired <= WasmCall.maxTableElements }
+    }
+
     private func unavailable(_ reason: String) -> MessagesError {
         MessagesError(.appUnavailable, "\(name) stopped: \(reason).")
     }
@@ -119,7 +139,7 @@ struct WasmCall {
     /// What stopped a call, in words.
     private static func reason(_ error: any Error) -> String {
         let text = String(describing: error)
-        if text.contains("out of fuel") { return "it ran past its budget of work for one call" }
+        if text.contains("out of fuel") { return "it ran past its budget of work or time for one call" }
         if text.contains("call stack exhausted") { return "it called itself too deep" }
         return String(text.split(separator: "\n").first ?? "it failed").replacingOccurrences(of: "Trap: ", with: "")
     }
@@ -135,6 +155,7 @@ struct WasmCall {
     private final class Counters: Sendable {
         let logLines = Atomic<Int>(0)
         let reads = Atomic<Int>(0)
+        let randomBytes = Atomic<Int>(0)
     }
 
     private static func hostFunction(
@@ -167,15 +188,26 @@ struct WasmCall {
                 return [.i64(UInt64(bitPattern: Int64((environment.now.timeIntervalSince1970 * 1000).rounded(.down))))]
             case .randomBytes:
                 let (offset, count) = try bytes(arguments[0], arguments[1])
+                guard count <= maxRandomBytesPerAsk,
+                    counters.randomBytes.add(count, ordering: .relaxed).newValue <= maxRandomBytesPerCall
+                else { throw HostFault("it asked for more random bytes than a call may have") }
                 var generator = SystemRandomNumberGenerator()
                 memory.withUnsafeMutableBufferPointer(offset: UInt(offset), count: count) { buffer in
-                    for index in buffer.indices { buffer[index] = generator.next() }
+                    var index = 0
+                    while index < buffer.count {
+                        withUnsafeBytes(of: generator.next() as UInt64) { word in
+                            for byte in word where index < buffer.count {
+                                buffer[index] = byte
+                                index += 1
+                            }
+                        }
+                    }
                 }
                 return []
             case .containerGet:
                 let (keyOffset, keyCount) = try bytes(arguments[0], arguments[1])
                 let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
-                guard counters.reads.add(1, ordering: .relaxed).newValue <= AppWire.maxContainerReadsPerCall else {
+                guard keyCount <= maxKeyBytes, counters.reads.add(1, ordering: .relaxed).newValue <= AppWire.maxContainerReadsPerCall else {
                     return [.i32(UInt32(bitPattern: WasmABI.refused))]
                 }
                 let key = memory.withUnsafeBufferPointer(offset: UInt(keyOffset), count: keyCount) { String(decoding: $0, as: UTF8.self) }
@@ -194,8 +226,8 @@ struct WasmCall {
         }
     }
 
-    /// How long a container read may take before it is refused.
-    private static let readDeadline: DispatchTimeInterval = .seconds(2)
+    /// How long a container read may take before it is refused: the call's whole deadline.
+    private static let readDeadline = DispatchTimeInterval.seconds(Int(AppWire.callDeadline.components.seconds))
 
     private enum Read: Sendable { case stored(Data), absent, refused }
 
@@ -208,7 +240,7 @@ struct WasmCall {
     private static func read(_ key: String, from container: any AppContainer) -> Read {
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()
-        Task {
+        Task(priority: .high) {
             let read: Read
             do {
                 read = try await container.data(forKey: key).map(Read.stored) ?? .absent
@@ -233,6 +265,45 @@ extension WasmABI.Kind {
         switch self {
         case .i32: .i32
         case .i64: .i64
+        }
+    }
+}
+
+/// Stops a call that runs past its deadline: its store's fuel is set to nothing, again and again
+/// until the call ends, so its next charge traps. The store is WasmKit's, confined to the call's
+/// thread: this writes the one word WasmKit reads at every charge, from another thread, which is
+/// how a host interrupts an interpreter that has no interrupt (WasmKit 0.4.2 has none). With fuel
+/// metering off, nothing stops it.
+final class Watchdog: Sendable {
+    /// The store of the call, handed to the watchdog's thread on purpose (see above).
+    private final class Running: @unchecked Sendable {
+        let store: Store
+        init(_ store: Store) { self.store = store }
+    }
+
+    private let running = Mutex<Running?>(nil)
+    private let finished = Atomic<Bool>(false)
+
+    func watch(_ store: Store) {
+        let call = Running(store)
+        running.withLock { $0 = call }
+    }
+
+    /// The call ended: nothing to stop any more.
+    func finish() {
+        finished.store(true, ordering: .relaxed)
+        running.withLock { $0 = nil }
+    }
+
+    /// Stops the call, if it still runs, within a few milliseconds.
+    func stop() {
+        DispatchQueue.global().async {
+            while !self.finished.load(ordering: .relaxed) {
+                self.running.withLock { call in
+                    if let store = call?.store, store.fuel != nil { store.fuel = Fuel(remaining: 0) }
+                }
+                usleep(2_000)
+            }
         }
     }
 }

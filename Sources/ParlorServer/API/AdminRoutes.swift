@@ -49,7 +49,7 @@ struct AdminRoutes {
             guard upgraded.manifest.id == id else {
                 throw APIError.invalid("This module is the app \(upgraded.manifest.id), not \(id): an upgrade keeps the app's id.")
             }
-            let app = try await registrations.upgrade(module: module, limits: wasmLimits)
+            let app = try await registrations.upgrade(module: module, limits: wasmLimits, builtIn: directory.builtInManifests)
             try await remoteApps.sync()
             return try JSONBody.response(Wire.RegisteredAppInfo(app, connections: 0))
         }

@@ -154,6 +154,12 @@ final class AppHost: Sendable {
         }
     }
 
+    /// A new version of an app replaced the old one: instances resume from their stored state with
+    /// it at their next use (their state is kept; nothing closes).
+    func appUpgraded(_ app: AppID) async {
+        await instances.forgetAll(of: app)
+    }
+
     /// A user left a conversation: their instances there stop.
     func removeInstances(of user: UserID, in conversation: ConversationID) async {
         await instances.remove(user: user, conversation: conversation)

@@ -53,11 +53,12 @@ public struct AppRegistrations: Sendable {
     /// Replaces the module of an app added with `add(module:…)`: running servers take the new
     /// one between calls; open instances keep their state.
     /// - Throws: `fileNotFound` when no module app has the new module's id.
-    public func upgrade(module: Data, limits: WasmLimits) async throws -> RegisteredApp {
+    public func upgrade(module: Data, limits: WasmLimits, builtIn: [AppManifest]) async throws -> RegisteredApp {
         var app = try Self.checked(module: module, limits: limits)
         guard let old = try await store.registeredApps().first(where: { $0.manifest.id == app.manifest.id && $0.moduleHash != nil }) else {
             throw Self.notRegistered(app.manifest.id)
         }
+        try await checkAvailable(app.manifest, builtIn: builtIn, except: app.manifest.id)
         app.addedAt = old.addedAt
         guard try await store.replaceRegisteredModule(app, module: module) else { throw Self.notRegistered(app.manifest.id) }
         return app
@@ -74,8 +75,9 @@ public struct AppRegistrations: Sendable {
     /// Refuses a manifest people could take for an app already here: its id is compared whatever
     /// the letter case, its name by what it looks like (`NameKey`: `Tic Tac Toe`, `TIC-TAC-TOE` or
     /// one with a Cyrillic `Т` is the built-in Tic-Tac-Toe).
-    private func checkAvailable(_ manifest: AppManifest, builtIn: [AppManifest]) async throws {
-        let here = builtIn + (try await store.registeredApps()).map(\.manifest)
+    /// - Parameter except: the app being upgraded, which may keep its own name.
+    private func checkAvailable(_ manifest: AppManifest, builtIn: [AppManifest], except: AppID? = nil) async throws {
+        let here = (builtIn + (try await store.registeredApps()).map(\.manifest)).filter { $0.id != except }
         if let same = here.first(where: { $0.id.rawValue.lowercased() == manifest.id.rawValue.lowercased() }) {
             guard same.id == manifest.id else {
                 throw MessagesError(.idInUse, "The id \(manifest.id) differs only in letter case from \(same.id), already on this server; choose another id.")

@@ -172,6 +172,13 @@ actor InstanceRegistry {
         evicted[key] = nil
     }
 
+    /// Forgets every instance of `app` (a new version of it came): each one's next use resumes the
+    /// stored one with the new version; what is open stays open.
+    func forgetAll(of app: AppID) {
+        instances.removeAll { key, _ in key.app == app }
+        evicted = evicted.filter { $0.key.app != app }
+    }
+
     /// How many instances the cache holds (not those it let go that are still in use).
     var count: Int { instances.count }
 

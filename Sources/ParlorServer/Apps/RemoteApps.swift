@@ -26,7 +26,12 @@ actor RemoteApps {
     nonisolated let metrics: ServerMetrics
     /// Told when an app goes away, to close its open surfaces.
     private let onRemoved: @Sendable (AppID, String) async -> Void
+    /// Told when a WebAssembly app is replaced by a new version, to drop the instances running the old.
+    private let onUpgraded: @Sendable (AppID) async -> Void
     private var registered: [AppID: RegisteredApp] = [:]
+    /// The links of the apps that are WebAssembly modules: an upgrade gives the same link its new
+    /// module, so instances already open run it at their next call.
+    private var wasmLinks: [AppID: WasmAppLink] = [:]
     private var connections: [AppID: [AppConnection]] = [:]
     private var turn: [AppID: Int] = [:]
     /// The sync running now, numbered: a second caller waits for it rather than running one beside
@@ -38,8 +43,10 @@ actor RemoteApps {
 
     init(
         store: any AppRegistryStore, directory: AppDirectory, deadline: Duration, wasmLimits: WasmLimits, metrics: ServerMetrics,
-        logger: Logger, onRemoved: @escaping @Sendable (AppID, String) async -> Void
+        logger: Logger, onUpgraded: @escaping @Sendable (AppID) async -> Void = { _ in },
+        onRemoved: @escaping @Sendable (AppID, String) async -> Void
     ) {
+        self.onUpgraded = onUpgraded
         self.store = store
         self.wasmLimits = wasmLimits
         self.metrics = metrics
@@ -86,16 +93,24 @@ actor RemoteApps {
         // an app's connection or the next periodic sync.
         let store = store
         let read = try await withDeadline(.seconds(5)) { try await store.registeredApps() }
-        let current = Dictionary(read.map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var current = Dictionary(read.map { ($0.manifest.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, app) in current where registered[id] != app {
             if directory.builtInIDs.contains(id) {
                 if registered[id] == nil { logger.warning("A registered app has the id of a built-in app and is ignored", metadata: ["app": "\(id)"]) }
             } else if app.moduleHash != nil {
                 // One WebAssembly module, run here: read once per version (the registrations
                 // carry only its hash), checked again with this node's limits.
-                guard let wasm = await loadModule(of: app) else { continue }
+                guard let wasm = await loadModule(of: app) else {
+                    // Tried again at the next sync; meanwhile the version that runs stays listed as such.
+                    current[id] = registered[id]
+                    continue
+                }
                 let logger = logger
-                directory.register(WasmApp.app(wasm, manifest: app.manifest) { line in logger.info("\(line)", metadata: ["app": "\(id)"]) })
+                let link = wasmLinks[id] ?? WasmAppLink(module: wasm) { line in logger.info("\(line)", metadata: ["app": "\(id)"]) }
+                link.replace(with: wasm)
+                wasmLinks[id] = link
+                directory.register(WasmApp.app(link, manifest: app.manifest))
+                if registered[id] != nil { await onUpgraded(id) }
                 logger.info(registered[id] == nil ? "A WebAssembly app was added" : "A WebAssembly app was upgraded", metadata: ["app": "\(id)"])
             } else {
                 let remote = RemoteApp(manifest: app.manifest, link: ServerAppLink(app: id, name: app.manifest.name, apps: self))
@@ -108,6 +123,7 @@ actor RemoteApps {
         }
         for (id, app) in registered where current[id] == nil {
             directory.unregister(id)
+            wasmLinks[id] = nil
             close(id, where: { _ in true }, reason: "This app was removed from the server.")
             logger.info("An app outside the server was removed", metadata: ["app": "\(id)"])
             await onRemoved(id, "\(app.manifest.name) was removed from this server.")

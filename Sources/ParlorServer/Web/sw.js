@@ -21,6 +21,8 @@ const SHELL = new Set(Object.keys(BUILD.shell));
  * it (js/share.js): on this device only, for one start, deleted at once and at sign-out. */
 const SHARE_CACHE = 'parlor-share';
 const SHARE_ACTION = '/share';
+/** The most photos one share keeps (the system's share sheet sends a few; more are left out). */
+const MAX_SHARED_PHOTOS = 10;
 /** Never answered from here, whatever they are: private or live. */
 const PRIVATE = /^\/(api|ws|images|blobs)(\/|$)/;
 
@@ -55,7 +57,8 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
-  if (request.method === 'POST' && new URL(request.url).pathname === SHARE_ACTION) {
+  const target = new URL(request.url);
+  if (request.method === 'POST' && target.origin === self.location.origin && target.pathname === SHARE_ACTION) {
     event.respondWith(receiveShare(request));
     return;
   }
@@ -86,19 +89,24 @@ async function fromServer(request, path) {
 /** Keeps what was shared (title, text, link, photos) and opens Parlor's "Send to…" picker. Only
  * the latest share is kept; a form that cannot be read leaves the picker saying so. */
 async function receiveShare(request) {
+  // The system's share sheet posts with no referrer; a page of another site that posts a form
+  // here does not get to fill Parlor's "Send to…".
+  if (request.referrer && new URL(request.referrer).origin !== self.location.origin) return Response.redirect('/', 303);
   const cache = await caches.open(SHARE_CACHE);
   for (const key of await cache.keys()) await cache.delete(key);
   try {
     const form = await request.formData();
     const text = (name) => (typeof form.get(name) === 'string' ? form.get(name) : '');
-    const photos = form.getAll('photos').filter((file) => file instanceof File && file.size > 0);
+    const photos = form.getAll('photos').filter((file) => file instanceof File && file.size > 0).slice(0, MAX_SHARED_PHOTOS);
     await Promise.all(photos.map((file, index) => cache.put(`/share/photo/${index}`, new Response(file, {
       headers: { 'Content-Type': file.type || 'application/octet-stream' },
     }))));
-    const shared = { title: text('title'), text: text('text'), url: text('url'), photos: photos.map((file) => file.name || 'photo') };
+    const shared = {
+      title: text('title'), text: text('text'), url: text('url'), photos: photos.map((file) => file.name || 'photo'), at: Date.now(),
+    };
     await cache.put('/share/shared', new Response(JSON.stringify(shared), { headers: { 'Content-Type': 'application/json' } }));
   } catch {
-    await cache.put('/share/shared', new Response(JSON.stringify({ unreadable: true }), { headers: { 'Content-Type': 'application/json' } }));
+    await cache.put('/share/shared', new Response(JSON.stringify({ unreadable: true, at: Date.now() }), { headers: { 'Content-Type': 'application/json' } }));
   }
   return Response.redirect('/#/share', 303);
 }

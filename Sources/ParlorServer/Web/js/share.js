@@ -15,6 +15,8 @@ import { rules } from './rules.js';
 
 /** Where the worker keeps a share (sw.js's `SHARE_CACHE`). */
 const SHARE_CACHE = 'parlor-share';
+/** A share older than this was not meant for now (Parlor was closed before it opened): dropped. */
+const SHARE_LIFETIME_MS = 10 * 60 * 1000;
 
 /** One text from what was shared: its text (or title) and its link, the link once. */
 export function sharedText({ title = '', text = '', url = '' }) {
@@ -33,6 +35,7 @@ export async function takeShared() {
     const kept = await cache.match('/share/shared');
     if (!kept) return null;
     const shared = await kept.json();
+    if (!(Date.now() - Number(shared.at) < SHARE_LIFETIME_MS)) return null;
     const photos = [];
     for (const [index, name] of (Array.isArray(shared.photos) ? shared.photos : []).entries()) {
       const photo = await cache.match(`/share/photo/${index}`);
@@ -65,6 +68,7 @@ export class ShareDialog {
       on: { close: () => this.closed() },
     }, h('form', { class: 'dialog-form', on: { submit: (event) => this.submit(event) } },
       dialogHeader('Send to…', { id: 'share-title', onClose: () => this.element.close() }),
+      h('p', { class: 'setting-hint', text: 'Shared from another app. Nothing is sent until you press Send.' }),
       h('div', { class: 'form-field' }, h('label', { htmlFor: 'share-text', text: 'Message' }), this.text),
       this.photoList,
       this.picker.field,

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import parlor_driver
-from app_trip import paced
+from app_trip import Player, paced
 from servers import ParlorServer, ROOT, prioritize
 from stats import ms, new_histogram, now_ns
 import sys
@@ -36,26 +36,6 @@ def find_button(view, title):
         if found:
             return found
     return None
-
-
-class Roller:
-    def __init__(self, member):
-        self.member = member
-        self.inbox = asyncio.Queue()
-        member.on_frame = lambda _, text, at: self.inbox.put_nowait((json.loads(text), at))
-
-    def drain(self):
-        while not self.inbox.empty():
-            self.inbox.get_nowait()
-
-    async def wait(self, accept, timeout=30.0):
-        deadline = time.monotonic() + timeout
-        while True:
-            frame, at = await asyncio.wait_for(self.inbox.get(), max(0.01, deadline - time.monotonic()))
-            if frame["type"] == protocol.Server.error:
-                raise RuntimeError(f"{self.member.username}: {json.dumps(frame)[:300]}")
-            if accept(frame):
-                return frame, at
 
 
 class Table:
@@ -119,7 +99,7 @@ async def rolls(server, config, log, extra_cpu=lambda: 0.0):
                 member = parlor_driver.ParlorMember(server, name, tokens[name], len(members))
                 member.conversation = conversation
                 members.append(member)
-                pair.append(Roller(member))
+                pair.append(Player(member))
             tables.append(Table(conversation, *pair))
         await asyncio.gather(*(m.connect() for m in members))
         histograms = {k: new_histogram() for k in ("tap_to_view", "event_to_delivered", "roll")}
@@ -230,12 +210,12 @@ async def adding_and_memory(work, config, log, module, count=20):
         member = parlor_driver.ParlorMember(server, "operator", token, 0)
         member.conversation = conversation
         members.append(member)
-        roller = Roller(member)
+        player = Player(member)
         await member.connect()
         for index in range(count):
-            roller.drain()
+            player.drain()
             await member.send({"type": protocol.Client.openApp, "conversation": conversation, "app": f"org.bench.dice{index}"})
-            await roller.wait(lambda f: f["type"] == protocol.Server.app and f["update"]["isActive"])
+            await player.wait(lambda f: f["type"] == protocol.Server.app and f["update"]["isActive"])
         await asyncio.sleep(2)
         loaded = server.rss_bytes()
         adds.sort()

@@ -18,13 +18,7 @@ public enum WasmApp {
     public static func app(
         _ module: WasmAppModule, manifest: AppManifest? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) -> AnyMessagesApp {
-        app(WasmAppLink(module: module, log: log), manifest: manifest)
-    }
-
-    /// The app `link` runs, under `manifest` (its module's own when nil). Instances hold the link,
-    /// so a module the link is given later (`replace(with:)`) answers their next call.
-    public static func app(_ link: WasmAppLink, manifest: AppManifest? = nil) -> AnyMessagesApp {
-        AnyMessagesApp(RemoteApp(manifest: manifest ?? link.module.manifest, link: link))
+        AnyMessagesApp(RemoteApp(manifest: manifest ?? module.manifest, link: WasmAppLink(module: module, log: log)))
     }
 }
 
@@ -33,9 +27,7 @@ public enum WasmApp {
 /// lane with the fewest waiting: a call that burns its whole budget holds up its own lane only,
 /// and no thread is held waiting for a lane.
 public final class WasmAppLink: AppLink, Sendable {
-    /// The module that answers the next call.
-    public var module: WasmAppModule { current.withLock { $0 } }
-    private let current: Mutex<WasmAppModule>
+    public let module: WasmAppModule
     private let log: @Sendable (String) -> Void
     private let lanes: [Lane]
     /// The hooks the module said it has no code for: not called again.
@@ -45,17 +37,9 @@ public final class WasmAppLink: AppLink, Sendable {
     public static let maxConcurrentCalls = 4
 
     public init(module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) {
-        current = Mutex(module)
+        self.module = module
         self.log = log
         lanes = (0..<Self.maxConcurrentCalls).map { Lane(queue: DispatchQueue(label: "parlor.wasm-app.\($0)")) }
-    }
-
-    /// A new version of the app: calls already running finish with the old module, the next ones
-    /// run the new one (an upgrade in place; open instances keep their state, which the host holds).
-    /// The hooks the old one had no code for are asked of the new one again.
-    public func replace(with module: WasmAppModule) {
-        current.withLock { $0 = module }
-        unimplemented.withLock { $0 = [] }
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {

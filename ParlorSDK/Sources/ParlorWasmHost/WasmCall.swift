@@ -47,7 +47,7 @@ struct WasmCall {
         for function in WasmABI.HostFunction.allCases {
             imports.define(
                 module: WasmABI.importModule, name: function.rawValue,
-                Self.hostFunction(function, store: store, environment: environment, maxMemoryBytes: Self.memoryBytes(module.limits)))
+                Self.hostFunction(function, store: store, environment: environment))
         }
         do {
             instance = try module.module.instantiate(store: store, imports: imports)
@@ -159,7 +159,7 @@ struct WasmCall {
     }
 
     private static func hostFunction(
-        _ function: WasmABI.HostFunction, store: Store, environment: Environment, maxMemoryBytes: Int
+        _ function: WasmABI.HostFunction, store: Store, environment: Environment
     ) -> Function {
         let counters = Counters()
         let signature = function.signature

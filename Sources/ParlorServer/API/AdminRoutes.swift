@@ -43,13 +43,8 @@ struct AdminRoutes {
         }
         router.put("/api/admin/apps/:app/module") { request, context in
             try await gate.check(request, context)
-            let id = try appID(context)
-            let module = try await module(of: request)
-            let upgraded = try AppRegistrations.checked(module: module, limits: wasmLimits)
-            guard upgraded.manifest.id == id else {
-                throw APIError.invalid("This module is the app \(upgraded.manifest.id), not \(id): an upgrade keeps the app's id.")
-            }
-            let app = try await registrations.upgrade(module: module, limits: wasmLimits, builtIn: directory.builtInManifests)
+            let app = try await registrations.upgrade(
+                module: try await module(of: request), limits: wasmLimits, builtIn: directory.builtInManifests, id: try appID(context))
             try await remoteApps.sync()
             return try JSONBody.response(Wire.RegisteredAppInfo(app, connections: 0))
         }

@@ -52,9 +52,14 @@ public struct AppRegistrations: Sendable {
 
     /// Replaces the module of an app added with `add(module:…)`: running servers take the new
     /// one between calls; open instances keep their state.
-    /// - Throws: `fileNotFound` when no module app has the new module's id.
-    public func upgrade(module: Data, limits: WasmLimits, builtIn: [AppManifest]) async throws -> RegisteredApp {
+    /// - Parameter id: the app the module must be, when the caller names one.
+    /// - Throws: `fileNotFound` when no module app has the new module's id; `invalidValue` when
+    ///   it is not `id`.
+    public func upgrade(module: Data, limits: WasmLimits, builtIn: [AppManifest], id: AppID? = nil) async throws -> RegisteredApp {
         var app = try Self.checked(module: module, limits: limits)
+        if let id, app.manifest.id != id {
+            throw MessagesError(.invalidValue, "This module is the app \(app.manifest.id), not \(id): an upgrade keeps the app's id.")
+        }
         guard let old = try await store.registeredApps().first(where: { $0.manifest.id == app.manifest.id && $0.moduleHash != nil }) else {
             throw Self.notRegistered(app.manifest.id)
         }
@@ -65,7 +70,7 @@ public struct AppRegistrations: Sendable {
     }
 
     /// A module and its manifest checked; the app as it would be registered.
-    static func checked(module: Data, limits: WasmLimits) throws(MessagesError) -> RegisteredApp {
+    private static func checked(module: Data, limits: WasmLimits) throws(MessagesError) -> RegisteredApp {
         let wasm = try WasmAppModule(bytes: Array(module), limits: limits)
         // No one knows this credential: a module app does not dial in.
         let unknown = RemoteApps.hash(secret: RemoteApps.makeSecret())

@@ -29,9 +29,6 @@ actor RemoteApps {
     /// Told when a WebAssembly app is replaced by a new version, to drop the instances running the old.
     private let onUpgraded: @Sendable (AppID) async -> Void
     private var registered: [AppID: RegisteredApp] = [:]
-    /// The links of the apps that are WebAssembly modules: an upgrade gives the same link its new
-    /// module, so instances already open run it at their next call.
-    private var wasmLinks: [AppID: WasmAppLink] = [:]
     private var connections: [AppID: [AppConnection]] = [:]
     private var turn: [AppID: Int] = [:]
     /// The sync running now, numbered: a second caller waits for it rather than running one beside
@@ -106,10 +103,8 @@ actor RemoteApps {
                     continue
                 }
                 let logger = logger
-                let link = wasmLinks[id] ?? WasmAppLink(module: wasm) { line in logger.info("\(line)", metadata: ["app": "\(id)"]) }
-                link.replace(with: wasm)
-                wasmLinks[id] = link
-                directory.register(WasmApp.app(link, manifest: app.manifest))
+                directory.register(WasmApp.app(wasm, manifest: app.manifest) { line in logger.info("\(line)", metadata: ["app": "\(id)"]) })
+                // Instances running the old version resume from their stored state with the new one.
                 if registered[id] != nil { await onUpgraded(id) }
                 logger.info(registered[id] == nil ? "A WebAssembly app was added" : "A WebAssembly app was upgraded", metadata: ["app": "\(id)"])
             } else {
@@ -123,7 +118,6 @@ actor RemoteApps {
         }
         for (id, app) in registered where current[id] == nil {
             directory.unregister(id)
-            wasmLinks[id] = nil
             close(id, where: { _ in true }, reason: "This app was removed from the server.")
             logger.info("An app outside the server was removed", metadata: ["app": "\(id)"])
             await onRemoved(id, "\(app.manifest.name) was removed from this server.")

@@ -1,6 +1,7 @@
 import Foundation
 import ParlorHost
 import ParlorKit
+import ParlorTesting
 import ParlorWasmHost
 import Testing
 import WAT
@@ -242,21 +243,30 @@ struct WasmSandboxTests {
         _ = try await stuck.value
     }
 
-    @Test("A call that runs past the deadline on work that costs little fuel (filling 16 MiB again and again) is answered appUnavailable at the deadline and stopped; the next call is answered")
+    @Test("A call whose budget outlasts the deadline (filling 16 MiB again and again) is answered appUnavailable at the deadline and stopped by the watchdog; the calls after it are answered", .timeLimit(.minutes(1)))
     func pastTheDeadline() async throws {
         let filler = Self.module(
             body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then (loop $again (memory.fill (i32.const 0) (i32.const 0) (i32.const 16777216)) (br $again))))",
             memory: "256 256")
-        let link = try Self.link(filler)
+        // A budget no call spends in 5 s: only the deadline and its watchdog stop this one.
+        let link = try Self.link(filler, limits: WasmLimits(fuelPerCall: 1 << 60))
         let started = ContinuousClock.now
         let error = await Self.failure(link, Self.call(.handle))
         #expect(error?.code == .appUnavailable && error?.message.contains("did not answer within") == true, "\(String(describing: error))")
         #expect(ContinuousClock.now - started < .seconds(60), "answered at the deadline, not when the loop would end (hours)")
-        // Its lane is free again once the watchdog stopped the loop: four calls fill every lane.
-        for _ in 0..<WasmAppLink.maxConcurrentCalls {
-            let call = Self.call(.render)
-            #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+        // Its lane is free again once the watchdog stopped the loop: calls enough to queue on every
+        // lane, the stopped one included (ties go to the first lane, where the loop ran), are all
+        // answered; had the loop gone on, one of them would wait for ever (the time limit).
+        let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<(2 * WasmAppLink.maxConcurrentCalls) {
+                group.addTask {
+                    let call = Self.call(.render)
+                    return try await link.call(call, container: nil, upload: nil).id == call.id
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
+        #expect(answered == 2 * WasmAppLink.maxConcurrentCalls)
     }
 
     @Test("Host functions given places outside the memory, or asked for too many random bytes, fail that call only")
@@ -317,6 +327,21 @@ struct WasmSandboxTests {
         #expect(error?.message.contains("unreachable") == true, "\(String(describing: error))")
         let call = Self.call(.render)
         #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+    }
+
+    @Test("Hosted in a conversation, a module that traps in validate gets its message refused (messageNotChecked), and nothing is posted")
+    func trapInValidateRefusesTheMessage() async throws {
+        let module = try Self.load(Self.module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 118)) (then unreachable))"))
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [WasmApp.app(module)])
+        let alice = simulator.participant("Alice")
+        let message = Message(url: URL(string: "https://parlor.example/sandboxed?move=1"), layout: .template(TemplateLayout(caption: "A move")))
+        do {
+            _ = try await alice.sendRawMessage(message, app: Self.manifest.name, replacing: nil)
+            Issue.record("a message the app could not check was posted")
+        } catch let error as MessagesError {
+            #expect(error.code == .messageNotChecked, "the host's refusal of a message its app could not check: \(error)")
+        }
+        #expect(try await simulator.participant("Bob").transcript().filter { $0.appName == Self.manifest.name }.isEmpty, "nothing committed")
     }
 
     @Test("Each call starts from the module's own memory: what one call wrote is not there for the next")

@@ -63,8 +63,9 @@ public final class WasmAppLink: AppLink, Sendable {
                     return try run.run(input)
                 }.mapError { $0 })
             }
-            // Past the deadline (a call waiting behind others on its lane, or bulk instructions
-            // that cost little fuel and much time), the person is told at once and the call stopped.
+            // Past the deadline (a call waiting behind others on its lane or on a container read, or
+            // work its budget allows on a slow machine), the person is told at once and the call
+            // stopped.
             let seconds = Double(AppWire.callDeadline.components.seconds)
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 if answered.resume(.failure(MessagesError(.appUnavailable, "\(name) did not answer within \(Int(seconds)) seconds."))) {

@@ -119,9 +119,9 @@ struct ProtocolTableTests {
         case .welcome: .welcome(protocolVersion: 1, user: user)
         case .ready: .ready
         case .pong: .pong(requestId: "r1")
-        case .message: .message(message)
+        case .message: .message(Wire.EncodedMessage(message))
         case .messageChanged: .messageChanged(message)
-        case .ack: .ack(requestId: "r1", message: message)
+        case .ack: .ack(requestId: "r1", message: Wire.EncodedMessage(message))
         case .resync: .resync(conversation: conversation)
         case .conversation:
             .conversation(

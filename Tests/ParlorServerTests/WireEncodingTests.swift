@@ -1,42 +1,57 @@
 import Foundation
 import ParlorInput
-import ParlorKit
+@_spi(Hosting) import ParlorKit
 @testable import ParlorServer
 import ParlorStore
 import Testing
 
-/// A message is encoded once and spliced into its fan-out frame and its sender's ack: the spliced
-/// frames must be exactly the frames the typed `Wire.ServerFrame` encodes.
-@Suite("Frames spliced from an encoded message")
+/// A message that reads the same for everyone is encoded once and copied into its fan-out frame
+/// and its sender's ack by the frames' own encoder: those frames must be exactly the frames of the
+/// same message encoded where it is written, byte for byte.
+@Suite("Frames carrying a message encoded once")
 struct WireEncodingTests {
     static let message = Wire.Message(
         id: MessageID(), conversation: ConversationID(), sequence: 42, sender: UserID(), senderName: "Zoë \"Z\" O'Neil",
-        sentAt: Date(timeIntervalSince1970: 1_790_000_000), kind: "text", text: "line one\nline two \u{1} \\ </script> 🎉",
+        sentAt: Date(timeIntervalSince1970: 1_790_000_000), kind: "text", text: "line one\nline two \u{1} \\ </script> 🎉 https://a.example/x",
         linkPreview: nil, sticker: nil, placement: nil, attachment: nil, app: nil,
         reactions: [Wire.Reaction(emoji: "👍", users: [UserID()])], replyTo: nil, editedAt: nil)
 
-    @Test("The ack of an encoded message reads as the typed ack, whatever the request id holds", arguments: [
+    @Test("The ack of a message encoded once is the ack of the message, whatever the request id holds", arguments: [
         "r1", "quote \" backslash \\ newline \n control \u{7} </script>", nil,
     ])
     func ack(requestId: String?) throws {
-        let encoded = try #require(Wire.EncodedMessage(Self.message))
-        let spliced = Wire.ServerFrame.ackJSON(requestId: requestId, encoded)
-        let typed = Wire.ServerFrame.ack(requestId: requestId, message: Self.message).json()
-        #expect(try Self.object(spliced) == Self.object(typed))
-        #expect(try Self.object(spliced)["requestId"] as? String == requestId)
+        let once = try #require(Wire.EncodedMessage.encodedOnce(Self.message))
+        let copied = Wire.ServerFrame.ack(requestId: requestId, message: once).json()
+        let written = Wire.ServerFrame.ack(requestId: requestId, message: Wire.EncodedMessage(Self.message)).json()
+        #expect(copied == written)
+        #expect(try Self.object(copied)["requestId"] as? String == requestId)
+        #expect(try Self.object(copied)["message"] as? NSDictionary == Self.object(try CompactJSONEncoder.wire.text(Self.message)))
     }
 
-    @Test("The message frame of an encoded message reads as the typed message frame")
+    @Test("The message frame of a message encoded once is the message frame, and reads back as the message")
     func message() throws {
-        let encoded = try #require(Wire.EncodedMessage(Self.message))
-        let spliced = Wire.ServerFrame.messageJSON(encoded)
-        #expect(try Self.object(spliced) == Self.object(Wire.ServerFrame.message(Self.message).json()))
+        let once = try #require(Wire.EncodedMessage.encodedOnce(Self.message))
+        let copied = Wire.ServerFrame.message(once).json()
+        #expect(copied == Wire.ServerFrame.message(Wire.EncodedMessage(Self.message)).json())
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let decoded = try decoder.decode(Wire.ServerFrame.self, from: Data(spliced.utf8))
-        guard case .message(let message) = decoded else { Issue.record("not a message frame: \(decoded.kind)"); return }
-        #expect(message.text == Self.message.text)
-        #expect(message.senderName == Self.message.senderName)
+        let decoded = try decoder.decode(Wire.ServerFrame.self, from: Data(copied.utf8))
+        guard case .message(let frame) = decoded else { Issue.record("not a message frame: \(decoded.kind)"); return }
+        #expect(frame.message.text == Self.message.text)
+        #expect(frame.message.senderName == Self.message.senderName)
+    }
+
+    @Test("An encoder with other settings, or Foundation's, encodes the message itself, not the copied bytes")
+    func otherEncoders() throws {
+        let once = try #require(Wire.EncodedMessage.encodedOnce(Self.message))
+        // `.wire` keeps slashes; these escape them, so a copy of `.wire`'s bytes would show.
+        let escaping = try CompactJSONEncoder(dates: .iso8601, escapesSlashes: true).text(Wire.ServerFrame.message(once))
+        #expect(escaping.contains(#"https:\/\/a.example"#))
+        let foundation = JSONEncoder()
+        foundation.dateEncodingStrategy = .iso8601
+        let viaFoundation = String(decoding: try foundation.encode(Wire.ServerFrame.message(once)), as: UTF8.self)
+        #expect(try Self.object(viaFoundation) == Self.object(Wire.ServerFrame.message(once).json()))
+        #expect(viaFoundation.contains(#"https:\/\/a.example"#))
     }
 
     static func object(_ json: String) throws -> NSDictionary {

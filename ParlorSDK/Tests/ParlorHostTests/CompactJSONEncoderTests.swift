@@ -193,4 +193,33 @@ struct CompactJSONEncoderTests {
         struct Amounts: Encodable { var amounts: [String: Decimal] = ["b": 1, "a": 2] }
         #expect(try sorted.text(Amounts()) == #"{"amounts":{"a":2,"b":1}}"#)
     }
+
+    @Test("A value encoded once is copied into every value holding it, not encoded again, and only by the same settings")
+    func encodedOnce() throws {
+        /// Says how many times it was encoded, so a copy and a second encoding differ.
+        final class Counted: Encodable, @unchecked Sendable {
+            var times = 0
+            func encode(to encoder: any Encoder) throws {
+                times += 1
+                var container = encoder.singleValueContainer()
+                try container.encode("encoded \(times) time(s): a/b")
+            }
+        }
+        struct Frame<Body: Encodable>: Encodable {
+            var type = "message"
+            var message: Body
+            var list: [Body]
+        }
+        let counted = Counted()
+        let once = try EncodedJSON(encodingNow: counted, by: .wire)
+        let frame = Frame(message: once, list: [once, once])
+        #expect(try CompactJSONEncoder.wire.text(frame)
+            == #"{"type":"message","message":"encoded 1 time(s): a/b","list":["encoded 1 time(s): a/b","encoded 1 time(s): a/b"]}"#)
+        #expect(counted.times == 1)
+        // Other settings (slashes escaped) encode the value itself.
+        #expect(try CompactJSONEncoder(dates: .iso8601, escapesSlashes: true).text(Frame(message: once, list: [])).contains(#"encoded 2 time(s): a\/b"#))
+        // A value not encoded ahead is encoded where it is written.
+        let later = EncodedJSON(Counted())
+        #expect(try CompactJSONEncoder.wire.text([later, later]) == #"["encoded 1 time(s): a/b","encoded 2 time(s): a/b"]"#)
+    }
 }

@@ -143,9 +143,9 @@ struct FixedGridTests {
         guard case .grid(let carousel) = decoded else { Issue.record("not a grid"); return }
         #expect(carousel.scrollAxis == .horizontal && carousel.minItemWidth == 96 && carousel.children.count == 8)
         #expect(carousel.label == "Scoops" && carousel.id == "scoops")
-        guard case .grid(let narrow) = Carousel(label: "Tiny", itemWidth: 2) { Text("x") }.node,
-            case .grid(let huge) = Carousel(label: "Huge", itemWidth: 5_000) { Text("x") }.node
-        else { return }
+        let tiny = Carousel(label: "Tiny", itemWidth: 2) { Text("x") }
+        let wide = Carousel(label: "Huge", itemWidth: 5_000) { Text("x") }
+        guard case .grid(let narrow) = tiny.node, case .grid(let huge) = wide.node else { return }
         #expect(narrow.minItemWidth == 40 && huge.minItemWidth == 600)
     }
 }

@@ -87,11 +87,11 @@ final class Messaging: Sendable {
     /// acknowledgement alike.
     struct Sent: Sendable {
         let stored: StoredMessage
-        let sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)?
+        let sameForEveryone: Wire.EncodedMessage?
         /// Whether this was a retry of a message already stored: answered, nothing new sent.
         let isRetry: Bool
 
-        init(stored: StoredMessage, sameForEveryone: (message: Wire.Message, encoded: Wire.EncodedMessage)? = nil, isRetry: Bool = false) {
+        init(stored: StoredMessage, sameForEveryone: Wire.EncodedMessage? = nil, isRetry: Bool = false) {
             self.stored = stored
             self.sameForEveryone = sameForEveryone
             self.isRetry = isRetry
@@ -106,8 +106,8 @@ final class Messaging: Sendable {
 
     /// The acknowledgement frame of a sent message, for its sender.
     func ackFrame(_ sent: Sent, requestId: String?, for user: UserID) async -> String {
-        if let encoded = sent.sameForEveryone?.encoded { return Wire.ServerFrame.ackJSON(requestId: requestId, encoded) }
-        return Wire.ServerFrame.ack(requestId: requestId, message: await wire(sent, for: user)).json()
+        let message = if let encoded = sent.sameForEveryone { encoded } else { Wire.EncodedMessage(await wire(sent, for: user)) }
+        return Wire.ServerFrame.ack(requestId: requestId, message: message).json()
     }
 
     /// Sends a text message, perhaps as a reply, perhaps with the card of a page it links to
@@ -395,15 +395,14 @@ final class Messaging: Sendable {
     /// - Returns: the message as its sender sees it, when it reads the same for everyone (it is
     ///   then encoded once for all); nil for an app message, drawn per viewer.
     @discardableResult
-    func fanOut(_ message: StoredMessage) async -> (message: Wire.Message, encoded: Wire.EncodedMessage)? {
+    func fanOut(_ message: StoredMessage) async -> Wire.EncodedMessage? {
         guard let conversation = try? await membership.conversation(message.conversationID) else { return nil }
         await fanOutTracker.record(message.conversationID, sequence: message.sequence)
-        var rendered: (message: Wire.Message, encoded: Wire.EncodedMessage)?
+        var rendered: Wire.EncodedMessage?
         if Renderer.isSameForEveryone(message) {
-            let wire = await renderer.render(message, for: message.sender)
-            rendered = Wire.EncodedMessage(wire).map { (wire, $0) }
+            rendered = Wire.EncodedMessage.encodedOnce(await renderer.render(message, for: message.sender))
         }
-        await hub.send(.message(message, frame: rendered.map { Wire.ServerFrame.messageJSON($0.encoded) }), to: conversation.members)
+        await hub.send(.message(message, frame: rendered.map { Wire.ServerFrame.message($0).json() }), to: conversation.members)
         if let appMessage = message.content.appMessage, let appID = appMessage.appID {
             let recipients = conversation.members.filter { $0 != message.sender }
             deliveries.enqueue(.init(message: appMessage, app: appID, conversation: conversation.id, recipients: recipients))

@@ -76,7 +76,7 @@ struct CatchUp {
         if let frame {
             try await write([frame])
         } else {
-            try await write([Wire.ServerFrame.message(await source.render(message, for: user)).json()])
+            try await write([Wire.ServerFrame.message(Wire.EncodedMessage(await source.render(message, for: user))).json()])
         }
         delivered[conversation] = message.sequence
     }
@@ -92,7 +92,7 @@ struct CatchUp {
         }
         let write = self.write
         let after = try await source.messages(in: conversation, for: user, after: last, through: sequence) { page in
-            if !page.isEmpty { try await write(page.map { Wire.ServerFrame.message($0).json() }) }
+            if !page.isEmpty { try await write(page.map { Wire.ServerFrame.message(Wire.EncodedMessage($0)).json() }) }
         }
         delivered[conversation] = max(after, last)
     }

@@ -10,10 +10,10 @@ extension Wire {
         case welcome(protocolVersion: Int, user: User)
         case ready
         case pong(requestId: String?)
-        case message(Message)
+        case message(EncodedMessage)
         /// A message already delivered changed: edited or unsent.
         case messageChanged(Message)
-        case ack(requestId: String?, message: Message)
+        case ack(requestId: String?, message: EncodedMessage)
         case resync(conversation: ConversationID)
         /// `info` is nil when the user is no longer a member.
         case conversation(ConversationID, info: Conversation?)
@@ -112,7 +112,9 @@ extension Wire.ServerFrame: Codable {
             break
         case .pong(let requestId):
             try container.encodeIfPresent(requestId, forKey: .requestId)
-        case .message(let message), .messageChanged(let message):
+        case .message(let message):
+            try container.encode(message, forKey: .message)
+        case .messageChanged(let message):
             try container.encode(message, forKey: .message)
         case .ack(let requestId, let message):
             try container.encodeIfPresent(requestId, forKey: .requestId)

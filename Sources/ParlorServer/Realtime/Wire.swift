@@ -251,29 +251,36 @@ extension Wire.ServerFrame {
         // Every field is a plain value; encoding cannot fail.
         Wire.jsonText(self) ?? #"{"type":"error"}"#
     }
-
-    /// The `message` frame of a message already encoded (`Wire.EncodedMessage`).
-    static func messageJSON(_ message: Wire.EncodedMessage) -> String {
-        #"{"type":"message","message":"# + message.json + "}"
-    }
-
-    /// The `ack` frame of a message already encoded: the same JSON as `.ack(requestId:message:)`'s,
-    /// without encoding the message a second time.
-    static func ackJSON(requestId: String?, _ message: Wire.EncodedMessage) -> String {
-        let id = requestId.flatMap { Wire.jsonText($0) }.map { #","requestId":"# + $0 } ?? ""
-        return #"{"type":"ack""# + id + #","message":"# + message.json + "}"
-    }
 }
 
 extension Wire {
-    /// A message's JSON, encoded once for every frame that carries it: its fan-out to every member
-    /// and its sender's acknowledgement (`ServerFrame.messageJSON`, `ServerFrame.ackJSON`).
-    struct EncodedMessage: Sendable {
-        let json: String
+    /// A message as the `message` and `ack` frames carry it. A message that reads the same for
+    /// everyone is encoded once (`encodedOnce`) and copied into its fan-out frame and its sender's
+    /// acknowledgement, each frame still written by `ServerFrame`'s own encoder.
+    public struct EncodedMessage: Codable, Sendable {
+        private let encoded: EncodedJSON<Message>
+        public var message: Message { encoded.value }
 
-        init?(_ message: Message) {
-            guard let json = Wire.jsonText(message) else { return nil }
-            self.json = json
+        /// A message encoded where its frame is.
+        public init(_ message: Message) {
+            encoded = EncodedJSON(message)
+        }
+
+        private init(encoded: EncodedJSON<Message>) {
+            self.encoded = encoded
+        }
+
+        /// The message encoded now, for every frame that carries it.
+        static func encodedOnce(_ message: Message) -> EncodedMessage? {
+            (try? EncodedJSON(encodingNow: message, by: .wire)).map(EncodedMessage.init(encoded:))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try encoded.encode(to: encoder)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            encoded = try EncodedJSON(from: decoder)
         }
     }
 

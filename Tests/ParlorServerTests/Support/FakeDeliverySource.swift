@@ -128,7 +128,7 @@ enum DeliveryFixture {
 
     /// Its `message` frame, as `Outgoing.message` carries it when it reads the same for everyone.
     static func frame(_ sequence: Int64, in conversation: ConversationID) -> String {
-        Wire.ServerFrame.message(wire(sequence, in: conversation)).json()
+        Wire.ServerFrame.message(Wire.EncodedMessage(wire(sequence, in: conversation))).json()
     }
 
     /// A queued live message with its frame.
@@ -145,7 +145,7 @@ enum DeliveryFixture {
     /// marker, `close <code>` for a close frame, else the frame's type.
     static func label(_ text: String, names: [ConversationID: String]) -> String {
         switch TestSocket.serverFrame(text) {
-        case .message(let message)?: "\(names[message.conversation] ?? "?")\(message.sequence)"
+        case .message(let frame)?: "\(names[frame.message.conversation] ?? "?")\(frame.message.sequence)"
         case .pong(let name)?: "pong \(name ?? "")"
         case let frame?: frame.type
         case nil: "unreadable: \(text)"

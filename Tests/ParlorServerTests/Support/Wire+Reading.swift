@@ -25,7 +25,8 @@ extension Wire.ServerFrame {
     /// The message of a `message` or `ack` frame.
     var message: Wire.Message? {
         switch self {
-        case .message(let message), .ack(_, let message), .messageChanged(let message): message
+        case .message(let message), .ack(_, let message): message.message
+        case .messageChanged(let message): message
         default: nil
         }
     }
@@ -46,7 +47,7 @@ extension Wire.ServerFrame {
             .composeText(let conversation, _), .app(let conversation, _, _), .expired(let conversation, _),
             .reactions(let conversation, _, _), .typing(let conversation, _, _):
             conversation
-        case .message(let message), .ack(_, let message): message.conversation
+        case .message(let message), .ack(_, let message): message.message.conversation
         default: nil
         }
     }

@@ -57,7 +57,7 @@ public struct CompactJSONEncoder: Sendable {
         String(decoding: try bytes(of: value), as: UTF8.self)
     }
 
-    private func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
+    func bytes<T: Encodable>(of value: T) throws -> [UInt8] {
         let writer = JSONStreamWriter(dates: dates, escapesSlashes: escapesSlashes, sortsDictionaryKeys: sortsDictionaryKeys)
         do {
             try writer.writeValue(value, depth: 0)

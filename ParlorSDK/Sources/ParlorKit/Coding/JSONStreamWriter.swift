@@ -138,6 +138,11 @@ final class JSONStreamWriter {
         return NotStreamable()
     }
 
+    /// Writes JSON already written by an encoder with this writer's settings (`EncodedJSON`).
+    func writeEncoded(_ bytes: [UInt8]) {
+        output.append(contentsOf: bytes)
+    }
+
     func writeNull() {
         output.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
     }

@@ -197,6 +197,10 @@ struct ProtocolTableTests {
                 }
             }
             #expect(!module.text.contains("4401"), "\(module.name) spells the signed-out close code: write CloseCode.signedOut")
+            // The mention grammar is the server's: a module writes Mention.userOpening, not the token.
+            for line in module.text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                #expect(!line.contains(MentionTokens.opening), "\(module.name) spells a mention token: write Mention.userOpening…\n\(line)")
+            }
         }
         #expect(uses > 40, "the browser should name its frames through js/protocol.js")
     }

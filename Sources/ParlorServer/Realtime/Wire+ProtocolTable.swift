@@ -1,6 +1,7 @@
 import Foundation
 import NIOWebSocket
 import ParlorInput
+import ParlorStore
 @_spi(Hosting) import ParlorKit
 
 extension Wire {
@@ -52,6 +53,10 @@ extension Wire {
                   ],
                   "closeCodes": {
                 \(codes)
+                  },
+                  "mentions": {
+                    "user": { "opening": \(quoted(MentionTokens.opening)), "closing": \(quoted(MentionTokens.closing)) },
+                    "participant": { "opening": \(quoted(ParticipantID.mentionOpening)) }
                   }
                 }
 
@@ -85,6 +90,14 @@ extension Wire {
                 /** The close codes a client tells apart (docs/PROTOCOL.md §7). */
                 export const CloseCode = Object.freeze({
                 \(codes)
+                });
+
+                /** What mentions look like around an id: a person in a text message, `<@user id>`, and a
+                 * participant in an app's text, `$participant id` (docs/PROTOCOL.md §5). */
+                export const Mention = Object.freeze({
+                  userOpening: \(quoted(MentionTokens.opening)),
+                  userClosing: \(quoted(MentionTokens.closing)),
+                  participantOpening: \(quoted(ParticipantID.mentionOpening)),
                 });
 
                 """

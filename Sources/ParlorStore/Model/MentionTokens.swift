@@ -6,7 +6,10 @@ import ParlorKit
 /// once; the store records who each message mentions, the server checks them and resolves names
 /// in previews.
 public enum MentionTokens {
-    static let opening = "<@"
+    /// What a mention starts with, before the user's id.
+    public static let opening = "<@"
+    /// What a mention ends with, after the user's id.
+    public static let closing = ">"
     static let idLength = 36
 
     /// The people `text` mentions, each once, in order of first mention.
@@ -33,14 +36,16 @@ public enum MentionTokens {
     }
 
     /// The token mentioning `user`.
-    public static func token(for user: UserID) -> String { "<@\(user)>" }
+    public static func token(for user: UserID) -> String { opening + user.description + closing }
 
     /// Whether `text` has a `<@` at all: a scan of its bytes, much cheaper than a search through
     /// Foundation, and most texts mention nobody.
+    private static let openingBytes = Array(opening.utf8)
+
     private static func mayMention(_ text: String) -> Bool {
         var previous: UInt8 = 0
         for byte in text.utf8 {
-            if previous == UInt8(ascii: "<"), byte == UInt8(ascii: "@") { return true }
+            if previous == openingBytes[0], byte == openingBytes[1] { return true }
             previous = byte
         }
         return false
@@ -51,10 +56,10 @@ public enum MentionTokens {
         while let open = text.range(of: opening, range: searchFrom..<text.endIndex) {
             searchFrom = open.upperBound
             guard let idEnd = text.index(open.upperBound, offsetBy: idLength, limitedBy: text.endIndex),
-                  idEnd < text.endIndex, text[idEnd] == ">",
+                  text[idEnd...].hasPrefix(closing),
                   let user = UserID(String(text[open.upperBound..<idEnd]))
             else { continue }
-            let range = open.lowerBound..<text.index(after: idEnd)
+            let range = open.lowerBound..<text.index(idEnd, offsetBy: closing.count)
             body(range, user)
             searchFrom = range.upperBound
         }

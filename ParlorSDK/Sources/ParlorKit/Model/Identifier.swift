@@ -83,9 +83,12 @@ public typealias MessageID = Identifier<MessageTag>
 public typealias SessionID = Identifier<SessionTag>
 
 extension ParticipantID {
+    /// What a participant's token starts with, before the id (`mention`).
+    public static let mentionOpening = "$"
+
     /// The token that renderers replace with this participant's display name, as in
     /// Apple's template layouts: `"$" + uuid`. Apps never see names, only this token.
-    public var mention: String { "$" + uuid.uuidString }
+    public var mention: String { Self.mentionOpening + uuid.uuidString }
 }
 
 /// Identifies an app, in reverse-DNS form (`org.parlor.tictactoe`).

@@ -1,13 +1,18 @@
 // Mentions in texts. "$<participant id>" tokens in app texts become the names the server sends
 // beside them; "<@user id>" in a text message is a member of the conversation, shown as "@Name".
+// What surrounds the id is the server's (`Mention` in the generated protocol.js).
 
-const TOKEN = /\$([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})/g;
+import { Mention } from './protocol.js';
+
+const ID = '([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})';
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const TOKEN = new RegExp(literal(Mention.participantOpening) + ID, 'g');
 // Not followed by a combining mark: the server reads text by characters, and ">" with a mark on it is not ">".
-const USER_TOKEN = /<@([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})>(?!\p{M})/gu;
+const USER_TOKEN = new RegExp(`${literal(Mention.userOpening)}${ID}${literal(Mention.userClosing)}(?!\\p{M})`, 'gu');
 
 /** `text` with every mention replaced by a display name ("someone" when unknown). */
 export function resolveMentions(text, names) {
-  if (typeof text !== 'string' || !text.includes('$')) return text ?? '';
+  if (typeof text !== 'string' || !text.includes(Mention.participantOpening)) return text ?? '';
   const map = names || {};
   return text.replace(TOKEN, (_, id) => map[id] ?? map[id.toUpperCase()] ?? map[id.toLowerCase()] ?? 'someone');
 }
@@ -36,7 +41,7 @@ export function mentionPieces(text, conversation) {
 
 /** A text message's text as people read it: each mention as "@Name". */
 export function readableText(text, conversation) {
-  if (typeof text !== 'string' || !text.includes('<@')) return text ?? '';
+  if (typeof text !== 'string' || !text.includes(Mention.userOpening)) return text ?? '';
   return mentionPieces(text, conversation).map((p) => (typeof p === 'string' ? p : p.name)).join('');
 }
 
@@ -55,4 +60,4 @@ export function alertsUser(message, userId) {
 }
 
 /** The token a text holds for a mention of this user. */
-export const mentionToken = (userId) => `<@${userId}>`;
+export const mentionToken = (userId) => `${Mention.userOpening}${userId}${Mention.userClosing}`;

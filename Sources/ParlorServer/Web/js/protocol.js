@@ -56,3 +56,11 @@ export const CloseCode = Object.freeze({
   fellBehind: 1013,
   storeFailed: 1011,
 });
+
+/** What mentions look like around an id: a person in a text message, `<@user id>`, and a
+ * participant in an app's text, `$participant id` (docs/PROTOCOL.md §5). */
+export const Mention = Object.freeze({
+  userOpening: "<@",
+  userClosing: ">",
+  participantOpening: "$",
+});

@@ -48,7 +48,9 @@ def test_the_keyboard_alone_is_enough(browsers):
     bob.wait_for_text_bubble("Typed with the keyboard")
 
     # The drawer: opened from its button, focus on its first app; Escape closes it and focus returns.
-    # Before the field: the paperclip, then the drawer's button.
+    # Before the field: the emoji, the paperclip, then the drawer's button.
+    shift_tab(alice)
+    assert focused(alice)["label"] == "Emoji"
     shift_tab(alice)
     assert focused(alice)["label"] == "Send a photo or file"
     shift_tab(alice)

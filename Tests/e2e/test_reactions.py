@@ -36,6 +36,19 @@ def open_picker(person, text):
     return person.wait(lambda: (person.visible(".reaction-picker") or [None])[0], "the reaction picker")
 
 
+def open_emoji_picker(person):
+    """The emoji picker just opened, its list loaded: its search field, which has the focus."""
+    search = person.wait(lambda: (person.visible(".emoji-picker .emoji-search") or [None])[0], "the emoji picker")
+    person.wait(lambda: person.js("return document.querySelectorAll('.emoji-picker .emoji').length") > 1000, "the emoji loaded")
+    person.wait(lambda: "emoji-search" in person.focused_element(), "the focus in its search field")
+    return search
+
+
+def emoji_labels(person):
+    """The names of the emoji the picker shows (read in the page: there are nearly 2,000)."""
+    return person.js("return [...document.querySelectorAll('.emoji-picker .emoji')].map((e) => e.getAttribute('aria-label'))")
+
+
 @pytest.mark.flow
 def test_tapbacks_show_live_toggle_and_take_any_emoji(browsers):
     alice = browsers("alice")
@@ -61,19 +74,50 @@ def test_tapbacks_show_live_toggle_and_take_any_emoji(browsers):
     bob.click(lambda: entry_of(bob, "Dinner at 7?").find_element(By.CSS_SELECTOR, ".reaction-chip"), "his heart chip")
     alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, True, "You")}, "only Alice's heart left")
 
-    # Any other emoji, typed; something that is not one is refused with the reason.
+    # Any other emoji, from the picker: found by a keyword, chosen with the keyboard.
     picker = open_picker(bob, "Dinner at 7?")
-    field = picker.find_element(By.CSS_SELECTOR, ".reaction-other")
-    field.send_keys("🎉")
-    field.send_keys(Keys.ENTER)
+    bob.press("Other emoji", root=picker)
+    search = open_emoji_picker(bob)
+    bob.assert_accessible("the emoji picker")
+    bob.shot("emoji picker")
+    search.send_keys("popper")
+    bob.wait(lambda: emoji_labels(bob) == ["Party popper"], "🎉 found by its name")
+    search.send_keys(Keys.ARROW_DOWN)
+    bob.wait(lambda: bob.focused_element() == "button.emoji", "the focus on the emoji found")
+    ActionChains(bob.driver).send_keys(Keys.ENTER).perform()
     alice.wait(lambda: chips(alice, "Dinner at 7?").get("🎉") == (1, False, "Bob"), "Bob's 🎉")
+    assert not bob.visible(".emoji-picker"), "choosing closes the picker"
+    bob.wait(lambda: "react-button" in bob.focused_element(), "the focus back on the message's react button")
     alice.shot("reactions")
+
+    # An emoji the list leaves out (a skin tone), pasted into the search, is offered as it is;
+    # a search that finds nothing says so.
     picker = open_picker(bob, "Dinner at 7?")
-    field = picker.find_element(By.CSS_SELECTOR, ".reaction-other")
-    field.send_keys("yes")
-    field.send_keys(Keys.ENTER)
-    bob.wait(lambda: "A reaction is one emoji" in bob.driver.find_element(By.TAG_NAME, "body").text, "the reason 'yes' is refused")
-    assert set(chips(bob, "Dinner at 7?")) == {"❤️", "🎉"}
+    bob.press("Other emoji", root=picker)
+    search = open_emoji_picker(bob)
+    search.send_keys("zzzz")
+    bob.wait(lambda: "No emoji found for “zzzz”." in bob.visible(".emoji-status")[0].text, "the search saying it found nothing")
+    search.clear()
+    bob.js("arguments[0].value = '👍🏽'; arguments[0].dispatchEvent(new Event('input'))", search)
+    bob.wait(lambda: emoji_labels(bob)[:1] == ["Use 👍🏽"], "the pasted emoji offered")
+    search.send_keys(Keys.ENTER)
+    alice.wait(lambda: chips(alice, "Dinner at 7?").get("👍🏽") == (1, False, "Bob"), "Bob's 👍🏽")
+    assert set(chips(bob, "Dinner at 7?")) == {"❤️", "🎉", "👍🏽"}
+
+    # The same picker writes in the compose field, where the caret is; Escape closes it.
+    field = bob.wait(lambda: (bob.visible(".composer-input") or [None])[0], "Bob's compose field")
+    field.send_keys("See you")
+    bob.press("Emoji")
+    open_emoji_picker(bob).send_keys(Keys.ESCAPE)
+    bob.wait(lambda: not bob.visible(".emoji-picker") and "composer-input" in bob.focused_element(), "Escape back to the field")
+    bob.press("Emoji")
+    search = open_emoji_picker(bob)
+    search.send_keys("tears of joy")
+    bob.wait(lambda: emoji_labels(bob)[:1] == ["Face with tears of joy"], "😂 first for 'tears of joy'")
+    search.send_keys(Keys.ENTER)
+    bob.wait(lambda: "composer-input" in bob.focused_element(), "the focus back in the field")
+    ActionChains(bob.driver).send_keys(" soon", Keys.ENTER).perform()
+    alice.wait_for_text_bubble("See you😂 soon")
 
     # Who reacted, on a right-click (a long press on a touch screen), without toggling anything.
     chip = entry_of(alice, "Dinner at 7?").find_element(By.CSS_SELECTOR, ".reaction-chip")
@@ -87,7 +131,8 @@ def test_tapbacks_show_live_toggle_and_take_any_emoji(browsers):
     # They are in the history: a reload shows them.
     alice.driver.refresh()
     alice.open_conversation("Bob")
-    alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, True, "You"), "🎉": (1, False, "Bob")}, "the reactions after a reload")
+    alice.wait(lambda: chips(alice, "Dinner at 7?") == {"❤️": (1, True, "You"), "🎉": (1, False, "Bob"), "👍🏽": (1, False, "Bob")},
+               "the reactions after a reload")
 
 
 @pytest.mark.flow

@@ -3,6 +3,7 @@
 
 import { appCard, firstLink, linkPreviewCard, stickerView } from './bubbles.js';
 import { h, replaceChildren } from './dom.js';
+import { openEmojiPicker } from './emojipicker.js';
 import { MentionPicker } from './mentionpicker.js';
 import { Uploads } from './attachments.js';
 
@@ -42,6 +43,18 @@ export class Composer {
       attrs: { 'aria-label': 'Send a photo or file' },
       on: { click: () => this.fileInput.click() },
     }, h('span', { class: 'icon icon-attach', attrs: { 'aria-hidden': 'true' } }));
+    this.emojiButton = h('button', {
+      type: 'button',
+      class: 'icon-button composer-emoji',
+      attrs: { 'aria-label': 'Emoji', 'aria-haspopup': 'dialog', 'aria-expanded': 'false' },
+      on: {
+        click: () => openEmojiPicker(this.emojiButton, {
+          title: 'Emoji',
+          onPick: (emoji) => this.insert(emoji),
+          returnFocus: () => this.input,
+        }),
+      },
+    }, h('span', { class: 'composer-emoji-face', attrs: { 'aria-hidden': 'true' }, text: '☺︎' }));
     this.input = h('textarea', {
       class: 'composer-input',
       rows: 1,
@@ -97,7 +110,7 @@ export class Composer {
           this.submit();
         },
       },
-    }, this.appsButton, this.attachButton, this.fileInput, this.field, this.sendButton);
+    }, this.appsButton, this.attachButton, this.fileInput, this.emojiButton, this.field, this.sendButton);
     this.refresh();
   }
 
@@ -120,6 +133,14 @@ export class Composer {
     if (context) this.endContext();
     this.refresh();
     this.input.focus();
+  }
+
+  /** Puts `text` (an emoji) where the caret is, in place of what is selected, as if typed. */
+  insert(text) {
+    const { selectionStart, selectionEnd } = this.input;
+    this.input.focus();
+    this.input.setRangeText(text, selectionStart, selectionEnd, 'end');
+    this.input.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
   /** Uploads files and sends each as a message. */

@@ -7,6 +7,7 @@ import { timeLabel } from './times.js';
 import { announce, h, safeImageURL } from './dom.js';
 import { LONG_PRESS, addMessageGestures } from './gestures.js';
 import { readableText, sameId } from './mentions.js';
+import { openEmojiPicker } from './emojipicker.js';
 import { attachmentView } from './attachments.js';
 import { avatarView } from './avatars.js';
 import { countsAsUnread, state } from './state.js';
@@ -727,17 +728,14 @@ export class TranscriptView {
       this.handlers.onReact(m, emoji, !given.has(emoji));
       this.togglePicker(null);
     };
-    const other = h('input', { type: 'text', class: 'reaction-other', placeholder: 'Other emoji', maxLength: 16, attrs: { 'aria-label': 'Other emoji', autocomplete: 'off' } });
-    const form = h('form', {
-      class: 'reaction-other-form',
-      on: {
-        submit: (event) => {
-          event.preventDefault();
-          const emoji = other.value.trim();
-          if (emoji) choose(emoji);
-        },
-      },
-    }, other, h('button', { type: 'submit', class: 'button', text: 'Add' }));
+    const more = h('button', {
+      type: 'button',
+      class: 'reaction-more',
+      dataset: { focusKey: 'tapback:more' },
+      title: 'Other emoji',
+      attrs: { 'aria-label': 'Other emoji', 'aria-haspopup': 'dialog', 'aria-expanded': 'false' },
+      on: { click: () => openEmojiPicker(more, { title: `React to ${whose} message`, onPick: choose }) },
+    }, h('span', { attrs: { 'aria-hidden': 'true' }, text: '+' }));
     const picker = h('div', {
       class: 'reaction-picker',
       attrs: { role: 'group', 'aria-label': `Tapbacks for ${whose} message` },
@@ -758,7 +756,7 @@ export class TranscriptView {
       title: name,
       on: { click: () => choose(emoji) },
     }, h('span', { attrs: { 'aria-hidden': 'true' }, text: emoji }))),
-    form,
+    more,
     this.actions(m, mine));
     return picker;
   }

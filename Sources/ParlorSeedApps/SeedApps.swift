@@ -22,6 +22,9 @@ public enum SeedApps {
         ]
     }
 
+    /// The apps written to show developers how (Hello): in the store, not in a new person's drawer.
+    public static var examples: Set<AppID> { [Hello().manifest.id] }
+
     /// The seed apps' ids: an app outside the server cannot take one.
     public static var ids: [AppID] { all().map(\.manifest.id) }
 

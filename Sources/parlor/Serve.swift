@@ -160,7 +160,8 @@ struct Serve: AsyncParsableCommand {
         let outside = seeds.filter { outOfProcess.contains($0.manifest.id.rawValue) }
         let directory = try AppDirectory(
             apps: seeds.filter { !outOfProcess.contains($0.manifest.id.rawValue) }, stickerDirectory: data.stickerDirectory,
-            assetFolders: Dictionary(outside.compactMap { app in app.assetsDirectory.map { (app.manifest.id, $0) } }, uniquingKeysWith: { first, _ in first }))
+            assetFolders: Dictionary(outside.compactMap { app in app.assetsDirectory.map { (app.manifest.id, $0) } }, uniquingKeysWith: { first, _ in first }),
+            storeOnly: SeedApps.examples)
         var settings = ServerConfiguration(
             host: host, port: port, passwordCost: UInt8(passwordCost), trustedProxies: trustedProxies.compactMap(AddressRange.init),
             additionsPerMinute: additionsPerMinute, signUpsPerHour: signUpsPerHour,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import ParlorInput
 @testable import ParlorServer
+import ParlorSeedApps
 import Testing
 
 @Suite("The store, the drawer, assets and uploads")
@@ -23,6 +24,23 @@ struct AppRouteTests {
             #expect(iconStore.hasHomeSurface)
             #expect(iconStore.iconURL == "/assets/apps/org.parlor.iconstore/iconstore.png")
             #expect(try await api.get("/api/apps").status == .unauthorized)
+        }
+    }
+
+    @Test("An example app (Hello) is in the store but not in a new person's drawer, and can be got from it")
+    func storeOnlyApps() async throws {
+        let base = try TestServer.builtIn()
+        let directory = AppDirectory(apps: base.apps, packs: base.packs, storeOnly: SeedApps.examples)
+        try await TestServer(directory: directory).run { api in
+            let alice = try await api.signUp("alice")
+            let listed = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self)
+            let hello = try #require(listed.apps.first { $0.id == "org.parlor.hello" }, "Hello is in the store")
+            #expect(!hello.installed)
+            #expect(!listed.drawer.contains("org.parlor.hello"))
+            #expect(listed.drawer.contains("org.parlor.tictactoe") && listed.apps.filter(\.installed).count == listed.apps.count - 1)
+            let got = try await api.post("/api/apps/org.parlor.hello/install", as: alice).decode(Wire.Directory.self)
+            #expect(got.drawer.last == "org.parlor.hello")
+            #expect(got.apps.allSatisfy { $0.installed })
         }
     }
 

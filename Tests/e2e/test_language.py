@@ -15,6 +15,14 @@ def hello_buttons(person) -> list[str]:
 def test_settings_language_makes_apps_speak_it(browsers):
     alice = browsers("alice")
     alice.open_conversation("Bob")
+    # Hello shows developers how: it is in the store, not in a new person's drawer.
+    alice.open_drawer()
+    assert "Hello" not in alice.drawer_names()
+    alice.press("Store: get more apps and stickers")
+    store = alice.wait(lambda: (alice.visible("dialog.store") or [None])[0], "the store")
+    alice.press("Get Hello", root=store)
+    alice.press("Close store")
+    alice.wait(lambda: "Hello" in alice.drawer_names(), "Hello in her drawer")
     alice.open_app("Hello")
     alice.wait(lambda: hello_buttons(alice)[:1] == ["Hi!"], "Hello in English, the browser's language")
 

@@ -49,14 +49,21 @@ public final class AppDirectory: Sendable {
     private let stickerDirectory: URL?
     /// The packs given at start: an import cannot replace one.
     private let bundledPackIDs: Set<String>
+    /// Apps the store offers that a new person's drawer leaves out (a developers' example).
+    private let storeOnly: Set<AppID>
 
     public var apps: [AnyMessagesApp] { table.withLock { $0.apps } }
     /// The manifests of the apps given at start: an app outside the server cannot look like one.
     public var builtInManifests: [AppManifest] { apps.map(\.manifest).filter { builtInIDs.contains($0.id) } }
     public var packs: [StickerPackEntry] { table.withLock { $0.packs } }
 
-    public init(apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:], stickerDirectory: URL? = nil) {
+    /// - Parameter storeOnly: apps the store offers that a new person's drawer leaves out.
+    public init(
+        apps: [AnyMessagesApp], packs: [StickerPackEntry], assetFolders: [AppID: URL] = [:], stickerDirectory: URL? = nil,
+        storeOnly: Set<AppID> = []
+    ) {
         let table = Table(apps: apps, packs: packs)
+        self.storeOnly = storeOnly
         builtInIDs = Set(table.appsByID.keys)
         bundledPackIDs = Set(table.packsByID.keys)
         self.table = Mutex(table)
@@ -98,8 +105,12 @@ public final class AppDirectory: Sendable {
     /// `stickerDirectory` (`parlor stickers import`); a folder there that is not a valid pack is
     /// skipped. Packs imported later are offered by `refreshImportedPacks()`.
     /// - Throws: when a bundled pack cannot be read (a broken build).
-    public convenience init(apps: [AnyMessagesApp], stickerDirectory: URL?, assetFolders: [AppID: URL] = [:]) throws {
-        self.init(apps: apps, packs: try SamplePacks.all().map(StickerPackEntry.init), assetFolders: assetFolders, stickerDirectory: stickerDirectory)
+    public convenience init(
+        apps: [AnyMessagesApp], stickerDirectory: URL?, assetFolders: [AppID: URL] = [:], storeOnly: Set<AppID> = []
+    ) throws {
+        self.init(
+            apps: apps, packs: try SamplePacks.all().map(StickerPackEntry.init), assetFolders: assetFolders,
+            stickerDirectory: stickerDirectory, storeOnly: storeOnly)
         refreshImportedPacks()
     }
 
@@ -140,10 +151,11 @@ public final class AppDirectory: Sendable {
     /// The drawer item id of a sticker pack.
     public static func drawerID(ofPack id: String) -> String { "sticker:" + id }
 
-    /// Every app and pack, in directory order: a new user's drawer.
+    /// Every app and pack, in directory order, but the store-only apps: a new user's drawer.
     public var defaultDrawer: [String] {
         table.withLock { table in
-            table.apps.map(\.manifest.id.rawValue) + table.packs.map { Self.drawerID(ofPack: $0.pack.id) }
+            table.apps.map(\.manifest.id).filter { !storeOnly.contains($0) }.map(\.rawValue)
+                + table.packs.map { Self.drawerID(ofPack: $0.pack.id) }
         }
     }
 

@@ -320,6 +320,8 @@ def test_an_app_message_staged_through_one_node_shows_and_sends_from_a_tab_on_th
     node_a, node_b = Node(database).start(), Node(database).start()
     try:
         alice_token, bob_token, conversation = setup_conversation(node_a)
+        # Hello, the developers' example, is in the store, not in a new person's drawer.
+        node_a.http("POST", "/api/apps/org.parlor.hello/install", token=alice_token)
 
         async def connect(node, token):
             return await connect_session(node, token, conversation)

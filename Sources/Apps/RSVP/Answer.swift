@@ -12,7 +12,7 @@ public enum Answer: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// The choice as the answer control, the organizer's lists and a changed answer's line say it:
+    /// The choice as the answer control, the "Who answered" lines and a changed answer's line say it:
     /// "Going", "Maybe", "Can't go".
     public var choiceTitle: String {
         switch self {

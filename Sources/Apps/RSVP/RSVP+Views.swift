@@ -1,8 +1,8 @@
 import ParlorKit
 
 extension RSVP {
-    /// Compact: "Create RSVP". Expanded: the tapped RSVP with its answer control (and, for the
-    /// organizer, who answered), the reason it cannot be read, or the form for a new one.
+    /// Compact: "Create RSVP". Expanded: the tapped RSVP with its answer control and who
+    /// answered, the reason it cannot be read, or the form for a new one.
     public func body(state: State, environment: ViewEnvironment) -> ViewNode {
         if environment.presentationStyle == .compact {
             compactView()
@@ -70,27 +70,22 @@ extension RSVP {
             Picker(
                 "Your answer", selection: mine, options: Answer.allCases.map { (title: $0.choiceTitle, value: Optional($0)) }, id: "answer",
                 onChange: { Action.answer($0 ?? .yes) })
-            if viewer == invitation.organizer {
-                Divider()
-                Text("Who answered", style: .headline)
-                for answer in Answer.allCases { answerList(answer, invitation.participants(answering: answer)) }
-            }
+            // Everyone sees who answered, as the transcript's lines already say it ("Bob is going").
+            Divider()
+            Text("Who answered", style: .headline)
+            for answer in Answer.allCases { answerLine(answer, invitation.participants(answering: answer)) }
         }
     }
 
-    /// The participants who gave `answer`, as mention tokens the renderer replaces by names.
-    @ViewBuilder
-    private func answerList(_ answer: Answer, _ participants: [ParticipantID]) -> ViewNode {
-        Text("\(answer.choiceTitle) (\(participants.count))", style: .subheadline)
-        List(label: "Answered \(answer.choiceTitle)", id: "\(answer.rawValue)-list") {
-            if participants.isEmpty {
-                ListRow(label: "Nobody yet") { Text("Nobody yet", style: .footnote, color: .secondary) }
-            }
-            for participant in participants {
-                ListRow(label: participant.mention) { Text(participant.mention) }
-            }
-        }
+    /// The participants who gave `answer`, in one line of mention tokens the renderer replaces
+    /// by names: "Going (2): Bob, Dan" (text, not rows that look like fields).
+    private func answerLine(_ answer: Answer, _ participants: [ParticipantID]) -> ViewNode {
+        let names = participants.isEmpty ? "nobody yet" : participants.map(\.mention).joined(separator: Self.nameSeparator)
+        return Text("\(answer.choiceTitle) (\(participants.count)): \(names)", id: "\(answer.rawValue)-names").node
     }
+
+    /// Between two names of one answer's line.
+    public static let nameSeparator = ", "
 
     @ViewBuilder
     private func problemView(_ problem: String) -> ViewNode {

@@ -9,7 +9,7 @@ import ParlorKit
 ///   returns to compact.
 /// - Tapping the invitation opens the answer control: Going, Maybe, Can't go, with the person's
 ///   answer selected. An answer is sent at once as the session's next message. Each participant
-///   has one answer; choosing another moves it. The organizer also sees who answered what.
+///   has one answer; choosing another moves it. Everyone sees who answered what.
 /// - When two participants answer from the same message, the second send meets a newer head; the
 ///   app lets `.sessionConflict` escape `handle`, the host re-runs the answer on the new head, and
 ///   both answers count. `validate(_:replacing:)` refuses any message that is not one

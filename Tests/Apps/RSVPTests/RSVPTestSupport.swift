@@ -44,12 +44,12 @@ extension ConversationSimulator {
 }
 
 extension ViewNode {
-    /// The texts of the rows of the list whose id is `id`, or nil when the view has no such list.
-    func rowTexts(ofList id: String) -> [String]? {
-        for case .list(let list) in allNodes where list.id == id {
-            return list.children.flatMap(\.visibleTexts)
-        }
-        return nil
+    /// The people in the "Who answered" line of `answer` ("yes", "maybe", "no"): their mention
+    /// tokens, [] for "nobody yet", nil when the view has no such line.
+    func answered(_ answer: String) -> [String]? {
+        guard let line = text(withID: "\(answer)-names"), let colon = line.range(of: ": ") else { return nil }
+        let names = line[colon.upperBound...]
+        return names == "nobody yet" ? [] : names.components(separatedBy: RSVP.nameSeparator)
     }
 
     /// The option shown selected in the answer control ("Going"…); "" when none is, nil when

@@ -48,8 +48,19 @@ def test_a_slow_refresh_shows_that_it_is_working(browsers, feed):
     a Refresh or Retry that takes seconds must not look ignored."""
     alice = browsers("alice")
     alice.open_conversation("Bob")
-    alice.open_app("LinkShare")
+    # An app that takes seconds to draw its first view says at once that it is opening.
+    feed.delay = 3.0
+    try:
+        alice.open_drawer()
+        alice.click(lambda: alice.button("Open LinkShare"), "LinkShare in the drawer")
+        opening = alice.js("const s = document.querySelector('.surface');"
+                           " return s && !s.hidden ? [s.getAttribute('aria-busy'), s.querySelector('.surface-opening')?.textContent] : null")
+        assert opening == ["true", "Opening LinkShare…"], opening
+        alice.shot("opening")
+    finally:
+        feed.delay = 0.0
     alice.wait(lambda: "Parlor ships message apps on Linux" in alice.surface_text(), "the feed's posts")
+    assert alice.js("return document.querySelector('.surface').getAttribute('aria-busy')") is None
     feed.delay = 3.0
     try:
         alice.press_in_app("Refresh")

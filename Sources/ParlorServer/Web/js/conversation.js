@@ -83,7 +83,11 @@ export class ConversationView {
         const update = state.apps.get(this.id);
         if (update) client.appEvent(this.id, update.appID, event);
       },
-      onClose: () => client.closeApp(this.id),
+      onClose: () => {
+        // Closed while it was still opening: it goes at once, and the server closes it too.
+        this.surface.cancelOpening();
+        client.closeApp(this.id);
+      },
       onStyle: (style) => client.setStyle(this.id, style),
       redraw: () => this.renderApp(),
     });
@@ -125,6 +129,7 @@ export class ConversationView {
       onOpenApp: (appId) => {
         this.expectOpen = true;
         this.setTray('none');
+        this.surface.showOpening(appId);
         client.openApp(this.id, appId);
       },
       onSendSticker: (sticker) => {
@@ -188,6 +193,8 @@ export class ConversationView {
       on('deleted', (id) => id === this.id && this.info.deleted()),
       on('staged', (id) => id === this.id && this.composer.setStaged(state.staged.get(this.id) ?? null)),
       on('app', (id) => id === this.id && this.renderApp()),
+      // An app refused while opening (not installed, unavailable): its sentence is the toast.
+      on('error', () => this.surface.cancelOpening()),
       on('directory', () => {
         this.drawer.render();
         if (this.surface.isOpen) this.surface.drawHeader(this.surface.update);
@@ -218,7 +225,7 @@ export class ConversationView {
     this.unsubscribe = [];
     client.setVisibleConversation(null);
     // Leaving a conversation resigns its app, as switching conversations does in Messages.
-    if (this.surface.isOpen) client.closeApp(this.id);
+    if (this.surface.isOpen || this.surface.isOpening) client.closeApp(this.id);
   }
 
   focusStart() {
@@ -370,6 +377,7 @@ export class ConversationView {
 
   openMessage(message) {
     this.expectOpen = true;
+    if (message.app?.appID) this.surface.showOpening(message.app.appID);
     client.tapMessage(this.id, message.id);
   }
 

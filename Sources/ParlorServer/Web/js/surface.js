@@ -123,8 +123,43 @@ export class AppSurface {
    * Draws a new update from the server; returns 'opened', 'closed', 'updated' or 'held' (a press is
    * on the view: `options.redraw` is called when it ends).
    */
+  /**
+   * Shows the app's header and "Opening <app>…" at once, until its first view comes (`show`) or
+   * the person closes it: an app that takes seconds to draw (a feed to fetch) is never a blank wait.
+   */
+  showOpening(appID) {
+    if (this.isOpen) return;
+    const name = appInfo(appID)?.name ?? 'the app';
+    this.opening = appID;
+    this.drawHeader({ appID, appName: name, presentationStyle: 'compact' });
+    this.errorBanner.hidden = true;
+    this.modalLayer.hidden = true;
+    replaceChildren(this.body, h('p', { class: 'surface-opening', attrs: { role: 'status' }, text: `Opening ${name}…` }));
+    this.element.setAttribute('aria-busy', 'true');
+    // Nothing to expand yet: the app's first view says its style.
+    this.styleButton.hidden = true;
+    this.element.classList.remove('is-expanded');
+    this.element.hidden = false;
+  }
+
+  /** Whether the surface shows "Opening…" for an app whose first view has not come. */
+  get isOpening() {
+    return Boolean(this.opening) && !this.isOpen;
+  }
+
+  /** Takes the "Opening…" state down (the open was refused, or closed before it drew). */
+  cancelOpening() {
+    if (!this.isOpening) return;
+    this.opening = null;
+    this.element.removeAttribute('aria-busy');
+    this.element.hidden = true;
+  }
+
   show(update) {
     if (this.holds(update)) return 'held';
+    this.opening = null;
+    this.element.removeAttribute('aria-busy');
+    this.styleButton.hidden = false;
     // Whatever was held back is older than `update` (or belongs to an app now closed or replaced).
     if (this.held) this.endHold();
     const wasOpen = this.isOpen;

@@ -52,6 +52,16 @@ def test_a_link_shows_its_page_card_which_the_sender_can_remove(browsers, feed):
     bob.wait_for_text_bubble(second)
     assert card_of(bob, second) is None, "no card once the sender removed it"
 
+    # A page that cannot be read says so where its card would be; the link goes as it is.
+    missing = f"Broken: {feed.base}/missing-page"
+    field.send_keys(missing)
+    note = alice.wait(lambda: (n := alice.visible(".composer-link-note")) and "No preview" in n[0].text and n[0], "the reason there is no card")
+    assert f"No preview for {feed.base.split('//')[1]}." in note.text and "The link is sent as it is." in note.text, note.text
+    alice.send()
+    bob.wait_for_text_bubble(missing)
+    assert card_of(bob, missing) is None
+    assert not alice.visible(".composer-link-note"), "the note goes with the message"
+
     # The card stays after a reload.
     bob.driver.refresh()
     bob.open_conversation("Alice")

@@ -7,6 +7,15 @@ import { openEmojiPicker } from './emojipicker.js';
 import { MentionPicker } from './mentionpicker.js';
 import { Uploads } from './attachments.js';
 
+/** A link's host, as a person reads it ("example.com"). */
+function hostOf(url) {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export class Composer {
   /** handlers: onSend(text, hasStaged, context, linkPreview), onRemoveStaged(), onToggleDrawer(), onDraft(text), onContextEnd(),
    * conversation() (the conversation, whose other members can be mentioned), onError(message), linkPreview(url) → Promise<card> */
@@ -245,13 +254,25 @@ export class Composer {
       return;
     }
     this.link.timer = setTimeout(async () => {
+      const current = () => firstLink(this.input.value) === url && !this.link.removed.has(url);
+      this.showLinkNote(url, `Getting a preview of ${hostOf(url)}…`);
       try {
         const card = await this.handlers.linkPreview(url);
-        if (firstLink(this.input.value) === url && !this.link.removed.has(url)) this.showLink(url, card);
-      } catch {
-        // No card for that page (private, unreadable, untitled): the link is sent as it is.
+        if (current()) this.showLink(url, card);
+      } catch (error) {
+        // No card for that page (private, unreadable, untitled): said, and the link is sent as it is.
+        const reason = error?.message ? ` ${error.message}` : '';
+        if (current()) this.showLinkNote(url, `No preview for ${hostOf(url)}.${reason} The link is sent as it is.`);
       }
     }, 500);
+  }
+
+  /** A line where the card goes: the preview being fetched, or why there is none. */
+  showLinkNote(url, text) {
+    this.link.url = url;
+    this.link.card = null;
+    replaceChildren(this.linkBox, h('p', { class: 'composer-link-note', attrs: { role: 'status' }, text }));
+    this.linkBox.hidden = false;
   }
 
   showLink(url, card) {

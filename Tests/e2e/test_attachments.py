@@ -1,10 +1,12 @@
-"""Photos and files: sent with the paperclip, shown to the conversation's members only (a photo
+"""Photos and files: added with the paperclip, shown beside the field (a photo's preview) until
+Send, with the words typed sent after them; shown to the conversation's members only (a photo
 opens full size, a file is a card with its size and a download); nobody else can fetch them."""
 
 import struct
 import zlib
 
 import pytest
+from selenium.webdriver.common.keys import Keys
 
 
 def png(width: int, height: int) -> bytes:
@@ -38,10 +40,23 @@ def test_photo_and_file_reach_members_only(browsers, tmp_path):
     chooser = alice.wait(lambda: (alice.find(".composer input[type=file]") or [None])[0], "the file chooser")
     assert alice.visible(".composer-attach"), "the paperclip button"
     chooser.send_keys(str(photo))
+    # Nothing is sent yet: the photo waits beside the field, previewed, with the words to go with it.
+    preview = alice.wait(lambda: (alice.visible(".composer-files .composer-file-preview") or [None])[0], "the photo's preview")
+    assert preview.get_attribute("alt") == "Photo Sunset at the lake.png"
+    alice.wait(lambda: alice.js("return arguments[0].complete && arguments[0].naturalWidth", preview) == 240, "the preview drawn")
+    assert "composer-input" in alice.focused_element(), "the focus in the field, for a caption"
+    alice.assert_accessible("a photo waiting to be sent")
+    alice.shot("photo-staged")
+    assert not bob.find(".transcript-list .attachment-photo"), "nothing sent before Send"
+    field = alice.visible(".composer-input")[0]
+    field.send_keys("The lake tonight", Keys.ENTER)
     image = bob.wait(lambda: (bob.visible(".transcript-list .attachment-photo img") or [None])[0], "the photo at Bob's")
+    caption = bob.wait_for_text_bubble("The lake tonight")
+    assert bob.js("return arguments[0].compareDocumentPosition(arguments[1]) & Node.DOCUMENT_POSITION_FOLLOWING", image, caption), \
+        "the words come after the photo"
+    assert not alice.visible(".composer-files"), "the field is empty again"
     bob.wait(lambda: bob.js("return arguments[0].complete && arguments[0].naturalWidth", image) == 240, "the photo drawn")
     assert alice.wait(lambda: alice.visible(".transcript-list .attachment-photo img"), "the photo in Alice's transcript")
-    assert "sent a photo" in bob.find(".conversation-link.is-current .conversation-preview")[0].text
 
     # Full size, and back.
     bob.find(".transcript-list .attachment-photo")[0].click()
@@ -52,7 +67,14 @@ def test_photo_and_file_reach_members_only(browsers, tmp_path):
     bob.press("Close")
     bob.wait(lambda: not bob.find("dialog.photo-viewer"), "the viewer closed")
 
+    # A file taken back before Send is not sent; the one left is.
     chooser.send_keys(str(notes))
+    chooser.send_keys(str(photo))
+    alice.wait(lambda: len(alice.visible(".composer-files .composer-file")) == 2, "two waiting")
+    assert "notes.txt · 560 bytes" in alice.visible(".composer-files")[0].text
+    alice.press("Remove Sunset at the lake.png")
+    alice.wait(lambda: len(alice.visible(".composer-files .composer-file")) == 1, "one left")
+    alice.press("Send")
     card = bob.wait(lambda: (bob.visible(".transcript-list .attachment-file") or [None])[0], "the file's card at Bob's")
     assert "notes.txt" in card.text and "560 bytes" in card.text
     link = card.find_element("css selector", "a.attachment-download")
@@ -78,6 +100,7 @@ def test_a_slow_upload_shows_progress_and_can_be_cancelled(browsers, tmp_path):
     alice.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
         "offline": False, "latency": 20, "downloadThroughput": 1_000_000, "uploadThroughput": 64 * 1024})
     alice.find(".composer input[type=file]")[0].send_keys(str(big))
+    alice.press("Send")
     bar = alice.wait(lambda: (alice.visible(".composer-uploads .upload-progress") or [None])[0], "the upload's progress bar")
     assert bar.get_attribute("aria-label") == "Uploading video.bin"
     alice.wait(lambda: 0 < float(bar.get_attribute("value") or 0) < 1, "the upload partly done")

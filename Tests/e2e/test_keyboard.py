@@ -52,7 +52,7 @@ def test_the_keyboard_alone_is_enough(browsers):
     shift_tab(alice)
     assert focused(alice)["label"] == "Emoji"
     shift_tab(alice)
-    assert focused(alice)["label"] == "Send a photo or file"
+    assert focused(alice)["label"] == "Add a photo or file"
     shift_tab(alice)
     assert focused(alice)["label"] == "Apps"
     keys(alice, Keys.ENTER)

@@ -64,6 +64,7 @@ def test_a_photo_reaches_the_group_without_its_location_camera_or_comment(browse
     alice.open_conversation("Parlor demo")
     bob.open_conversation("Parlor demo")
     alice.find(".composer input[type=file]")[0].send_keys(str(path))
+    alice.press("Send")
     selector = '.transcript-list .attachment-photo[aria-label="Photo IMG_0042.jpg: show it full size"] img'
     image = bob.wait(lambda: (bob.visible(selector) or [None])[0], "the photo at Bob's")
     size = bob.wait(lambda: bob.js("const i = arguments[0]; return i.complete && i.naturalWidth > 0 && [i.naturalWidth, i.naturalHeight]", image),

@@ -2,10 +2,13 @@
 // person has not sent yet), the text field and Send.
 
 import { appCard, firstLink, linkPreviewCard, stickerView } from './bubbles.js';
-import { h, replaceChildren } from './dom.js';
+import { announce, h, replaceChildren } from './dom.js';
 import { openEmojiPicker } from './emojipicker.js';
 import { MentionPicker } from './mentionpicker.js';
-import { Uploads } from './attachments.js';
+import { Uploads, formatSize } from './attachments.js';
+
+/** The most photos and files one Send takes (each is a message of its own). */
+const MAX_FILES = 10;
 
 /** A link's host, as a person reads it ("example.com"). */
 function hostOf(url) {
@@ -35,6 +38,9 @@ export class Composer {
       on: { click: () => handlers.onToggleDrawer() },
     }, h('span', { class: 'icon icon-apps', attrs: { 'aria-hidden': 'true' } }));
     this.stagedBox = h('div', { class: 'composer-staged', hidden: true, attrs: { role: 'group', 'aria-label': 'Ready to send' } });
+    /** Photos and files chosen, pasted or dropped, waiting for Send: `{file, url}` (url: a photo's preview). */
+    this.files = [];
+    this.filesBox = h('ul', { class: 'composer-files', hidden: true, attrs: { 'aria-label': 'Photos and files to send' } });
     this.uploads = new Uploads({ conversationId: () => handlers.conversation?.()?.id, onError: (message) => handlers.onError?.(message) });
     this.fileInput = h('input', {
       type: 'file', class: 'visually-hidden', multiple: true, tabIndex: -1, attrs: { 'aria-hidden': 'true' },
@@ -42,14 +48,14 @@ export class Composer {
         change: () => {
           const files = [...this.fileInput.files];
           this.fileInput.value = '';
-          this.sendFiles(files);
+          this.addFiles(files);
         },
       },
     });
     this.attachButton = h('button', {
       type: 'button',
       class: 'icon-button composer-attach',
-      attrs: { 'aria-label': 'Send a photo or file' },
+      attrs: { 'aria-label': 'Add a photo or file' },
       on: { click: () => this.fileInput.click() },
     }, h('span', { class: 'icon icon-attach', attrs: { 'aria-hidden': 'true' } }));
     this.emojiButton = h('button', {
@@ -81,7 +87,7 @@ export class Composer {
           // Copied text may come with a picture of itself (office apps): the text is what was meant.
           if (files.length === 0 || event.clipboardData.types.includes('text/plain')) return;
           event.preventDefault();
-          this.sendFiles(files);
+          this.addFiles(files);
         },
         keydown: (event) => {
           if (this.mentions.handleKey(event)) return;
@@ -109,7 +115,8 @@ export class Composer {
         handlers.onDraft(this.input.value);
       },
     });
-    this.field = h('div', { class: 'composer-field' }, this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.linkBox, this.input);
+    this.field = h('div', { class: 'composer-field' },
+      this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.filesBox, this.linkBox, this.input);
     this.element = h('form', {
       class: 'composer',
       attrs: { 'aria-label': 'Write a message' },
@@ -127,9 +134,14 @@ export class Composer {
     const text = this.mentions.encode(this.input.value);
     const hasText = text.trim().length > 0;
     const context = this.context;
-    if (!hasText && (!this.staged || context?.kind === 'edit')) return;
+    const editing = context?.kind === 'edit';
+    const files = editing ? [] : this.takeFiles();
+    if (!hasText && files.length === 0 && (!this.staged || editing)) return;
     const linkPreview = this.link.card && hasText && text.includes(this.link.url) ? this.link.url : null;
-    this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && context?.kind !== 'edit', context, linkPreview);
+    const send = () => this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && !editing, context, linkPreview);
+    // The photos first, then the words typed with them, as Messages sends them: each its own message.
+    if (files.length > 0) this.uploads.send(files).finally(send);
+    else send();
     if (hasText) {
       this.link.removed.clear();
       this.showLink(null, null);
@@ -152,9 +164,54 @@ export class Composer {
     this.input.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
-  /** Uploads files and sends each as a message. */
-  sendFiles(files) {
-    if (files.length > 0) this.uploads.send(files);
+  /** Puts photos and files beside the field, each shown (a photo's preview) and removable, until Send. */
+  addFiles(files) {
+    const room = MAX_FILES - this.files.length;
+    if (files.length > room) {
+      this.handlers.onError?.(`You can send up to ${MAX_FILES} photos and files at once; send these first, then add more.`);
+    }
+    for (const file of files.slice(0, Math.max(0, room))) {
+      this.files.push({ file, url: file.type.startsWith('image/') ? URL.createObjectURL(file) : null });
+    }
+    this.drawFiles();
+    this.refresh();
+    if (files.length > 0) {
+      announce(this.files.length === 1 ? '1 photo or file ready to send.' : `${this.files.length} photos and files ready to send.`);
+      this.input.focus();
+    }
+  }
+
+  /** The files waiting, taken for sending (the field no longer shows them). */
+  takeFiles() {
+    const files = this.files.map((entry) => entry.file);
+    for (const entry of this.files) if (entry.url) URL.revokeObjectURL(entry.url);
+    this.files = [];
+    this.drawFiles();
+    return files;
+  }
+
+  removeFile(entry) {
+    if (entry.url) URL.revokeObjectURL(entry.url);
+    this.files = this.files.filter((e) => e !== entry);
+    this.drawFiles();
+    this.refresh();
+    announce(`${entry.file.name || 'The file'} removed.`);
+    this.input.focus();
+  }
+
+  drawFiles() {
+    this.filesBox.hidden = this.files.length === 0;
+    replaceChildren(this.filesBox, this.files.map((entry) => {
+      const name = entry.file.name || 'file';
+      return h('li', { class: 'composer-file' },
+        entry.url
+          ? h('img', { class: 'composer-file-preview', src: entry.url, alt: `Photo ${name}` })
+          : h('span', { class: 'composer-file-name', text: `${name} · ${formatSize(entry.file.size)}` }),
+        h('button', {
+          type: 'button', class: 'staged-remove composer-file-remove', attrs: { 'aria-label': `Remove ${name}` },
+          on: { click: () => this.removeFile(entry) },
+        }, h('span', { class: 'icon icon-close', attrs: { 'aria-hidden': 'true' } })));
+    }));
   }
 
   /** Replies to a message, or edits one (its text fills the field); the bar above says which. */
@@ -300,7 +357,7 @@ export class Composer {
   }
 
   refresh() {
-    const can = this.input.value.trim().length > 0 || Boolean(this.staged);
+    const can = this.input.value.trim().length > 0 || Boolean(this.staged) || this.files.length > 0;
     this.sendButton.disabled = !can;
     this.element.classList.toggle('has-staged', Boolean(this.staged));
   }

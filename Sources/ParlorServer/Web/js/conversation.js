@@ -154,7 +154,7 @@ export class ConversationView {
     this.element = h('section', { class: 'conversation', attrs: { 'aria-labelledby': 'conversation-title' } },
       this.header, this.transcript.element, this.surface.element, this.webSheet, this.composer.element, this.tray);
     this.title.id = 'conversation-title';
-    // Files dropped anywhere on the conversation are sent to it.
+    // Files dropped anywhere on the conversation wait beside its field for Send.
     const hasFiles = (event) => [...(event.dataTransfer?.types ?? [])].includes('Files');
     this.element.addEventListener('dragover', (event) => {
       if (!hasFiles(event)) return;
@@ -168,7 +168,7 @@ export class ConversationView {
       this.element.classList.remove('is-dropping');
       if (!hasFiles(event)) return;
       event.preventDefault();
-      this.composer.sendFiles([...event.dataTransfer.files]);
+      this.composer.addFiles([...event.dataTransfer.files]);
     });
     this.element.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.trayMode !== 'none') {

@@ -381,6 +381,11 @@ class Person:
         return self.js("const e = document.activeElement; return e ? e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')"
                        " + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') : 'none';")
 
+    def assert_focus_kept(self, after: str):
+        """The keyboard focus is on something, not dropped to the page, once `after` is done."""
+        self.wait(lambda: self.js("return document.activeElement && document.activeElement !== document.body"),
+                  f"the focus kept on the page's controls after {after}")
+
     def announcements(self) -> str:
         return self.js("return document.getElementById('announcer').textContent")
 

@@ -97,6 +97,15 @@ def test_the_keyboard_alone_is_enough(browsers):
     alice.wait_surface_closed()
     assert "composer-input" in focused(alice)["cls"], focused(alice)
 
+    # Mute with Return, unmute with Space: the focus stays on the button (it used to drop to the page).
+    alice.js("document.querySelector('.mute-button').focus()")
+    keys(alice, Keys.ENTER)
+    alice.wait(lambda: alice.js("return document.querySelector('.mute-button').getAttribute('aria-pressed')") == "true", "muted")
+    alice.wait(lambda: "mute-button" in focused(alice)["cls"], "the focus still on Mute")
+    keys(alice, Keys.SPACE)
+    alice.wait(lambda: alice.js("return document.querySelector('.mute-button').getAttribute('aria-pressed')") == "false", "unmuted")
+    assert "mute-button" in focused(alice)["cls"], focused(alice)
+
 
 @pytest.mark.flow
 def test_the_phone_layout_shows_one_pane_at_a_time(browsers):
@@ -114,6 +123,7 @@ def test_the_phone_layout_shows_one_pane_at_a_time(browsers):
     bob.open_app("RSVP")
     bob.press_in_app("Create RSVP")
     bob.wait_for_surface("RSVP", style="expanded")
+    bob.assert_focus_kept("'Create RSVP'")
     bob.shot("phone-app-expanded")
     assert bob.js("return window.innerWidth") == 390
     width = bob.js("return document.documentElement.scrollWidth")
@@ -121,6 +131,7 @@ def test_the_phone_layout_shows_one_pane_at_a_time(browsers):
     bob.press_in_app("Close RSVP")
     bob.click(lambda: bob.visible(".back-button")[0], "Back")
     bob.wait(lambda: bob.visible(".conversation-link"), "the list again")
+    bob.assert_focus_kept("'Back to conversations'")
 
 
 @pytest.mark.flow

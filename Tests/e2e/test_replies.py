@@ -73,6 +73,7 @@ def test_a_reply_quotes_its_message_jumps_to_it_and_lists_in_its_thread(browsers
     alice.click(lambda: entry_of(alice, "Pizza or sushi?").find_element(By.CSS_SELECTOR, ".entry-replies"), "'1 reply'")
     thread = alice.wait(lambda: (alice.visible(".thread .thread-item") or [None])[0], "the thread")
     assert "Bob" in thread.text and "Sushi!" in thread.text
+    alice.assert_focus_kept("opening '1 reply'")
     alice.shot("thread")
 
 
@@ -102,6 +103,7 @@ def test_the_sender_edits_and_unsends(browsers):
     bob.click(lambda: entry_of(bob, "Dinner at 8").find_element(By.CSS_SELECTOR, ".entry-edited"), "'Edited'")
     earlier = bob.wait(lambda: (bob.visible(".versions .version-text") or [None])[0], "the earlier versions")
     assert earlier.text == "Dinner at 7"
+    bob.assert_focus_kept("opening the edit history")
     bob.shot("edited")
 
     alice.send_text("oops, wrong chat")
@@ -109,6 +111,7 @@ def test_the_sender_edits_and_unsends(browsers):
     action(alice, "oops, wrong chat", "Unsend")
     bob.wait(lambda: any(e.text == "Alice unsent a message" for e in bob.find(".unsent-line")), "'Alice unsent a message'")
     alice.wait(lambda: any(e.text == "You unsent a message" for e in alice.find(".unsent-line")), "'You unsent a message'")
+    alice.assert_focus_kept("Unsend")
     assert "wrong chat" not in bob.driver.find_element(By.CSS_SELECTOR, ".transcript").text
     bob.shot("unsent")
 

@@ -234,15 +234,17 @@ export class ConversationView {
   }
 
   async toggleMuted() {
+    // Busy, not disabled, while the server answers: a disabled button would drop the focus.
+    if (this.muteButton.getAttribute('aria-busy') === 'true') return;
     const muted = !state.conversations.get(this.id)?.isMuted;
-    this.muteButton.disabled = true;
+    this.muteButton.setAttribute('aria-busy', 'true');
     try {
       await client.setMuted(this.id, muted);
       announce(muted ? 'Muted: no notifications for this conversation.' : 'Unmuted.');
     } catch (error) {
       this.shell.toast(error.message);
     } finally {
-      this.muteButton.disabled = false;
+      this.muteButton.removeAttribute('aria-busy');
     }
   }
 

@@ -9,6 +9,7 @@ import * as client from './client.js';
 import { ConversationView } from './conversation.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { StoreDialog } from './drawer.js';
+import { keepFocus } from './focuskeeper.js';
 import { HomeView } from './home.js';
 import { NewConversationDialog } from './newconversation.js';
 import { notificationsOn, setNotifications, startAlerts } from './notify.js';
@@ -361,5 +362,6 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
   if (signedIn && !view) sidebar.focusStart();
 }
 
+keepFocus();
 startUpdates();
 boot();

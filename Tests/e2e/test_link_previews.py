@@ -41,6 +41,8 @@ def test_a_link_shows_its_page_card_which_the_sender_can_remove(browsers, feed):
         assert card.get_attribute("target") == "_blank"
         assert "noopener" in card.get_attribute("rel")
     assert not alice.visible(".composer-link .link-preview"), "the field's card goes with the message"
+    # The card in her own (blue) message keeps the card's colours: its title is not white on light grey.
+    alice.assert_accessible("her own message with a link card")
     bob.shot("link-preview-received")
 
     # The sender removes the card: the text goes without one.

@@ -65,6 +65,9 @@ def test_a_reply_quotes_its_message_jumps_to_it_and_lists_in_its_thread(browsers
     bob.wait_for_text_bubble("Or tacos", "the copy in the group, from Bob")
     bob.open_conversation("Alice")
 
+    # A quote's small text reads on its fill (4.5:1), as axe checks.
+    alice.assert_accessible("a reply quoting a message")
+
     # The quote jumps to the message it answers.
     alice.click(lambda: entry_of(alice, "Sushi!").find_element(By.CSS_SELECTOR, ".reply-quote"), "the quote")
     alice.wait(lambda: "is-highlighted" in entry_of(alice, "Pizza or sushi?").get_attribute("class"), "the question highlighted")

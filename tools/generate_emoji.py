@@ -15,6 +15,7 @@ files, as Debian installs them:
 
 import argparse
 import os
+import re
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -80,7 +81,8 @@ def render(groups, version, keywords):
     for group, emoji in groups:
         lines.append(f"  [{quoted(group)}, [")
         for character, name in emoji:
-            words = [word for word in keywords.get(character.replace("\ufe0f", ""), []) if word.lower() not in name.lower()]
+            own = set(re.split(r"[\s:,-]+", name.lower()))
+            words = [word for word in keywords.get(character.replace("\ufe0f", ""), []) if word.lower() not in own]
             lines.append(f"    [{quoted(character)}, {quoted(name)}, {quoted(' '.join(words))}],")
         lines.append("  ]],")
     lines.append("];")

@@ -29,6 +29,16 @@ def test_mention_suggested_sent_as_reference_and_counted(server, browsers):
     alice.wait(lambda: alice.find(".transcript-list .bubble-body .mention"), "the sent mention")
     assert alice.find(".transcript-list .bubble-body")[-1].text == "Lunch with @Bob tomorrow?"
 
+    # Tab moves on, as everywhere: the list closes, nothing is chosen, the focus leaves the field.
+    field.send_keys("@ca")
+    alice.wait(lambda: alice.visible(".mention-option"), "suggestions for @ca")
+    field.send_keys(Keys.TAB)
+    alice.wait(lambda: not alice.visible(".mention-option"), "the list closed by Tab")
+    assert field.get_attribute("value") == "@ca", field.get_attribute("value")
+    assert "composer-input" not in alice.focused_element(), "the focus moved on"
+    field.clear()
+    field.click()
+
     # Typed by hand, a name is only text.
     field.send_keys("@Carol, no mention here")
     alice.wait(lambda: not alice.visible(".mention-option"), "no list once a space follows")

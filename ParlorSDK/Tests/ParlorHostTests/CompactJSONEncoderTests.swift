@@ -221,5 +221,9 @@ struct CompactJSONEncoderTests {
         // A value not encoded ahead is encoded where it is written.
         let later = EncodedJSON(Counted())
         #expect(try CompactJSONEncoder.wire.text([later, later]) == #"["encoded 1 time(s): a/b","encoded 2 time(s): a/b"]"#)
+        // A date not encoded ahead is written as the encoder writes dates, not as Date's own numbers.
+        let date = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try CompactJSONEncoder.wire.text([EncodedJSON(date)]) == CompactJSONEncoder.wire.text([date]))
+        #expect(try CompactJSONEncoder.wire.text([EncodedJSON(date)]).contains("2026"))
     }
 }

@@ -17,7 +17,8 @@ final class Drawers: Sendable {
     /// The most items a drawer holds.
     static let maxItems = 200
 
-    /// The user's drawer (every app and pack of the directory until they change it).
+    /// The user's drawer (until they change it, the directory's default: every app and pack but the
+    /// store-only ones; computed, so a store-only app also leaves the drawer of who never changed theirs).
     func drawer(of user: UserID) async throws -> [String] {
         try await caches.drawer(user, store: store, directory: directory)
     }

@@ -27,7 +27,10 @@ public struct EncodedJSON<Value: Encodable & Sendable>: Encodable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         guard let encoded, let stream = encoder as? JSONStreamEncoder, stream.writer.writes(like: encoded.by) else {
-            try value.encode(to: encoder)
+            // Through a single value container, so that the encoder writes a Date, URL or Data its
+            // own way, as it would for the value itself.
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
             return
         }
         try stream.beginSingleValue()

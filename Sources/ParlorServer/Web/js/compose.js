@@ -3,7 +3,7 @@
 
 import { appCard, firstLink, linkPreviewCard, stickerView } from './bubbles.js';
 import { announce, h, replaceChildren } from './dom.js';
-import { openEmojiPicker } from './emojipicker.js';
+import { closeEmojiPicker, openEmojiPicker } from './emojipicker.js';
 import { MentionPicker } from './mentionpicker.js';
 import { Uploads, formatSize } from './attachments.js';
 
@@ -138,17 +138,28 @@ export class Composer {
     const files = editing ? [] : this.takeFiles();
     if (!hasText && files.length === 0 && (!this.staged || editing)) return;
     const linkPreview = this.link.card && hasText && text.includes(this.link.url) ? this.link.url : null;
-    const send = () => this.handlers.onSend(hasText ? text : null, Boolean(this.staged) && !editing, context, linkPreview);
-    // The photos first, then the words typed with them, as Messages sends them: each its own message.
-    if (files.length > 0) this.uploads.send(files).finally(send);
-    else send();
+    // What this Send sends is decided now: the staged item shown as it was pressed, and the words.
+    const hasStaged = Boolean(this.staged) && !editing;
+    if (files.length === 0) {
+      this.handlers.onSend(hasText ? text : null, hasStaged, context, linkPreview);
+    } else {
+      if (hasStaged) this.handlers.onSend(null, true, null, null);
+      // The photos first, then the words typed with them, as Messages sends them: each its own
+      // message. The words stay the conversation's draft until they are handed over.
+      this.uploads.send(files).finally(() => {
+        if (!hasText) return;
+        this.handlers.onSend(text, false, context, linkPreview);
+        if (this.input.value === '') this.handlers.onDraft('');
+      });
+    }
     if (hasText) {
+      clearTimeout(this.link.timer);
       this.link.removed.clear();
       this.showLink(null, null);
       this.mentions.reset();
       this.input.value = '';
       this.autosize();
-      if (context?.kind !== 'edit') this.handlers.onDraft('');
+      if (!editing && files.length === 0) this.handlers.onDraft('');
     }
     // After clearing: ending an edit brings back what the field held before it.
     if (context) this.endContext();
@@ -179,6 +190,13 @@ export class Composer {
       announce(this.files.length === 1 ? '1 photo or file ready to send.' : `${this.files.length} photos and files ready to send.`);
       this.input.focus();
     }
+  }
+
+  /** The conversation is left: photos and files not sent are dropped, and their previews freed. */
+  dispose() {
+    clearTimeout(this.link.timer);
+    closeEmojiPicker();
+    this.takeFiles();
   }
 
   /** The files waiting, taken for sending (the field no longer shows them). */
@@ -218,6 +236,7 @@ export class Composer {
   startContext(context) {
     if (this.context) this.endContext();
     this.context = context;
+    if (context.kind === 'edit') clearTimeout(this.link.timer);
     const cancel = context.kind === 'edit' ? 'Cancel editing' : 'Cancel reply';
     replaceChildren(this.contextBar,
       h('span', { class: 'composer-context-label', text: context.label }),
@@ -311,7 +330,8 @@ export class Composer {
       return;
     }
     this.link.timer = setTimeout(async () => {
-      const current = () => firstLink(this.input.value) === url && !this.link.removed.has(url);
+      const current = () => this.context?.kind !== 'edit' && firstLink(this.input.value) === url && !this.link.removed.has(url);
+      if (!current()) return;
       this.showLinkNote(url, `Getting a preview of ${hostOf(url)}…`);
       try {
         const card = await this.handlers.linkPreview(url);

@@ -84,8 +84,13 @@ export class ConversationView {
         if (update) client.appEvent(this.id, update.appID, event);
       },
       onClose: () => {
-        // Closed while it was still opening: it goes at once, and the server closes it too.
-        this.surface.cancelOpening();
+        // Closed while it was still opening: it goes at once (the focus back in the field, as
+        // when an app closes), and the server closes it too.
+        if (this.surface.isOpening) {
+          this.surface.cancelOpening();
+          this.expectOpen = false;
+          this.composer.focus();
+        }
         client.closeApp(this.id);
       },
       onStyle: (style) => client.setStyle(this.id, style),
@@ -221,6 +226,7 @@ export class ConversationView {
 
   dispose() {
     this.noteTyping('');
+    this.composer.dispose();
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     client.setVisibleConversation(null);

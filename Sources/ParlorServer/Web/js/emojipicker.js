@@ -14,11 +14,22 @@ const recent = [];
 let groups = null;
 let current = null;
 
-/** The list, loaded once: [[group, [[emoji, name, keywords], …]], …]. */
+/** The list, loaded once: [[group, [[emoji, name, keywords], …]], …]. A failed load is asked
+ * again at the next opening (with a query the browser has not cached as failed). */
+let attempts = 0;
 function emojiGroups() {
-  groups ??= import('./emojidata.js').then((module) => module.EMOJI_GROUPS);
+  attempts += 1;
+  groups ??= import(attempts === 1 ? './emojidata.js' : `./emojidata.js?attempt=${attempts}`).then(
+    (module) => module.EMOJI_GROUPS,
+    (error) => {
+      groups = null;
+      throw error;
+    });
   return groups;
 }
+
+/** How names and searches are cut into words. */
+const WORDS = /[\s:,-]+/;
 
 /** "grinning face" → "Grinning face". */
 const label = (name) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -26,7 +37,7 @@ const label = (name) => name.charAt(0).toUpperCase() + name.slice(1);
 /** Whether every word of the query begins a word of the emoji's name or keywords. */
 function matches(entry, words) {
   const [, name, keywords] = entry;
-  const own = `${name} ${keywords}`.toLowerCase().split(/[\s:,-]+/);
+  const own = `${name} ${keywords}`.toLowerCase().split(WORDS);
   return words.every((word) => own.some((w) => w.startsWith(word)));
 }
 
@@ -46,8 +57,10 @@ export function openEmojiPicker(anchor, { title, onPick, returnFocus }) {
   return current;
 }
 
-/** Whether a picker is open. */
-export const emojiPickerOpen = () => Boolean(current);
+/** Closes the picker, if one is open (its conversation is left). */
+export function closeEmojiPicker() {
+  current?.close({ restoreFocus: false });
+}
 
 class EmojiPicker {
   constructor(anchor, { title, onPick, returnFocus }) {
@@ -75,6 +88,8 @@ class EmojiPicker {
             event.preventDefault();
             event.stopPropagation();
             this.close();
+          } else if (event.key === 'Tab') {
+            this.wrapTab(event);
           }
         },
         focusout: (event) => {
@@ -102,6 +117,15 @@ class EmojiPicker {
     }, () => {
       this.status.textContent = 'Parlor could not load the emoji. Check your connection and try again.';
     });
+  }
+
+  /** Tab goes around inside the picker (search, groups, the emoji), as in a dialog. */
+  wrapTab(event) {
+    const stops = [this.search, ...this.nav.querySelectorAll('button'), this.buttons[this.active]].filter((el) => el && el.isConnected);
+    const at = stops.indexOf(document.activeElement);
+    const next = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
+    event.preventDefault();
+    stops[next]?.focus();
   }
 
   /** Above the anchor when there is room, else below; inside the window either way. */
@@ -140,9 +164,9 @@ class EmojiPicker {
     const query = this.search.value.trim();
     const all = recent.length ? [['Recently used', recent], ...this.groups] : this.groups;
     if (!query) return all;
-    const words = query.toLowerCase().split(/\s+/);
+    const words = query.toLowerCase().split(WORDS).filter(Boolean);
     const found = this.groups.flatMap(([, entries]) => entries.filter((entry) => entry[0] === query || matches(entry, words)));
-    if (!found.some((entry) => entry[0] === query) && isOneSymbol(query)) found.unshift([query, `Use ${query}`, '']);
+    if (query.length <= 32 && !found.some((entry) => entry[0] === query) && isOneSymbol(query)) found.unshift([query, `Use ${query}`, '']);
     return [['Results', found]];
   }
 

@@ -10,6 +10,7 @@ let last = null;
 let ancestors = [];
 
 const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
+const TEXT_FIELDS = 'textarea, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 
 /** A selector for the same control in a redrawn view. */
 function keyOf(el) {
@@ -36,7 +37,9 @@ function restore() {
   for (const container of ancestors.filter((a) => a.isConnected && a !== document.body && a !== document.documentElement)) {
     if (container.closest('[hidden], [inert]')) continue;
     const same = key ? [...container.querySelectorAll(key)].filter(usable) : [];
-    const target = same[0] ?? [...container.querySelectorAll(FOCUSABLE)].find(usable) ?? (container.tabIndex >= 0 && usable(container) ? container : null);
+    // Not a text field, unless it is the same one: on a phone, that would open the keyboard.
+    const nearby = [...container.querySelectorAll(FOCUSABLE)].find((el) => usable(el) && !el.matches(TEXT_FIELDS));
+    const target = same[0] ?? nearby ?? (container.tabIndex >= 0 && usable(container) ? container : null);
     if (target) {
       target.focus({ preventScroll: true });
       return;
@@ -51,6 +54,17 @@ export function keepFocus() {
     last = event.target;
     ancestors = [];
     for (let el = last.parentElement; el; el = el.parentElement) ancestors.push(el);
+  });
+  document.addEventListener('focusout', (event) => {
+    if (event.relatedTarget || event.target !== last) return;
+    // Once the browser has moved the focus (a disabled or hidden element loses it a moment after
+    // the change): the element still usable means the person left it on purpose (a click on the
+    // page's background), and it is forgotten; otherwise the focus went with it.
+    setTimeout(() => {
+      if (document.activeElement && document.activeElement !== document.body) return;
+      if (last && usable(last)) last = null;
+      else restore();
+    }, 0);
   });
   // After each change to the page, when the focus went with what changed.
   new MutationObserver(restore).observe(document.body, {

@@ -1,5 +1,5 @@
-// Typing "@" in the compose field suggests the conversation's members; choosing one (Return, Tab
-// or a click) writes "@Name" in the field, and the message is sent with a reference to that
+// Typing "@" in the compose field suggests the conversation's members; choosing one (Return or a
+// click) writes "@Name" in the field, and the message is sent with a reference to that
 // person ("<@id>") in its place, so a name that merely looks like it is never a mention.
 
 import { announce, h, replaceChildren } from './dom.js';
@@ -37,8 +37,12 @@ export class MentionPicker {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       this.active = (this.active + (event.key === 'ArrowDown' ? 1 : this.options.length - 1)) % this.options.length;
       this.draw();
-    } else if ((event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey && !event.isComposing) {
+    } else if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       this.choose(this.options[this.active]);
+    } else if (event.key === 'Tab') {
+      // Tab moves on, as everywhere else on the page: the list closes and nothing is chosen.
+      this.close();
+      return true;
     } else if (event.key === 'Escape') {
       this.close();
     } else {

@@ -7,8 +7,18 @@ import { Mention } from './protocol.js';
 const ID = '([0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12})';
 const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const TOKEN = new RegExp(literal(Mention.participantOpening) + ID, 'g');
-// Not followed by a combining mark: the server reads text by characters, and ">" with a mark on it is not ">".
-const USER_TOKEN = new RegExp(`${literal(Mention.userOpening)}${ID}${literal(Mention.userClosing)}(?!\\p{M})`, 'gu');
+const USER_TOKEN = new RegExp(`${literal(Mention.userOpening)}${ID}${literal(Mention.userClosing)}`, 'gu');
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The mention tokens of a text, as the server reads them: by characters, so a closing with a
+ * mark, joiner or modifier on it (another character than ">") closes nothing. */
+function* userTokens(text) {
+  for (const match of text.matchAll(USER_TOKEN)) {
+    const closing = match.index + match[0].length - Mention.userClosing.length;
+    const first = GRAPHEMES.segment(text.slice(closing, closing + 32))[Symbol.iterator]().next().value;
+    if (first?.segment === Mention.userClosing) yield match;
+  }
+}
 
 /** `text` with every mention replaced by a display name ("someone" when unknown). */
 export function resolveMentions(text, names) {
@@ -29,7 +39,7 @@ function member(conversation, id) {
 export function mentionPieces(text, conversation) {
   const pieces = [];
   let last = 0;
-  for (const match of text.matchAll(USER_TOKEN)) {
+  for (const match of userTokens(text)) {
     if (match.index > last) pieces.push(text.slice(last, match.index));
     const person = member(conversation, match[1]);
     pieces.push({ mention: match[1], member: Boolean(person), name: `@${person?.displayName ?? 'someone'}` });
@@ -48,7 +58,7 @@ export function readableText(text, conversation) {
 /** Whether a text mentions the user with this id. */
 function mentionsUser(text, userId) {
   if (typeof text !== 'string' || !userId) return false;
-  for (const match of text.matchAll(USER_TOKEN)) if (sameId(match[1], userId)) return true;
+  for (const match of userTokens(text)) if (sameId(match[1], userId)) return true;
   return false;
 }
 

@@ -120,10 +120,6 @@ export class AppSurface {
   }
 
   /**
-   * Draws a new update from the server; returns 'opened', 'closed', 'updated' or 'held' (a press is
-   * on the view: `options.redraw` is called when it ends).
-   */
-  /**
    * Shows the app's header and "Opening <app>…" at once, until its first view comes (`show`) or
    * the person closes it: an app that takes seconds to draw (a feed to fetch) is never a blank wait.
    */
@@ -155,6 +151,10 @@ export class AppSurface {
     this.element.hidden = true;
   }
 
+  /**
+   * Draws a new update from the server; returns 'opened', 'closed', 'updated' or 'held' (a press is
+   * on the view: `options.redraw` is called when it ends).
+   */
   show(update) {
     if (this.holds(update)) return 'held';
     this.opening = null;

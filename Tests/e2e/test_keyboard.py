@@ -83,6 +83,13 @@ def test_the_keyboard_alone_is_enough(browsers):
     tab_to(alice, lambda f: f["label"] == "Open RSVP", "RSVP in the drawer")
     keys(alice, Keys.ENTER)
     alice.wait(lambda: focused(alice)["label"] == "RSVP", "focus on RSVP's title")
+    # The compact app sits below the compose bar, and Tab meets it there: after the field and Send.
+    alice.js("document.querySelector('.composer-input').focus()")
+    keys(alice, Keys.TAB)
+    if "composer-send" in focused(alice)["cls"]:
+        keys(alice, Keys.TAB)
+    assert alice.js("return Boolean(document.activeElement.closest('.surface'))"), focused(alice)
+    alice.js("document.querySelector('.surface-title').focus()")
     keys(alice, Keys.ESCAPE)
     alice.wait_surface_closed()
     alice.wait(lambda: "composer-input" in focused(alice)["cls"], "focus back in the compose field after Escape")

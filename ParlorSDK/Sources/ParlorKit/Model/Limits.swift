@@ -37,19 +37,20 @@ public enum Limits {
     /// characters) counted as one character, for it is shown as that person's name (at most 64
     /// characters) and an app cannot know how long that is.
     public static func readLength(of text: String) -> Int {
-        guard text.contains("$") else { return length(of: text) }
+        let opening = ParticipantID.mentionOpening
+        guard text.contains(opening) else { return length(of: text) }
         var collapsed = ""
         collapsed.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            collapsed += rest[..<dollar]
-            let candidate = rest[rest.index(after: dollar)...].prefix(36)
+        while let found = rest.range(of: opening) {
+            collapsed += rest[..<found.lowerBound]
+            let candidate = rest[found.upperBound...].prefix(36)
             if candidate.count == 36, candidate.uppercased() == candidate, UUID(uuidString: String(candidate)) != nil {
                 collapsed += "@"
                 rest = rest[candidate.endIndex...]
             } else {
-                collapsed += "$"
-                rest = rest[rest.index(after: dollar)...]
+                collapsed += opening
+                rest = rest[found.upperBound...]
             }
         }
         collapsed += rest

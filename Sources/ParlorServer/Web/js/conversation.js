@@ -336,6 +336,7 @@ export class ConversationView {
     this.element.classList.toggle('has-app', open);
     this.element.classList.toggle('has-expanded-app', open && this.surface.style === 'expanded');
     this.transcript.element.inert = open && this.surface.style === 'expanded';
+    this.placeSurface(open && this.surface.style === 'expanded');
     if (open && this.trayMode !== 'none') this.setTray('none');
     if (result === 'opened' && this.expectOpen) {
       this.expectOpen = false;
@@ -343,6 +344,22 @@ export class ConversationView {
     } else if (result === 'closed' && (hadFocus || document.activeElement === document.body)) {
       this.composer.focus();
     }
+  }
+
+  /**
+   * Puts the app where it is seen in the order of the page, so Tab meets it there: expanded, above
+   * the compose bar (it covers the conversation); compact, below it (in the tray). The focus in it
+   * stays where it was (moving an element would drop it).
+   */
+  placeSurface(expanded) {
+    const surface = this.surface.element;
+    const composer = this.composer.element;
+    const inPlace = expanded ? surface.nextElementSibling === composer : composer.nextElementSibling === surface;
+    if (inPlace) return;
+    const focused = surface.contains(document.activeElement) ? document.activeElement : null;
+    if (expanded) composer.before(surface);
+    else composer.after(surface);
+    focused?.focus({ preventScroll: true });
   }
 
   /** Opens the drawer's sticker packs to place one on `message` (the keyboard's and a tap's way; dragging is the other). */

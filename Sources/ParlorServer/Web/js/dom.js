@@ -76,10 +76,29 @@ export function announce(text) {
   while (region.childElementCount > 5) region.firstElementChild.remove();
 }
 
-/** The elements inside `root` that the keyboard can reach, in order. */
+/** Whether a person can reach `el` now: on the page, enabled, shown, not inert. */
+export function reachable(el) {
+  return el.isConnected && !el.disabled && !el.closest('[hidden], [inert]') && el.getClientRects().length > 0;
+}
+
+/** The elements inside `root` that the keyboard can reach with Tab, in order. */
 export function focusables(root) {
-  const selector = 'button, [href], input, select, textarea, iframe, [tabindex]:not([tabindex="-1"])';
-  return [...root.querySelectorAll(selector)].filter((el) => !el.disabled && !el.closest('[hidden], [inert]') && el.getClientRects().length > 0);
+  const selector = 'button, [href], input, select, textarea, iframe, [tabindex]';
+  return [...root.querySelectorAll(selector)].filter((el) => el.tabIndex >= 0 && reachable(el));
+}
+
+/** Keeps Tab inside `root` (a dialog, a presented screen): from its last stop to its first, and
+ * Shift+Tab back. Returns whether it moved the focus. */
+export function keepTabInside(event, root) {
+  const items = focusables(root);
+  if (event.key !== 'Tab' || items.length === 0) return false;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const target = event.shiftKey ? (event.target === first ? last : null) : (event.target === last ? first : null);
+  if (!target) return false;
+  event.preventDefault();
+  focus(target);
+  return true;
 }
 
 /** Focuses `el` without scrolling the page under the user. */

@@ -5,7 +5,7 @@
 // Keyboard: the search field takes the focus; ↓ goes to the emoji, which are one Tab stop moved
 // through with the arrows, Home and End; Return picks; Escape closes and gives the focus back.
 
-import { announce, h, replaceChildren } from './dom.js';
+import { announce, h, keepTabInside, replaceChildren } from './dom.js';
 
 const RECENT_LIMIT = 16;
 const MARGIN = 8;
@@ -88,8 +88,9 @@ class EmojiPicker {
             event.preventDefault();
             event.stopPropagation();
             this.close();
-          } else if (event.key === 'Tab') {
-            this.wrapTab(event);
+          } else {
+            // Tab goes around inside the picker (search, groups, the emoji), as in a dialog.
+            keepTabInside(event, this.element);
           }
         },
         focusout: (event) => {
@@ -117,15 +118,6 @@ class EmojiPicker {
     }, () => {
       this.status.textContent = 'Parlor could not load the emoji. Check your connection and try again.';
     });
-  }
-
-  /** Tab goes around inside the picker (search, groups, the emoji), as in a dialog. */
-  wrapTab(event) {
-    const stops = [this.search, ...this.nav.querySelectorAll('button'), this.buttons[this.active]].filter((el) => el && el.isConnected);
-    const at = stops.indexOf(document.activeElement);
-    const next = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
-    event.preventDefault();
-    stops[next]?.focus();
   }
 
   /** Above the anchor when there is room, else below; inside the window either way. */

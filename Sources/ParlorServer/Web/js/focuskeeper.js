@@ -5,11 +5,12 @@
 // the page still there), or on the nearest control still there. Focus someone moved on purpose,
 // or a click on the page's background, is left alone: only a focus lost with its element is.
 
+import { focusables, reachable } from './dom.js';
+
 let last = null;
 /** The ancestors `last` had when it took the focus, innermost first. */
 let ancestors = [];
 
-const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
 const TEXT_FIELDS = 'textarea, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])';
 
 /** A selector for the same control in a redrawn view. */
@@ -18,11 +19,6 @@ function keyOf(el) {
   if (el.id) return `#${CSS.escape(el.id)}`;
   const classes = [...el.classList].filter((c) => !c.startsWith('is-')).map((c) => `.${CSS.escape(c)}`).join('');
   return classes ? `${el.tagName.toLowerCase()}${classes}` : null;
-}
-
-/** Whether a person can reach `el` now. */
-function usable(el) {
-  return el.isConnected && !el.disabled && !el.closest('[hidden], [inert]') && el.getClientRects().length > 0;
 }
 
 function lostWithItsElement() {
@@ -36,10 +32,10 @@ function restore() {
   const key = keyOf(last);
   for (const container of ancestors.filter((a) => a.isConnected && a !== document.body && a !== document.documentElement)) {
     if (container.closest('[hidden], [inert]')) continue;
-    const same = key ? [...container.querySelectorAll(key)].filter(usable) : [];
+    const same = key ? [...container.querySelectorAll(key)].filter(reachable) : [];
     // Not a text field, unless it is the same one: on a phone, that would open the keyboard.
-    const nearby = [...container.querySelectorAll(FOCUSABLE)].find((el) => usable(el) && !el.matches(TEXT_FIELDS));
-    const target = same[0] ?? nearby ?? (container.tabIndex >= 0 && usable(container) ? container : null);
+    const nearby = focusables(container).find((el) => !el.matches(TEXT_FIELDS));
+    const target = same[0] ?? nearby ?? (container.tabIndex >= 0 && reachable(container) ? container : null);
     if (target) {
       target.focus({ preventScroll: true });
       return;
@@ -62,7 +58,7 @@ export function keepFocus() {
     // page's background), and it is forgotten; otherwise the focus went with it.
     setTimeout(() => {
       if (document.activeElement && document.activeElement !== document.body) return;
-      if (last && usable(last)) last = null;
+      if (last && reachable(last)) last = null;
       else restore();
     }, 0);
   });

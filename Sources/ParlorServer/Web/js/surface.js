@@ -2,7 +2,7 @@
 // tree, the modal it presents and the web pages its links open. Used for an app open in a
 // conversation (compact or expanded) and for an app's home surface.
 
-import { focus, focusables, h, replaceChildren, safeImageURL } from './dom.js';
+import { focus, h, keepTabInside, replaceChildren, safeImageURL } from './dom.js';
 import { FieldMemory, markBusy, renderChildren, renderView, webPageView } from './viewtree.js';
 import { resolveMentions } from './mentions.js';
 import { appInfo } from './state.js';
@@ -336,17 +336,7 @@ export class AppSurface {
     }
     if (event.key === 'Tab' && !this.modalLayer.hidden && this.modalLayer.contains(event.target)) {
       // Keep Tab inside the presented screen.
-      const items = focusables(this.modalLayer);
-      if (items.length === 0) return;
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (event.shiftKey && event.target === first) {
-        event.preventDefault();
-        focus(last);
-      } else if (!event.shiftKey && event.target === last) {
-        event.preventDefault();
-        focus(first);
-      }
+      keepTabInside(event, this.modalLayer);
     }
   }
 }

@@ -39,6 +39,8 @@ import('/js/viewtree.js').then(({ renderView }) => {
 def test_a_carousel_is_one_row_that_scrolls_sideways_and_follows_the_keyboard(browsers):
     person = browsers("alice", sign_in=False)
     person.driver.get(person.base_url + "/")
+    # The sign-in page takes the focus when it is drawn: let it, before the tray takes it.
+    person.wait(lambda: person.js("return document.activeElement?.id") == "auth-username", "the sign-in form")
     carousel = person.driver.execute_async_script(RENDER, "horizontal")
     assert carousel.get("error") is None, carousel
     assert (carousel["role"], carousel["label"]) == ("list", "Scoops")
@@ -104,6 +106,7 @@ import('/js/compose.js').then(({ Composer }) => {
 def test_a_staged_message_whose_send_was_refused_says_why_on_it(browsers):
     person = browsers("carol", sign_in=False)
     person.driver.get(person.base_url + "/")
+    person.wait(lambda: person.js("return document.activeElement?.id") == "auth-username", "the sign-in form")
     refused = person.driver.execute_async_script(STAGED, True)
     assert refused.get("error") is None, refused
     assert refused["caption"], "the message is still there"

@@ -121,18 +121,19 @@ extension StoredContent {
         }
     }
 
-    /// `text` without `$<participant id>` mentions (a `$` and a UUID in its 8-4-4-4-12 hex form),
-    /// and without the spaces left at its ends. A scan of the bytes: Foundation's regular
-    /// expressions compiled the pattern on every app message committed.
+    /// `text` without participant mentions (`ParticipantID.mention`: its opening and a UUID in its
+    /// 8-4-4-4-12 hex form), and without the spaces left at its ends. A scan of the bytes:
+    /// Foundation's regular expressions compiled the pattern on every app message committed.
     static func withoutMentions(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text.trimmingCharacters(in: .whitespaces) }
+        let opening = mentionOpening
+        guard let first = opening.first, text.utf8.contains(first) else { return text.trimmingCharacters(in: .whitespaces) }
         let bytes = Array(text.utf8)
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "$"), isUUID(bytes, from: index + 1) {
-                index += 1 + uuidLength
+            if bytes[index] == first, bytes[index...].starts(with: opening), isUUID(bytes, from: index + opening.count) {
+                index += opening.count + uuidLength
             } else {
                 kept.append(bytes[index])
                 index += 1
@@ -141,6 +142,7 @@ extension StoredContent {
         return String(decoding: kept, as: UTF8.self).trimmingCharacters(in: .whitespaces)
     }
 
+    private static let mentionOpening = Array(ParticipantID.mentionOpening.utf8)
     private static let uuidLength = 36
 
     /// Whether `bytes` hold a UUID's text (hex digits, dashes after the 8th, 12th, 16th and 20th) at `start`.

@@ -62,6 +62,28 @@ def bubble_entry(person, text: str):
     return bubble, bubble.find_element("xpath", "./ancestor::li[@data-message-id]").get_attribute("data-message-id")
 
 
+def focused_message(person):
+    """(what has the focus: "entry" for the message itself, else its class, the message's text),
+    or None when the focus is not in a message."""
+    found = person.js("""
+        const e = document.activeElement, entry = e && e.closest('.transcript-list > .entry');
+        if (!entry) return null;
+        const text = entry.querySelector('.bubble-body')?.textContent ?? entry.textContent.trim();
+        return [e === entry ? 'entry' : e.classList[0], text];
+    """)
+    return tuple(found) if found else None
+
+
+def tab_stops_in_transcript(person) -> set[str]:
+    """The texts of the messages holding an element Tab reaches (the message itself or a control)."""
+    return set(person.js("""
+        return [...document.querySelectorAll('.transcript-list > .entry, .transcript-list > .entry *')]
+            .filter((e) => e.tabIndex >= 0 && e.getClientRects().length > 0)
+            .map((e) => { const entry = e.closest('.transcript-list > .entry');
+                          return entry.querySelector('.bubble-body')?.textContent ?? entry.textContent.trim(); });
+    """))
+
+
 def place(person) -> dict:
     return person.js(PLACE)
 
@@ -148,7 +170,27 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
     button.send_keys(Keys.ENTER)
     alice.wait(lambda: not jump_button(alice) and place(alice)["fromBottom"] < 2, "at the bottom, the button gone")
     assert place(alice)["lastInView"]
-    assert "react-button" in alice.focused_element(), alice.focused_element()
+    assert focused_message(alice) == ("entry", "New while scrolled up 2"), alice.focused_element()
+    # The transcript is one Tab stop (it was one per message: 43 in a short conversation): the
+    # message the keyboard is on, and the controls in it. The arrow keys move between messages.
+    assert tab_stops_in_transcript(alice) == {"New while scrolled up 2"}, tab_stops_in_transcript(alice)
+    ActionChains(alice.driver).send_keys(Keys.ARROW_UP).perform()
+    assert focused_message(alice) == ("entry", "New while scrolled up 1"), alice.focused_element()
+    assert tab_stops_in_transcript(alice) == {"New while scrolled up 1"}, f"the Tab stop follows the arrow keys: {tab_stops_in_transcript(alice)}"
+    ActionChains(alice.driver).send_keys(Keys.TAB).perform()
+    assert focused_message(alice) == ("react-button", "New while scrolled up 1"), "Tab reaches the message's own controls"
+    ActionChains(alice.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB, Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert focused_message(alice) is None, f"two Shift+Tabs leave the transcript: {alice.focused_element()}"
+    # From the field, back past the compose bar's three buttons (Apps, photo, emoji): the message.
+    alice.js("document.querySelector('.composer-input').focus()")
+    ActionChains(alice.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB * 4).key_up(Keys.SHIFT).perform()
+    assert focused_message(alice) == ("react-button", "New while scrolled up 1"), alice.focused_element()
+    alice.js("document.activeElement.closest('.transcript-list > .entry').focus()")
+    ActionChains(alice.driver).send_keys(Keys.END).perform()
+    assert focused_message(alice) == ("entry", "New while scrolled up 2"), alice.focused_element()
+    ActionChains(alice.driver).send_keys(Keys.HOME).perform()
+    assert focused_message(alice)[0] == "entry" and focused_message(alice)[1] != "New while scrolled up 2", alice.focused_element()
+    ActionChains(alice.driver).send_keys(Keys.END).perform()
     # At the bottom, new messages are followed as before: no button.
     bob_says("Followed at the bottom")
     alice.wait_for_text_bubble("Followed at the bottom")

@@ -19,6 +19,12 @@ const GAP_FOR_TIME = 15 * 60 * 1000;
 const UNREAD_DIVIDER = 'unread-divider';
 /** How near the bottom (px) counts as at the newest messages. */
 const NEAR_BOTTOM = 60;
+/** The transcript's items the keyboard moves between (messages, pending sends, event and summary
+ * lines; not the unread divider or the receipt line). */
+const ITEM = '.entry:not(.entry-unread):not(.entry-receipt)';
+const ITEMS = `:scope > ${ITEM}`;
+/** What the keyboard can reach inside an item. */
+const CONTROLS = 'button, [href], input, select, textarea, iframe, [tabindex]';
 
 
 /** Messages' six tapbacks, as emoji, with the names people know them by. */
@@ -131,6 +137,54 @@ export class TranscriptView {
     };
     this.element.addEventListener('load', keepPlace, true);
     new ResizeObserver(keepPlace).observe(this.list);
+    // One Tab stop for the whole transcript (a composite widget, as chat clients with good
+    // keyboard support make it): the current message, the newest until another is focused, is
+    // reached with Tab and its controls after it; the arrow keys, Home and End move between messages.
+    this.currentKey = null;
+    this.list.addEventListener('focusin', (event) => {
+      const item = event.target.closest?.('.entry');
+      if (!item || item.parentElement !== this.list || !item.matches(ITEM) || this.currentKey === item.dataset.key) return;
+      this.currentKey = item.dataset.key;
+      this.settleTabStops();
+    });
+    this.list.addEventListener('keydown', (event) => {
+      if (event.target.parentElement !== this.list || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const items = [...this.list.querySelectorAll(ITEMS)];
+      const at = items.indexOf(event.target);
+      const to = { ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: items.length - 1 }[event.key];
+      if (at < 0 || to === undefined) return;
+      event.preventDefault();
+      const target = items[Math.max(0, Math.min(items.length - 1, to))];
+      target.focus({ preventScroll: true });
+      target.scrollIntoView({ block: 'nearest' });
+    });
+  }
+
+  /** Makes the current item the transcript's one Tab stop: every other item, and the controls in
+   * it, is reached with the arrow keys instead (their own tab order kept, for when they are current). */
+  settleTabStops() {
+    const items = this.list.querySelectorAll(ITEMS);
+    let current = this.currentKey ? this.cache.get(this.currentKey)?.el : null;
+    if (!current || current.parentElement !== this.list || !current.matches(ITEM)) current = items[items.length - 1] ?? null;
+    for (const item of items) {
+      const on = item === current;
+      if (item.dataset.tabStop === (on ? 'on' : 'off')) continue;
+      item.dataset.tabStop = on ? 'on' : 'off';
+      item.tabIndex = on ? 0 : -1;
+      if (on) {
+        for (const control of item.querySelectorAll('[data-tab-was]')) {
+          if (control.dataset.tabWas) control.setAttribute('tabindex', control.dataset.tabWas);
+          else control.removeAttribute('tabindex');
+          delete control.dataset.tabWas;
+        }
+      } else {
+        for (const control of item.querySelectorAll(CONTROLS)) {
+          if (control.tabIndex < 0 || control.dataset.tabWas !== undefined) continue;
+          control.dataset.tabWas = control.getAttribute('tabindex') ?? '';
+          control.tabIndex = -1;
+        }
+      }
+    }
   }
 
   /** Loads older messages above, keeping what the person was reading in place. */
@@ -205,10 +259,10 @@ export class TranscriptView {
     }, 800);
   }
 
-  /** Focus on the newest message (its reaction button), else on the transcript. */
+  /** Focus on the newest message, else on the transcript. */
   focusNewest() {
-    const buttons = this.list.querySelectorAll(':scope > .entry[data-message-id] > .entry-body > .react-button');
-    const target = buttons[buttons.length - 1] ?? this.element;
+    const items = this.list.querySelectorAll(ITEMS);
+    const target = items[items.length - 1] ?? this.element;
     target.focus({ preventScroll: true });
   }
 
@@ -263,6 +317,7 @@ export class TranscriptView {
     const focused = document.activeElement;
     const focusEntry = this.list.contains(focused) ? focused.closest('[data-key]')?.dataset.key : null;
     const focusKey = focusEntry ? focused.closest('[data-focus-key]')?.dataset.focusKey : null;
+    const focusOnEntry = Boolean(focusEntry) && focused.parentElement === this.list;
     const entries = this.entries(t, conversation);
     this.empty.hidden = entries.length > 0 || !t.loaded;
     this.earlier.hidden = !t.loaded || t.reachedStart || t.messages.size === 0;
@@ -308,10 +363,12 @@ export class TranscriptView {
         this.scrollToDivider();
       }
     }
+    this.settleTabStops();
     this.updateJump();
-    if (focusKey && !this.list.contains(document.activeElement)) {
+    if ((focusKey || focusOnEntry) && !this.list.contains(document.activeElement)) {
       const entry = this.cache.get(focusEntry)?.el;
-      entry?.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+      const target = focusOnEntry ? entry : entry?.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+      target?.focus({ preventScroll: true });
     }
   }
 
@@ -537,8 +594,7 @@ export class TranscriptView {
     entry.classList.remove('is-highlighted');
     void entry.offsetWidth;
     entry.classList.add('is-highlighted');
-    entry.querySelector('.bubble, .app-card-tap, .sticker-message')?.setAttribute('tabindex', '-1');
-    entry.querySelector('.bubble, .app-card-tap, .sticker-message')?.focus({ preventScroll: true });
+    entry.focus({ preventScroll: true });
     return true;
   }
 

@@ -9,6 +9,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -69,8 +70,9 @@ def parlor_behind_proxy():
     # The proxy's port is chosen first: Parlor is told it as its public address.
     proxy = Proxy(upstream_port=0)
     public = f"http://localhost:{proxy.server_address[1]}"
+    data_dir = tempfile.mkdtemp(prefix="parlor-proxied-")
     process = subprocess.Popen(
-        [BINARY, "serve", "--port", "0", "--data-dir", tempfile.mkdtemp(prefix="parlor-proxied-"), "--password-cost", "4",
+        [BINARY, "serve", "--port", "0", "--data-dir", data_dir, "--password-cost", "4",
          "--log-level", "warning", "--trusted-proxy", "127.0.0.0/8", "--public-url", public,
          "--password-attempts-per-minute", "3"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -97,6 +99,7 @@ def parlor_behind_proxy():
         proxy.shutdown()
         process.terminate()
         process.wait(timeout=10)
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def call(proxy, method, path, body=None, client="203.0.113.1", headers=None):

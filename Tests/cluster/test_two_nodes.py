@@ -4,9 +4,11 @@ Run by scripts/test with PARLOR_TEST_POSTGRES_URL pointing at a throwaway cluste
 at the built `parlor`. Each test gets its own database.
 """
 import asyncio
+import atexit
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -49,6 +51,8 @@ class Node:
     def __init__(self, database_url, port=0, extra=()):
         self.database_url = database_url
         self.data_dir = tempfile.mkdtemp(prefix="parlor-node-")
+        # A node may be stopped and started again on its folder: the folder goes when the run ends.
+        atexit.register(shutil.rmtree, self.data_dir, True)
         self.port = port
         self.extra = list(extra)
         self.process = None
@@ -725,6 +729,7 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
     nodes = [Node(database).start(), Node(database).start()]
     try:
         folder = tempfile.mkdtemp(prefix="parlor-wasm-")
+        atexit.register(shutil.rmtree, folder, True)
         module = os.path.join(folder, "dice.wasm")
         build = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "dice-c", "build")
         subprocess.run([build, module], check=True, capture_output=True)

@@ -20,7 +20,7 @@ extension Wire {
         case notYourMessage, notEditable, editWindowClosed, tooManyEdits, notUnsendable, unsendWindowClosed, messageUnsent
         case invalidReaction, tooManyReactions, searchTooLong, previewUnavailable, notForwardable
         // Files and images.
-        case emptyUpload, uploadQuotaExceeded, invalidFileName, improperFileType, attachmentNotFound, avatarNotFound
+        case emptyUpload, uploadQuotaExceeded, invalidFileName, improperFileType, attachmentNotFound, avatarNotFound, invalidVoiceMessage
         case imageTooLarge, unreadableImage, imageUnavailable, unsignedImage, imageProxyBusy
         // Apps.
         case unknownApp, unknownAppCredential, appNameTaken, appNotInstalled, appNotOpen, appBusy, noHomeSurface

@@ -103,3 +103,79 @@ struct AttachmentTests {
         }
     }
 }
+
+@Suite("Voice messages")
+struct VoiceMessageTests {
+    /// The first bytes of a recording as Chromium's MediaRecorder writes it: an EBML header whose
+    /// DocType is "webm", then the segment. (The browser flow in test_voice.py sends a whole one.)
+    static let webm = Data([
+        0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0xF7, 0x81, 0x01, 0x42, 0xF2, 0x81, 0x04, 0x42, 0xF3, 0x81,
+        0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6D, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02, 0x18, 0x53, 0x80, 0x67,
+    ] + Array(repeating: 0x55, count: 64))
+    /// Firefox's: an Ogg page whose stream is Opus.
+    static let ogg = Data("OggS".utf8) + Data([0, 2] + Array(repeating: 0, count: 22)) + Data("\u{01}OpusHead".utf8) + Data(repeating: 7, count: 32)
+    /// Safari's: an ISO base media file, `ftyp` first.
+    static let mp4 = Data([0, 0, 0, 0x1C]) + Data("ftypM4A ".utf8) + Data(repeating: 0, count: 40)
+
+    static func voice(_ hash: String, duration: JSON, waveform: JSON, in conversation: ConversationID, as person: Person, api: API) async throws -> Reply {
+        try await api.post("/api/conversations/\(conversation)/messages", as: person, json: [
+            "id": .string(UUID().uuidString),
+            "attachment": ["hash": .string(hash), "name": "Voice message.webm", "voice": ["duration": duration, "waveform": waveform]],
+        ])
+    }
+
+    @Test("A recording is typed by its bytes and sent as a voice message with its length and waveform, which members get back")
+    func sent() async throws {
+        try await TestServer().run { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            for (bytes, type) in [(Self.webm, "audio/webm"), (Self.ogg, "audio/ogg"), (Self.mp4, "audio/mp4")] {
+                #expect(try await AttachmentTests.upload(bytes, as: alice, in: api).contentType == type)
+            }
+            let recording = try await AttachmentTests.upload(Self.webm, as: alice, in: api)
+            let waveform: [Int] = [0, 12, 55, 100, 40, 3]
+            let reply = try await Self.voice(
+                recording.hash, duration: 4200, waveform: .array(waveform.map { .int(Int64($0)) }), in: direct.id, as: alice, api: api)
+            #expect(reply.status == .created)
+            let message = try reply.decode(Wire.Message.self)
+            #expect(message.attachment?.voice == VoiceNote(duration: 4200, waveform: waveform))
+            let seen = try await api.get("/api/conversations/\(direct.id)/messages", as: bob).decode([Wire.Message].self)
+            #expect(seen.last?.attachment?.voice?.duration == 4200, "Bob gets the length and waveform with it")
+            let served = try await api.get(recording.url, as: bob)
+            #expect(served.headers[.contentType] == "audio/webm" && served.body == Self.webm)
+            #expect(try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self).preview == "Alice sent a voice message")
+            let rules = try await api.get("/api/rules", as: bob).decode(Wire.Rules.self)
+            #expect(rules.voice.maxSeconds == VoiceNote.maxDuration / 1000 && rules.voice.maxLevels == VoiceNote.maxWaveformLength
+                && rules.voice.maxLevel == VoiceNote.maxLevel, "the browser records within the server's bounds")
+        }
+    }
+
+    @Test("A voice message that is not a recording, or whose length or waveform is out of bounds, is refused with invalidVoiceMessage")
+    func refused() async throws {
+        try await TestServer().run { api in
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let recording = try await AttachmentTests.upload(Self.webm, as: alice, in: api)
+            let photo = try await AttachmentTests.upload(AttachmentTests.png, as: alice, in: api)
+            let named = try await AttachmentTests.upload(Data("not a recording, named one".utf8), as: alice, in: api)
+            #expect(named.contentType == "application/octet-stream")
+            let fine: JSON = [10, 90]
+            for hash in [photo.hash, named.hash] {
+                let reply = try await Self.voice(hash, duration: 1000, waveform: fine, in: direct.id, as: alice, api: api)
+                #expect(reply.status == .badRequest && reply.errorCode == "invalidVoiceMessage", "only a recording is a voice message")
+            }
+            let tooLong = JSON.int(Int64(VoiceNote.maxDuration + 1))
+            let wide = JSON.array(Array(repeating: .int(1), count: VoiceNote.maxWaveformLength + 1))
+            let cases: [(JSON, JSON)] = [(0, fine), (tooLong, fine), (1000, []), (1000, wide), (1000, [101]), (1000, [-1])]
+            for (duration, waveform) in cases {
+                let reply = try await Self.voice(recording.hash, duration: duration, waveform: waveform, in: direct.id, as: alice, api: api)
+                #expect(reply.status == .badRequest && reply.errorCode == "invalidVoiceMessage", "\(duration) \(waveform)")
+                #expect(try reply.decode(Wire.ErrorReply.self).error.message.isEmpty == false, "a sentence says why")
+            }
+            let page = try await api.get("/api/conversations/\(direct.id)/messages", as: bob).decode([Wire.Message].self)
+            #expect(page.isEmpty, "nothing refused was sent")
+        }
+    }
+}

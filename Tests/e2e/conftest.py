@@ -322,6 +322,8 @@ def chromium_options(profile: str, width: int, height: int) -> webdriver.ChromeO
         f"--window-size={width},{height}", f"--user-data-dir={profile}", "--no-first-run",
         "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
         "--disable-backgrounding-occluded-windows", "--force-prefers-reduced-motion",
+        # A microphone that plays a beep, allowed without asking: voice messages are recorded for real.
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

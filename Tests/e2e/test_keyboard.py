@@ -83,8 +83,11 @@ def test_the_keyboard_alone_is_enough(browsers):
     tab_to(alice, lambda f: f["label"] == "Open RSVP", "RSVP in the drawer")
     keys(alice, Keys.ENTER)
     alice.wait(lambda: focused(alice)["label"] == "RSVP", "focus on RSVP's title")
-    # The compact app sits below the compose bar, and Tab meets it there: after the field and Send.
+    # The compact app sits below the compose bar, and Tab meets it there: after the field, the
+    # microphone and Send.
     alice.js("document.querySelector('.composer-input').focus()")
+    keys(alice, Keys.TAB)
+    assert focused(alice)["label"] == "Record a voice message", focused(alice)
     keys(alice, Keys.TAB)
     if "composer-send" in focused(alice)["cls"]:
         keys(alice, Keys.TAB)

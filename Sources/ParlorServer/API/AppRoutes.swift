@@ -18,7 +18,7 @@ struct AppRoutes {
     /// The types of uploads shown as images (anything else is downloaded).
     static let imageTypes: Set<String> = Set(ImageFormat.allCases.map(\.mimeType))
 
-    /// What a file that is not a recognised image is stored and served as.
+    /// What a file that is neither a recognised image nor a recording (`RecordingFormat`) is stored and served as.
     static let fileType = "application/octet-stream"
 
     func add(to router: Router<ParlorRequestContext>) {
@@ -93,7 +93,7 @@ struct AppRoutes {
 
     /// An upload as it is stored: an image (found by its bytes, whatever its name) within the
     /// pixel budget and with its metadata removed (`UploadedImage`: no Exif position, camera or
-    /// time, no XMP, no comments; the pixels untouched), or any other file as it came.
+    /// time, no XMP, no comments; the pixels untouched), or any other file as it came (typed as a recording when it is one, `RecordingFormat`).
     /// - Parameter anyFile: whether files that are not images are taken (attachments).
     /// - Returns: the bytes to hash and store, and their media type.
     /// - Throws: `imageTooLarge` (413) over `budget`, with the limit; `unreadableImage` (400) for
@@ -110,7 +110,7 @@ struct AppRoutes {
             return (Data(image.bytes), image.info.format.mimeType)
         case .failure(let refusal) where refusal.code == .unsupportedFormat:
             guard anyFile else { throw MessagesError(.improperFileType, "Upload a PNG, JPEG, GIF or WebP image.") }
-            return (Data(bytes), fileType)
+            return (Data(bytes), RecordingFormat(of: bytes)?.mediaType ?? fileType)
         case .failure(let refusal) where refusal.code == .unreadable:
             throw APIError(
                 .badRequest, code: .unreadableImage,

@@ -23,6 +23,8 @@ struct ConversationRoutes {
         struct AttachmentChoice: Decodable {
             let hash: String
             let name: String
+            /// Present to send a recording as a voice message.
+            let voice: VoiceNote?
         }
 
         let id: MessageID
@@ -150,7 +152,8 @@ struct ConversationRoutes {
             case (nil, let sticker?, nil):
                 try await messaging.sendSticker(sticker, id: body.id, placement: body.placement, from: user.id, in: conversation)
             case (nil, nil, let file?):
-                try await messaging.sendAttachment(hash: file.hash, name: file.name, id: body.id, from: user.id, in: conversation)
+                try await messaging.sendAttachment(
+                    hash: file.hash, name: file.name, voice: file.voice, id: body.id, from: user.id, in: conversation)
             default: throw APIError.invalid("Send one of 'text', 'sticker' or 'attachment'.")
             }
             return try JSONBody.response(await messaging.wire(sent, for: user.id), status: .created)

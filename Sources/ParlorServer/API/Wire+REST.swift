@@ -71,6 +71,15 @@ extension Wire {
         public var typingIntervalSeconds: Int
         /// The most conversations one message is forwarded (or one share sent) to at once.
         public var maxForwardTargets: Int
+        /// A voice message's bounds (`VoiceNote`).
+        public var voice: VoiceBounds
+
+        /// The longest voice message, in seconds; the most levels its waveform holds, and the loudest.
+        public struct VoiceBounds: Codable, Sendable, Equatable {
+            public var maxSeconds: Int
+            public var maxLevels: Int
+            public var maxLevel: Int
+        }
 
         /// A closed range as JSON: `{"min": 3, "max": 32}`.
         public struct ClosedRangeBounds: Codable, Sendable, Equatable {
@@ -225,6 +234,7 @@ extension Wire.Rules {
             maxDisplayNameLength: Accounts.maxDisplayNameLength, maxTitleLength: Conversations.maxTitleLength,
             minPasswordLength: Accounts.minPasswordLength, maxSearchLength: SearchTerms.maxQueryLength,
             maxPageSize: ConversationRoutes.maxPage, typingIntervalSeconds: max(1, Int(configuration.typingInterval.components.seconds)),
-            maxForwardTargets: Messaging.maxForwardTargets)
+            maxForwardTargets: Messaging.maxForwardTargets,
+            voice: .init(maxSeconds: VoiceNote.maxDuration / 1000, maxLevels: VoiceNote.maxWaveformLength, maxLevel: VoiceNote.maxLevel))
     }
 }

@@ -175,8 +175,13 @@ final class Messaging: Sendable {
 
     /// Sends a photo or file the sender uploaded (`POST /api/blobs?kind=file`) or can already see;
     /// from then on the conversation's members may fetch it.
-    /// - Throws: `attachmentNotFound` (404) for a blob the sender may not fetch; `invalidFileName`.
-    func sendAttachment(hash: String, name: String, id: MessageID, from user: UserID, in conversation: ConversationID) async throws -> Sent {
+    /// With `voice`, a recording (`RecordingFormat`) sent as a voice message.
+    /// - Throws: `attachmentNotFound` (404) for a blob the sender may not fetch; `invalidFileName`;
+    ///   `invalidVoiceMessage` for a voice message that is not a recording or whose length or
+    ///   waveform is out of bounds.
+    func sendAttachment(
+        hash: String, name: String, voice: VoiceNote? = nil, id: MessageID, from user: UserID, in conversation: ConversationID
+    ) async throws -> Sent {
         try await membership.requireMember(user, of: conversation)
         let fileName: String
         do {
@@ -190,7 +195,13 @@ final class Messaging: Sendable {
         guard hash.count == 64, let blob = try await store.blobInfo(hash: hash, readableBy: user) else {
             throw APIError(.notFound, code: .attachmentNotFound, "There is no upload of yours with that hash; upload the file first.")
         }
-        let attachment = StoredAttachment(hash: hash, name: fileName, contentType: blob.contentType, size: blob.size)
+        if let voice {
+            if let problem = voice.problem { throw APIError(.badRequest, code: .invalidVoiceMessage, problem) }
+            guard RecordingFormat.isRecording(blob.contentType) else {
+                throw APIError(.badRequest, code: .invalidVoiceMessage, "Only a recording (WebM, Ogg or MP4 audio) can be sent as a voice message.")
+            }
+        }
+        let attachment = StoredAttachment(hash: hash, name: fileName, contentType: blob.contentType, size: blob.size, voice: voice)
         return try await commit(NewMessage(id: id, conversationID: conversation, sender: user, content: .attachment(attachment)))
     }
 

@@ -113,7 +113,7 @@ final class Renderer: Sendable {
                 let readable = await readable(text)
                 preview = readable.count > Self.quoteLength ? "\(readable.prefix(Self.quoteLength))…" : readable
             case .sticker: preview = "Sticker"
-            case .attachment(let attachment): preview = attachment.isImage ? "Photo" : attachment.name
+            case .attachment(let attachment): preview = attachment.isImage ? "Photo" : attachment.voice != nil ? "Voice message" : attachment.name
             case .app(let message): preview = "\(message.appID.flatMap { directory.app($0)?.manifest.name } ?? "App") message"
             case .event: preview = "A change to the conversation"
             }
@@ -242,7 +242,8 @@ final class Renderer: Sendable {
         case _ where message.unsentAt != nil: "\(name) unsent a message"
         case .text(let text, _, _): "\(name): \(await readable(text).prefix(80))"
         case .sticker(_, let placement): placement == nil ? "\(name) sent a sticker" : "\(name) placed a sticker on a message"
-        case .attachment(let attachment): attachment.isImage ? "\(name) sent a photo" : "\(name) sent \(attachment.name)"
+        case .attachment(let attachment):
+            attachment.isImage ? "\(name) sent a photo" : attachment.voice != nil ? "\(name) sent a voice message" : "\(name) sent \(attachment.name)"
         case .app(let app): "\(name) · \(app.appID.flatMap { directory.app($0)?.manifest.name } ?? "an app")"
         case .event(let event): await line(event, by: message.sender, for: viewer)
         }

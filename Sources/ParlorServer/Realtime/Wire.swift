@@ -158,6 +158,8 @@ extension Wire {
         public var size: Int64
         /// Shown as a photo; otherwise offered as a file to download.
         public var isImage: Bool
+        /// Present for a voice message: its length (milliseconds) and waveform (levels 0–100).
+        public var voice: VoiceNote?
 
         init(_ attachment: StoredAttachment) {
             url = "/blobs/\(attachment.hash)"
@@ -165,6 +167,7 @@ extension Wire {
             contentType = attachment.contentType
             size = attachment.size
             isImage = attachment.isImage
+            voice = attachment.voice
         }
     }
 

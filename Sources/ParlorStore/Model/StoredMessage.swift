@@ -10,16 +10,54 @@ public struct StoredAttachment: Sendable, Hashable, Codable {
     /// An image type for the images the server recognises, else `application/octet-stream`.
     public var contentType: String
     public var size: Int64
+    /// Present when it was sent as a voice message: shown as one, with its length and waveform.
+    public var voice: VoiceNote?
 
-    public init(hash: String, name: String, contentType: String, size: Int64) {
+    public init(hash: String, name: String, contentType: String, size: Int64, voice: VoiceNote? = nil) {
         self.hash = hash
         self.name = name
         self.contentType = contentType
         self.size = size
+        self.voice = voice
     }
 
     /// Whether it is shown as a photo (else offered as a file to download).
     public var isImage: Bool { contentType.hasPrefix("image/") }
+}
+
+/// What makes a recording a voice message, as the recorder measured it: how long it plays and its
+/// loudness over time, drawn as its waveform before anyone plays it.
+public struct VoiceNote: Sendable, Hashable, Codable {
+    /// Milliseconds, from 1 to `maxDuration`.
+    public var duration: Int
+    /// Loudness from 0 to `maxLevel` at evenly spaced moments: 1 to `maxWaveformLength` of them.
+    public var waveform: [Int]
+
+    public init(duration: Int, waveform: [Int]) {
+        self.duration = duration
+        self.waveform = waveform
+    }
+
+    /// The longest voice message, in milliseconds (15 minutes).
+    public static let maxDuration = 15 * 60 * 1000
+    /// The most moments a waveform holds.
+    public static let maxWaveformLength = 100
+    /// The loudest moment.
+    public static let maxLevel = 100
+
+    /// Why this note cannot be sent, in a sentence, or nil when it can.
+    public var problem: String? {
+        guard (1...Self.maxDuration).contains(duration) else {
+            return "A voice message lasts at most \(Self.maxDuration / 60_000) minutes; 'duration' is its length in milliseconds."
+        }
+        guard (1...Self.maxWaveformLength).contains(waveform.count) else {
+            return "A voice message's waveform has from 1 to \(Self.maxWaveformLength) levels."
+        }
+        guard waveform.allSatisfy({ (0...Self.maxLevel).contains($0) }) else {
+            return "Each level of a voice message's waveform is from 0 to \(Self.maxLevel)."
+        }
+        return nil
+    }
 }
 
 /// Where a sticker was placed on another message, as Messages lets people peel a sticker onto a

@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { announce, h, replaceChildren, safeImageURL } from './dom.js';
 import { newId } from './ids.js';
+import { voiceView } from './voice.js';
 
 /** "820 bytes", "14 KB", "3.2 MB". */
 export function formatSize(bytes) {
@@ -56,7 +57,8 @@ export class Uploads {
     for (const file of [...files]) await this.sendOne(file);
   }
 
-  async sendOne(file) {
+  /** Uploads `file` and sends it; `voice` (its length and waveform) makes a recording a voice message. */
+  async sendOne(file, voice = null) {
     const controller = new AbortController();
     const bar = h('progress', { class: 'upload-progress', max: 1, value: 0, attrs: { 'aria-label': `Uploading ${file.name}` } });
     const row = h('li', { class: 'upload' },
@@ -71,7 +73,7 @@ export class Uploads {
     try {
       const blob = await upload(file, (fraction) => { bar.value = fraction; }, controller.signal);
       await api(`/api/conversations/${encodeURIComponent(this.conversationId())}/messages`, {
-        method: 'POST', body: { id: newId(), attachment: { hash: blob.hash, name: file.name || 'file' } },
+        method: 'POST', body: { id: newId(), attachment: { hash: blob.hash, name: file.name || 'file', ...(voice ? { voice } : {}) } },
       });
       announce(`Sent ${file.name}.`);
     } catch (error) {
@@ -89,9 +91,11 @@ export class Uploads {
 /** An attachment's address, which is always one of the server's blobs. */
 export const blobURL = (attachment) => (/^\/blobs\/[0-9a-f]{64}$/.test(attachment?.url ?? '') ? attachment.url : null);
 
-/** A photo in the transcript (pressing it shows it full size), or a file's card with a download. */
+/** A photo in the transcript (pressing it shows it full size), a voice message's player, or a
+ * file's card with a download. */
 export function attachmentView(attachment) {
   const url = blobURL(attachment);
+  if (attachment.voice && url) return voiceView(url, attachment.voice);
   if (attachment.isImage && url) {
     return h('button', {
       type: 'button', class: 'attachment-photo', attrs: { 'aria-label': `Photo ${attachment.name}: show it full size` },

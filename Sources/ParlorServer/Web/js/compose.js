@@ -6,6 +6,7 @@ import { announce, h, replaceChildren } from './dom.js';
 import { closeEmojiPicker, openEmojiPicker } from './emojipicker.js';
 import { MentionPicker } from './mentionpicker.js';
 import { Uploads, formatSize } from './attachments.js';
+import { VoiceRecorder, durationLabel } from './voice.js';
 
 /** The most photos and files one Send takes (each is a message of its own). */
 const MAX_FILES = 10;
@@ -70,6 +71,26 @@ export class Composer {
         }),
       },
     }, h('span', { class: 'composer-emoji-face', attrs: { 'aria-hidden': 'true' }, text: '☺︎' }));
+    // A voice message: the microphone button starts recording; pressed again (or Send, or Return),
+    // the recording is sent; Cancel or Escape throws it away.
+    this.recording = null;
+    this.voiceButton = h('button', {
+      type: 'button',
+      class: 'icon-button composer-voice',
+      hidden: !VoiceRecorder.supported,
+      attrs: { 'aria-label': 'Record a voice message', 'aria-pressed': 'false' },
+      on: { click: () => (this.recording ? this.finishRecording() : this.startRecording()) },
+    }, h('span', { class: 'icon icon-mic', attrs: { 'aria-hidden': 'true' } }));
+    this.recordingTime = h('span', { class: 'recording-time', text: '0:00' });
+    this.recordingLevel = h('span', { class: 'recording-level', attrs: { 'aria-hidden': 'true' } });
+    this.recordingBox = h('div', { class: 'composer-recording', hidden: true, attrs: { role: 'group', 'aria-label': 'Recording a voice message' } },
+      h('span', { class: 'recording-dot', attrs: { 'aria-hidden': 'true' } }),
+      h('span', { class: 'recording-label', text: 'Recording' }), this.recordingTime, this.recordingLevel,
+      h('button', {
+        type: 'button', class: 'button button-plain recording-cancel', text: 'Cancel',
+        attrs: { 'aria-label': 'Cancel the voice message' },
+        on: { click: () => this.cancelRecording() },
+      }));
     this.input = h('textarea', {
       class: 'composer-input',
       rows: 1,
@@ -116,7 +137,7 @@ export class Composer {
       },
     });
     this.field = h('div', { class: 'composer-field' },
-      this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.filesBox, this.linkBox, this.input);
+      this.mentions.list, this.uploads.element, this.contextBar, this.stagedBox, this.filesBox, this.linkBox, this.recordingBox, this.input);
     this.element = h('form', {
       class: 'composer',
       attrs: { 'aria-label': 'Write a message' },
@@ -125,12 +146,23 @@ export class Composer {
           event.preventDefault();
           this.submit();
         },
+        keydown: (event) => {
+          if (event.key !== 'Escape' || !this.recording) return;
+          event.preventDefault();
+          event.stopPropagation();
+          this.cancelRecording();
+          this.voiceButton.focus();
+        },
       },
-    }, this.appsButton, this.attachButton, this.fileInput, this.emojiButton, this.field, this.sendButton);
+    }, this.appsButton, this.attachButton, this.fileInput, this.emojiButton, this.field, this.voiceButton, this.sendButton);
     this.refresh();
   }
 
   submit() {
+    if (this.recording) {
+      this.finishRecording();
+      return;
+    }
     const text = this.mentions.encode(this.input.value);
     const hasText = text.trim().length > 0;
     const context = this.context;
@@ -192,11 +224,73 @@ export class Composer {
     }
   }
 
-  /** The conversation is left: photos and files not sent are dropped, and their previews freed. */
+  /** The conversation is left: photos and files not sent are dropped, and their previews freed;
+   * a recording under way is thrown away (and the microphone let go). */
   dispose() {
     clearTimeout(this.link.timer);
     closeEmojiPicker();
     this.takeFiles();
+    if (this.recording) this.cancelRecording();
+  }
+
+  async startRecording() {
+    const recorder = new VoiceRecorder({
+      onTick: (elapsed, level) => {
+        this.recordingTime.textContent = durationLabel(elapsed);
+        this.recordingLevel.style.setProperty('--level', level.toFixed(2));
+      },
+      onLimit: () => this.finishRecording(),
+    });
+    this.recording = recorder;
+    this.showRecording(true);
+    try {
+      await recorder.start();
+      if (this.recording !== recorder) await recorder.cancel();
+      else announce('Recording a voice message. Press Send to send it, Escape to cancel.');
+    } catch (error) {
+      await recorder.cancel().catch(() => {});
+      if (this.recording === recorder) {
+        this.recording = null;
+        this.showRecording(false);
+      }
+      this.handlers.onError?.(error.message);
+    }
+  }
+
+  /** Stops the recording and sends it as a voice message. */
+  async finishRecording() {
+    const recorder = this.recording;
+    if (!recorder) return;
+    this.recording = null;
+    this.showRecording(false);
+    const { file, voice } = await recorder.finish();
+    if (file.size === 0) {
+      this.handlers.onError?.('Nothing was recorded: check that a microphone is connected, then try again.');
+      return;
+    }
+    await this.uploads.sendOne(file, voice);
+  }
+
+  async cancelRecording() {
+    const recorder = this.recording;
+    if (!recorder) return;
+    this.recording = null;
+    this.showRecording(false);
+    announce('Voice message cancelled.');
+    await recorder.cancel();
+  }
+
+  showRecording(on) {
+    this.recordingBox.hidden = !on;
+    this.input.hidden = on;
+    this.recordingTime.textContent = '0:00';
+    this.voiceButton.setAttribute('aria-pressed', on ? 'true' : 'false');
+    this.voiceButton.setAttribute('aria-label', on ? 'Send the voice message' : 'Record a voice message');
+    this.voiceButton.classList.toggle('is-recording', on);
+    this.element.classList.toggle('is-recording', on);
+    this.refresh();
+    // The focus stays where the person works: on the button, or in the field after it.
+    if (!on && document.activeElement === document.body) this.input.focus();
   }
 
   /** The files waiting, taken for sending (the field no longer shows them). */
@@ -377,8 +471,10 @@ export class Composer {
   }
 
   refresh() {
-    const can = this.input.value.trim().length > 0 || Boolean(this.staged) || this.files.length > 0;
-    this.sendButton.disabled = !can;
+    const hasContent = this.input.value.trim().length > 0 || Boolean(this.staged) || this.files.length > 0;
+    this.sendButton.disabled = !hasContent && !this.recording;
+    // On a phone, Send and the microphone take turns in one place (responsive.css).
+    this.element.classList.toggle('has-content', hasContent);
     this.element.classList.toggle('has-staged', Boolean(this.staged));
   }
 

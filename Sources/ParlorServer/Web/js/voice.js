@@ -1,0 +1,187 @@
+// Voice messages: recorded in the compose bar with the browser's MediaRecorder (Opus where the
+// browser has it), measured while they are recorded (their length, and their loudness as a
+// waveform), uploaded and sent as files are, and played in the transcript with a speed control.
+// The server checks that the bytes are a recording and that the length and waveform are within
+// its rules (GET /api/rules `voice`).
+
+import { h } from './dom.js';
+import { rules } from './rules.js';
+
+/** What MediaRecorder is asked for, best first: what the server takes as a recording. */
+const RECORDING_TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm', 'audio/mp4'];
+/** How often the loudness is measured while recording, in milliseconds. */
+const SAMPLE_EVERY = 50;
+/** The playback speeds the speed button goes through. */
+const SPEEDS = [1, 1.5, 2];
+
+/** "0:07", "12:30". */
+export function durationLabel(milliseconds) {
+  const seconds = Math.max(0, Math.round(milliseconds / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** "7 seconds", "2 minutes 5 seconds": for screen readers. */
+function spokenDuration(milliseconds) {
+  const seconds = Math.max(1, Math.round(milliseconds / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  const part = (n, unit) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (minutes === 0) return part(rest, 'second');
+  return rest === 0 ? part(minutes, 'minute') : `${part(minutes, 'minute')} ${part(rest, 'second')}`;
+}
+
+/** `levels` (loudness from 0 to 1, one per sample) as the server's waveform: at most `maxLevels`
+ * levels from 0 to `maxLevel`, each the loudest of its stretch. */
+export function waveformOf(levels, maxLevels = rules.voice?.maxLevels ?? 64, maxLevel = rules.voice?.maxLevel ?? 100) {
+  if (levels.length === 0) return [0];
+  const count = Math.min(maxLevels, levels.length);
+  const out = [];
+  for (let i = 0; i < count; i += 1) {
+    const stretch = levels.slice(Math.floor((i * levels.length) / count), Math.floor(((i + 1) * levels.length) / count));
+    out.push(Math.round(Math.min(1, Math.max(0, ...stretch)) * maxLevel));
+  }
+  return out;
+}
+
+/** One recording from the microphone. `onTick(milliseconds, level)` while it records;
+ * `onLimit()` when it reaches the server's longest voice message. */
+export class VoiceRecorder {
+  constructor({ onTick = () => {}, onLimit = () => {} } = {}) {
+    this.onTick = onTick;
+    this.onLimit = onLimit;
+    this.levels = [];
+    this.chunks = [];
+  }
+
+  /** Whether this browser can record. */
+  static get supported() {
+    return Boolean(navigator.mediaDevices?.getUserMedia && window.MediaRecorder);
+  }
+
+  /** Starts recording; rejects with a sentence when the microphone cannot be used. */
+  async start() {
+    try {
+      this.stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (error) {
+      throw new Error(error?.name === 'NotAllowedError'
+        ? 'Parlor may not use the microphone: allow it in your browser’s settings for this site, then try again.'
+        : 'No microphone could be opened for a voice message.');
+    }
+    const type = RECORDING_TYPES.find((t) => MediaRecorder.isTypeSupported?.(t));
+    this.recorder = new MediaRecorder(this.stream, type ? { mimeType: type } : undefined);
+    this.recorder.addEventListener('dataavailable', (event) => {
+      if (event.data.size > 0) this.chunks.push(event.data);
+    });
+    this.stopped = new Promise((resolve) => this.recorder.addEventListener('stop', resolve, { once: true }));
+    // The loudness, measured as it is recorded: the waveform is known before anyone plays it.
+    this.audio = new AudioContext();
+    const analyser = this.audio.createAnalyser();
+    analyser.fftSize = 1024;
+    this.audio.createMediaStreamSource(this.stream).connect(analyser);
+    const samples = new Float32Array(analyser.fftSize);
+    this.recorder.start(250);
+    this.startedAt = performance.now();
+    const limit = (rules.voice?.maxSeconds ?? 900) * 1000;
+    this.timer = setInterval(() => {
+      analyser.getFloatTimeDomainData(samples);
+      let sum = 0;
+      for (const sample of samples) sum += sample * sample;
+      // RMS on a rough loudness scale: speech sits around 0.05–0.3, so it is stretched.
+      const level = Math.min(1, Math.sqrt(sum / samples.length) * 4);
+      this.levels.push(level);
+      const elapsed = performance.now() - this.startedAt;
+      this.onTick(elapsed, level);
+      if (elapsed >= limit) this.onLimit();
+    }, SAMPLE_EVERY);
+  }
+
+  /** Stops; resolves to the recording as a File with its `voice` (duration and waveform). */
+  async finish() {
+    const duration = Math.max(1, Math.round(performance.now() - this.startedAt));
+    await this.end();
+    const type = (this.recorder?.mimeType || 'audio/webm').split(';')[0];
+    const extension = { 'audio/ogg': 'ogg', 'audio/mp4': 'm4a' }[type] ?? 'webm';
+    const file = new File(this.chunks, `Voice message.${extension}`, { type });
+    const maxDuration = (rules.voice?.maxSeconds ?? 900) * 1000;
+    return { file, voice: { duration: Math.min(duration, maxDuration), waveform: waveformOf(this.levels) } };
+  }
+
+  /** Stops and throws the recording away. */
+  async cancel() {
+    await this.end();
+    this.chunks = [];
+  }
+
+  async end() {
+    clearInterval(this.timer);
+    if (this.recorder && this.recorder.state !== 'inactive') {
+      this.recorder.stop();
+      await this.stopped;
+    }
+    for (const track of this.stream?.getTracks() ?? []) track.stop();
+    await this.audio?.close().catch(() => {});
+  }
+}
+
+/** The bars of a waveform (levels from 0 to the server's `maxLevel`). */
+export function waveformBars(waveform, className = 'voice-waveform') {
+  const maxLevel = rules.voice?.maxLevel ?? 100;
+  const box = h('span', { class: className, attrs: { 'aria-hidden': 'true' } });
+  for (const level of waveform) {
+    const bar = h('span', { class: 'voice-bar' });
+    bar.style.height = `${Math.max(8, Math.round((100 * level) / maxLevel))}%`;
+    box.append(bar);
+  }
+  return box;
+}
+
+/** A voice message in the transcript: play and pause, its waveform filling as it plays, its
+ * length (the time left while it plays), and the speed (1×, 1.5×, 2×). */
+export function voiceView(url, voice) {
+  const audio = h('audio', { preload: 'none', src: url });
+  const bars = waveformBars(voice.waveform);
+  const time = h('span', { class: 'voice-time', text: durationLabel(voice.duration) });
+  const icon = h('span', { class: 'icon icon-play', attrs: { 'aria-hidden': 'true' } });
+  const spoken = spokenDuration(voice.duration);
+  const play = h('button', {
+    type: 'button', class: 'voice-play', attrs: { 'aria-label': `Play voice message, ${spoken}`, 'aria-pressed': 'false' },
+    on: { click: () => (audio.paused ? audio.play().catch(() => {}) : audio.pause()) },
+  }, icon);
+  let speed = 0;
+  const speedButton = h('button', {
+    type: 'button', class: 'voice-speed', text: '1×', attrs: { 'aria-label': 'Playback speed 1×' },
+    on: {
+      click: () => {
+        speed = (speed + 1) % SPEEDS.length;
+        audio.playbackRate = SPEEDS[speed];
+        speedButton.textContent = `${SPEEDS[speed]}×`;
+        speedButton.setAttribute('aria-label', `Playback speed ${SPEEDS[speed]}×`);
+      },
+    },
+  });
+  const showPlaying = () => {
+    const playing = !audio.paused && !audio.ended;
+    icon.className = `icon ${playing ? 'icon-pause' : 'icon-play'}`;
+    play.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    play.setAttribute('aria-label', `${playing ? 'Pause' : 'Play'} voice message, ${spoken}`);
+  };
+  // The recording's own length is not always in its file (a browser's WebM recording has none):
+  // the measured one is the length.
+  const showProgress = () => {
+    const at = audio.ended ? 0 : audio.currentTime * 1000;
+    const fraction = Math.min(1, at / voice.duration);
+    const played = Math.round(fraction * bars.children.length);
+    [...bars.children].forEach((bar, index) => bar.classList.toggle('is-played', index < played));
+    time.textContent = at > 0 ? durationLabel(voice.duration - at) : durationLabel(voice.duration);
+  };
+  audio.addEventListener('play', showPlaying);
+  audio.addEventListener('pause', showPlaying);
+  audio.addEventListener('ended', () => {
+    showPlaying();
+    showProgress();
+  });
+  audio.addEventListener('timeupdate', showProgress);
+  // Keeps its rate across a replay (a media element may reset it on a new load).
+  audio.addEventListener('play', () => { audio.playbackRate = SPEEDS[speed]; });
+  return h('div', { class: 'voice-message', attrs: { role: 'group', 'aria-label': 'Voice message' } }, play, bars, time, speedButton, audio);
+}

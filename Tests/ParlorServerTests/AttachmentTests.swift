@@ -161,6 +161,9 @@ struct VoiceMessageTests {
             let photo = try await AttachmentTests.upload(AttachmentTests.png, as: alice, in: api)
             let named = try await AttachmentTests.upload(Data("not a recording, named one".utf8), as: alice, in: api)
             #expect(named.contentType == "application/octet-stream")
+            let heic = Data([0, 0, 0, 0x18]) + Data("ftypheic".utf8) + Data(repeating: 0, count: 40)
+            #expect(try await AttachmentTests.upload(heic, as: alice, in: api).contentType == "application/octet-stream",
+                    "a HEIC photo shares MP4's container but is no recording")
             let fine: JSON = [10, 90]
             for hash in [photo.hash, named.hash] {
                 let reply = try await Self.voice(hash, duration: 1000, waveform: fine, in: direct.id, as: alice, api: api)

@@ -16,8 +16,8 @@ enum RecordingFormat: String, CaseIterable, Sendable {
             self = .webm  // An EBML header whose DocType is "webm".
         } else if head.starts(with: Array("OggS".utf8)) {
             self = .ogg
-        } else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
-            self = .mp4  // An ISO base media file: its first box is `ftyp`.
+        } else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8), Self.mp4Brands.contains(Array(head[8..<12])) {
+            self = .mp4  // An ISO base media file whose first box, `ftyp`, names an audio or plain MP4 brand.
         } else {
             return nil
         }
@@ -25,6 +25,10 @@ enum RecordingFormat: String, CaseIterable, Sendable {
 
     /// Whether `type` is one of these formats.
     static func isRecording(_ type: String) -> Bool { allCases.contains { $0.mediaType == type } }
+
+    /// The major brands of MP4 files a recorder writes; others in the same container (HEIC and
+    /// AVIF photos: `heic`, `mif1`, `avif`…) are not recordings.
+    private static let mp4Brands: Set<[UInt8]> = Set(["M4A ", "M4B ", "mp41", "mp42", "isom", "iso2", "iso4", "iso5", "iso6", "dash"].map { Array($0.utf8) })
 
     private static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
         let needle = Array(text.utf8)

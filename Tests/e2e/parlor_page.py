@@ -272,6 +272,7 @@ class Person:
         self.wait_for_enabled_in_app("Create")
         self.press_in_app("Create")
         self.wait_for_staged(title)
+        self.assert_focus_kept("the RSVP form's Create")
         self.send()
 
     def choose_in_app(self, option: str):

@@ -1,6 +1,8 @@
 """Icon Store: an icon shared into a conversation, opened on its detail by the recipient, liked."""
 
 import pytest
+from selenium.webdriver import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 
 @pytest.mark.flow
@@ -81,3 +83,9 @@ def test_the_store_home_screen_shows_an_icon_and_buys_it(browsers):
     # Leaving the home screen goes back to the list.
     alice.press_in_app("Close Icon Store")
     alice.wait(lambda: alice.visible(".placeholder"), "the start screen")
+    # Left with Escape: the focus goes back to the store's link, never to the page.
+    alice.click(lambda: alice.visible('.home-app-link[data-app="org.parlor.iconstore"]')[0], "Icon Store in the sidebar")
+    alice.wait_for_surface("Icon Store")
+    ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
+    alice.wait(lambda: alice.visible(".placeholder"), "the start screen after Escape")
+    alice.assert_focus_kept("Escape in the Icon Store")

@@ -157,6 +157,13 @@ def test_reaction_picker_by_keyboard(browsers):
     alice.wait(lambda: "tapback" in alice.focused_element(), "the picker open again")
     ActionChains(alice.driver).send_keys(Keys.TAB, Keys.ENTER).perform()
     alice.wait(lambda: chips(alice, "Keyboard only") == {"👍": (1, True, "You")}, "Like chosen with Tab and Enter")
+    # Taking off her only reaction with the keyboard: the chips' row goes, the focus stays on the message.
+    alice.js("arguments[0].focus()", entry_of(alice, "Keyboard only").find_element(By.CSS_SELECTOR, ".reaction-chip"))
+    ActionChains(alice.driver).send_keys(Keys.ENTER).perform()
+    alice.wait(lambda: chips(alice, "Keyboard only") == {}, "the Like taken off")
+    alice.wait(lambda: alice.js("const e = document.activeElement, entry = e && e.closest('.transcript-list > .entry');"
+                                " return Boolean(entry && entry.textContent.includes('Keyboard only'))"),
+               f"the focus still on the message: {alice.focused_element()}")
 
 
 @pytest.mark.flow

@@ -147,6 +147,8 @@ def test_an_answer_chosen_with_space_while_another_arrives_is_not_lost(browsers)
     alice.send_rsvp("Lunch on Monday?")
     bob.tap_card("Lunch on Monday?")
     bob.wait_for_surface("RSVP", style="expanded")
+    # The card opened the app over the conversation (now inert): the focus went into the app.
+    bob.wait(lambda: bob.js("return Boolean(document.activeElement.closest('.surface'))"), "the focus in the opened RSVP")
     bob.wait_for_node_text("your-answer", "Are you coming?")
 
     # Bob puts the focus on "Going" and holds Space down.

@@ -24,12 +24,44 @@ VOICE_STATE = """
 """
 
 
+MICROPHONE_WATCH = """
+    window.__streams = [];
+    const ask = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => { const s = await ask(constraints); window.__streams.push(s); return s; };
+"""
+MICROPHONE_FREE = "return window.__streams.length > 0 && window.__streams.every((s) => s.getTracks().every((t) => t.readyState === 'ended'))"
+
+# A long voice message's player (100 levels, the most a waveform holds), drawn by the page's own module.
+LONG_PLAYER = """
+    const done = arguments[0];
+    import('/js/voice.js').then(({ voiceView }) => {
+      const entry = document.createElement('div');
+      entry.className = 'entry entry-mine';
+      entry.style.cssText = 'position:fixed;left:0;top:0;width:390px';
+      const player = voiceView('/blobs/' + 'ab'.repeat(32), { duration: 900000, waveform: Array.from({ length: 100 }, (_, i) => i % 101) });
+      entry.append(player);
+      document.body.append(entry);
+      const box = player.getBoundingClientRect(), speed = player.querySelector('.voice-speed').getBoundingClientRect();
+      const result = { bars: player.querySelectorAll('.voice-bar').length, time: player.querySelector('.voice-time').textContent,
+                       speedInside: speed.right <= box.right + 0.5 && speed.left >= box.left };
+      entry.remove();
+      done(result);
+    }).catch((error) => done({ error: String(error) }));
+"""
+
+
+def voice_entry(person):
+    return person.wait(lambda: [e for e in person.find(".transcript-list > .entry") if e.find_elements("css selector", ".voice-message")],
+                       "the voice message's entry")[-1]
+
+
 @pytest.mark.flow
 def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     alice = browsers("alice")
     bob = browsers("bob")
     alice.open_conversation("Bob")
     bob.open_conversation("Alice")
+    alice.js(MICROPHONE_WATCH)
 
     alice.press("Record a voice message")
     alice.wait(lambda: alice.visible(".composer-recording"), "the recording bar")
@@ -38,6 +70,7 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     alice.shot("recording")
     alice.press("Send the voice message")
     alice.wait(lambda: not alice.visible(".composer-recording"), "the recording bar gone")
+    alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go once sent")
 
     state = bob.wait(lambda: bob.js(VOICE_STATE), "Alice's voice message at Bob's")
     assert state["time"] in ("0:02", "0:03"), state
@@ -46,15 +79,31 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     assert max(state["bars"]) > min(state["bars"]), f"the beep is louder than the quiet between: {state['bars']}"
     bob.assert_accessible("a conversation with a voice message")
     bob.shot("voice message")
+    # The longest waveform fits its player: drawn in at most 40 bars, the speed button inside.
+    long = bob.driver.execute_async_script(LONG_PLAYER)
+    assert long == {"bars": 40, "time": "15:00", "speedInside": True}, long
 
-    # Played: the button says Pause, the time runs and the waveform fills; 1.5× speeds it up.
+    # Played, then paused: the button says Pause while it plays, the waveform fills.
     bob.press(state["label"])
     bob.wait(lambda: (s := bob.js(VOICE_STATE))["pressed"] == "true" and s["currentTime"] > 0.3, "the recording playing")
+    assert bob.js(VOICE_STATE)["label"].startswith("Pause voice message")
+    bob.press(bob.js(VOICE_STATE)["label"])
+    paused = bob.wait(lambda: (s := bob.js(VOICE_STATE))["pressed"] == "false" and s, "paused")
+    assert paused["played"] > 0, "the waveform filled as far as it played"
+    # A reaction redraws the message: the player is the same, where it was.
+    entry = voice_entry(alice)
+    ActionChains(alice.driver).move_to_element(entry).perform()
+    alice.click(lambda: voice_entry(alice).find_element("css selector", ".react-button"), "the voice message's ☺︎+")
+    alice.press("Love", root=alice.wait(lambda: (alice.visible(".reaction-picker") or [None])[0], "the reaction picker"))
+    bob.wait(lambda: voice_entry(bob).find_elements("css selector", ".reaction-chip"), "Alice's heart at Bob's")
+    after = bob.js(VOICE_STATE)
+    assert abs(after["currentTime"] - paused["currentTime"]) < 0.01 and after["played"] == paused["played"], (paused, after)
+
+    # Played on at 1.5× to its end.
+    bob.press(after["label"])
     bob.press("Playback speed 1×")
     now = bob.js(VOICE_STATE)
     assert (now["speed"], now["rate"]) == ("1.5×", 1.5), now
-    assert now["label"].startswith("Pause voice message"), now["label"]
-    bob.wait(lambda: bob.js(VOICE_STATE)["played"] > 0, "the waveform filling as it plays")
     bob.wait(lambda: bob.js(VOICE_STATE)["pressed"] == "false", "the end of the recording", timeout=10)
 
     # Cancelled with Escape: nothing is sent, and the microphone is let go.
@@ -63,6 +112,8 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     ActionChains(alice.driver).send_keys(Keys.ESCAPE).perform()
     alice.wait(lambda: not alice.visible(".composer-recording"), "the recording cancelled")
     assert alice.js("return document.activeElement.classList.contains('composer-voice')"), alice.focused_element()
+    alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go once cancelled")
     alice.send_text("After the cancelled one")
     bob.wait_for_text_bubble("After the cancelled one")
     assert bob.js(VOICE_STATE)["count"] == 1, "the cancelled recording was not sent"
+    assert alice.js("return document.querySelectorAll('.transcript-list .voice-message').length") == 1

@@ -177,7 +177,7 @@ extension Wire {
     public struct Blob: Codable, Sendable {
         public var hash: String
         public var url: String
-        /// An image type, or `application/octet-stream` for a file that is not a known image.
+        /// An image type, an audio type for a recording, or `application/octet-stream` for another file.
         public var contentType: String
         public var size: Int64
     }

@@ -198,7 +198,7 @@ final class Messaging: Sendable {
         if let voice {
             if let problem = voice.problem { throw APIError(.badRequest, code: .invalidVoiceMessage, problem) }
             guard RecordingFormat.isRecording(blob.contentType) else {
-                throw APIError(.badRequest, code: .invalidVoiceMessage, "Only a recording (WebM, Ogg or MP4 audio) can be sent as a voice message.")
+                throw APIError(.badRequest, code: .invalidVoiceMessage, "Only a recording (\(RecordingFormat.names) audio) can be sent as a voice message.")
             }
         }
         let attachment = StoredAttachment(hash: hash, name: fileName, contentType: blob.contentType, size: blob.size, voice: voice)

@@ -23,6 +23,21 @@ enum RecordingFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The format's name, as people know it.
+    var name: String {
+        switch self {
+        case .webm: "WebM"
+        case .ogg: "Ogg"
+        case .mp4: "MP4"
+        }
+    }
+
+    /// "WebM, Ogg or MP4": every format's name, for a sentence.
+    static var names: String {
+        let names = allCases.map(\.name)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
     /// Whether `type` is one of these formats.
     static func isRecording(_ type: String) -> Bool { allCases.contains { $0.mediaType == type } }
 

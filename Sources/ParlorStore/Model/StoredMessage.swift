@@ -7,7 +7,8 @@ public struct StoredAttachment: Sendable, Hashable, Codable {
     /// Lowercase hex SHA-256 of the bytes (the blob's address).
     public var hash: String
     public var name: String
-    /// An image type for the images the server recognises, else `application/octet-stream`.
+    /// An image type for the images the server recognises, an audio type for the recordings it
+    /// recognises, else `application/octet-stream`.
     public var contentType: String
     public var size: Int64
     /// Present when it was sent as a voice message: shown as one, with its length and waveform.

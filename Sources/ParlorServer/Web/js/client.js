@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { newId } from './ids.js';
 import { Connection } from './socket.js';
-import { bump, countsAsUnread, emit, previewOf, sinceMap, state, transcript } from './state.js';
+import { attachmentKind, bump, countsAsUnread, emit, previewOf, sinceMap, state, transcript } from './state.js';
 import { alertsUser, readableText } from './mentions.js';
 import { rules } from './rules.js';
 import { ClientFrame, ServerFrame } from './protocol.js';
@@ -331,7 +331,7 @@ function clearTyping(conversationId) {
 function spoken(message) {
   if (message.text) return readableText(message.text, state.conversations.get(message.conversation));
   if (message.sticker) return `sticker, ${message.sticker.description}`;
-  if (message.attachment) return `${message.attachment.isImage ? 'photo' : 'file'} ${message.attachment.name}`;
+  if (message.attachment) return attachmentKind(message.attachment) === 'voice message' ? 'voice message' : `${attachmentKind(message.attachment) ?? 'file'} ${message.attachment.name}`;
   if (message.app) return message.app.accessibilityLabel || message.app.layout?.caption || message.app.appName;
   return 'a message';
 }

@@ -249,10 +249,10 @@ export class Composer {
       else announce('Recording a voice message. Press Send to send it, Escape to cancel.');
     } catch (error) {
       await recorder.cancel().catch(() => {});
-      if (this.recording === recorder) {
-        this.recording = null;
-        this.showRecording(false);
-      }
+      // Cancelled while the browser asked for the microphone: nothing to say.
+      if (this.recording !== recorder) return;
+      this.recording = null;
+      this.showRecording(false);
       this.handlers.onError?.(error.message);
     }
   }
@@ -263,6 +263,8 @@ export class Composer {
     if (!recorder) return;
     this.recording = null;
     this.showRecording(false);
+    // Sent before the microphone was given: there is nothing recorded, and start() lets it go.
+    if (!recorder.started) return;
     const { file, voice } = await recorder.finish();
     if (file.size === 0) {
       this.handlers.onError?.('Nothing was recorded: check that a microphone is connected, then try again.');

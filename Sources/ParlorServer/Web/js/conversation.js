@@ -9,7 +9,7 @@ import { Drawer } from './drawer.js';
 import { ForwardDialog } from './forward.js';
 import { closeNotifications } from './push.js';
 import { readableText } from './mentions.js';
-import { conversationTitle, on, state, transcript } from './state.js';
+import { attachmentKind, conversationTitle, on, state, transcript } from './state.js';
 import { AppSurface } from './surface.js';
 import { TranscriptView } from './transcript.js';
 import { webPageView } from './viewtree.js';
@@ -276,7 +276,10 @@ export class ConversationView {
   previewOf(m) {
     if (m.text !== undefined && m.text !== null) return readableText(m.text, state.conversations.get(this.id));
     if (m.sticker) return 'Sticker';
-    if (m.attachment) return m.attachment.isImage ? 'Photo' : m.attachment.name;
+    if (m.attachment) {
+      const kind = attachmentKind(m.attachment);
+      return kind ? kind[0].toUpperCase() + kind.slice(1) : m.attachment.name;
+    }
     if (m.app) return `${m.app.appName} message`;
     return 'Message';
   }

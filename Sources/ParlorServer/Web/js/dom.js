@@ -81,10 +81,12 @@ export function reachable(el) {
   return el.isConnected && !el.disabled && !el.closest('[hidden], [inert]') && el.getClientRects().length > 0;
 }
 
+/** What may take the keyboard's focus (those with a tabIndex of 0 or more are Tab stops). */
+export const FOCUSABLE = 'button, [href], input, select, textarea, iframe, audio[controls], video[controls], [tabindex]';
+
 /** The elements inside `root` that the keyboard can reach with Tab, in order. */
 export function focusables(root) {
-  const selector = 'button, [href], input, select, textarea, iframe, [tabindex]';
-  return [...root.querySelectorAll(selector)].filter((el) => el.tabIndex >= 0 && reachable(el));
+  return [...root.querySelectorAll(FOCUSABLE)].filter((el) => el.tabIndex >= 0 && reachable(el));
 }
 
 /** Keeps Tab inside `root` (a dialog, a presented screen): from its last stop to its first, and

@@ -17,3 +17,7 @@ export const editWindow = () => rules.editWindowSeconds * 1000;
 
 /** How long after sending a message its sender may unsend it, in milliseconds. */
 export const unsendWindow = () => rules.unsendWindowSeconds * 1000;
+
+/** A voice message's bounds (`{maxSeconds, maxLevels, maxLevel}`), or null from a server without
+ * voice messages (the microphone is then not offered). */
+export const voiceBounds = () => rules.voice ?? null;

@@ -190,9 +190,16 @@ export function previewOf(message) {
     return `${name}: ${readableText(message.text, state.conversations.get(message.conversation)).slice(0, 80)}`;
   }
   if (message.sticker) return message.placement ? `${name} placed a sticker on a message` : `${name} sent a sticker`;
-  if (message.attachment) return message.attachment.isImage ? `${name} sent a photo` : `${name} sent ${message.attachment.name}`;
+  if (message.attachment) return `${name} sent ${attachmentKind(message.attachment) ? `a ${attachmentKind(message.attachment)}` : message.attachment.name}`;
   if (message.app) return `${name} · ${message.app.appName}`;
   return name;
+}
+
+/** What an attachment is called in a line about it: 'photo', 'voice message', or null for a file
+ * (called by its name). The server's previews say the same (Renderer). */
+export function attachmentKind(attachment) {
+  if (attachment.isImage) return 'photo';
+  return attachment.voice ? 'voice message' : null;
 }
 
 /** The app of the directory with this id. */

@@ -4,7 +4,7 @@
 
 import { appCard, stickerView, summaryLine, textBubble } from './bubbles.js';
 import { timeLabel } from './times.js';
-import { announce, h, safeImageURL } from './dom.js';
+import { FOCUSABLE, announce, h, safeImageURL } from './dom.js';
 import { LONG_PRESS, addMessageGestures } from './gestures.js';
 import { readableText, sameId } from './mentions.js';
 import { openEmojiPicker } from './emojipicker.js';
@@ -23,8 +23,6 @@ const NEAR_BOTTOM = 60;
  * lines; not the unread divider or the receipt line). */
 const ITEM = '.entry:not(.entry-unread):not(.entry-receipt)';
 const ITEMS = `:scope > ${ITEM}`;
-/** What the keyboard can reach inside an item. */
-const CONTROLS = 'button, [href], input, select, textarea, iframe, [tabindex]';
 
 
 /** Messages' six tapbacks, as emoji, with the names people know them by. */
@@ -62,6 +60,8 @@ export class TranscriptView {
     this.thread = null;
     this.history = null;
     this.cache = new Map();
+    /** Voice messages' players by message id: kept when their entry is redrawn, so that playing goes on. */
+    this.players = new Map();
     this.list = h('ol', { class: 'transcript-list', attrs: { 'aria-label': 'Messages' } });
     this.empty = h('p', { class: 'transcript-empty', text: 'No messages yet. Say hello!' });
     this.earlier = h('button', { type: 'button', class: 'button button-plain transcript-earlier', hidden: true, text: 'Show earlier messages', on: { click: () => this.showEarlier() } });
@@ -178,7 +178,7 @@ export class TranscriptView {
           delete control.dataset.tabWas;
         }
       } else {
-        for (const control of item.querySelectorAll(CONTROLS)) {
+        for (const control of item.querySelectorAll(FOCUSABLE)) {
           if (control.tabIndex < 0 || control.dataset.tabWas !== undefined) continue;
           control.dataset.tabWas = control.getAttribute('tabindex') ?? '';
           control.tabIndex = -1;
@@ -346,6 +346,7 @@ export class TranscriptView {
       if (!seen.has(key)) {
         cached.el.remove();
         this.cache.delete(key);
+        if (key.startsWith('m:')) this.players.delete(key.slice(2));
       }
     }
     if (this.stickToBottom || sentByMe) {
@@ -515,7 +516,7 @@ export class TranscriptView {
     } else if (m.sticker) {
       body.append(stickerView(m.sticker));
     } else if (m.attachment) {
-      body.append(attachmentView(m.attachment));
+      body.append(this.attachmentOf(m));
     } else if (m.app) {
       body.append(appCard(m.app, {
         onOpen: () => this.handlers.onOpen(m),
@@ -566,6 +567,18 @@ export class TranscriptView {
     }
     if (thread) li.append(this.threadView(thread, whose));
     return li;
+  }
+
+  /** A message's photo, file or voice message. A voice message's player is the same element
+   * across redraws (a reaction, a reply): moved into the new entry, it keeps playing. */
+  attachmentOf(m) {
+    if (!m.attachment.voice) return attachmentView(m.attachment);
+    let player = this.players.get(m.id);
+    if (!player) {
+      player = attachmentView(m.attachment);
+      this.players.set(m.id, player);
+    }
+    return player;
   }
 
   /** The quote of the message a reply answers; pressing it jumps there. One the person deleted

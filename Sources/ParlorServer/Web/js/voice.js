@@ -5,7 +5,7 @@
 // its rules (GET /api/rules `voice`).
 
 import { h } from './dom.js';
-import { rules } from './rules.js';
+import { rules, voiceBounds } from './rules.js';
 
 /** What MediaRecorder is asked for, best first: what the server takes as a recording. */
 const RECORDING_TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm', 'audio/mp4'];
@@ -13,6 +13,10 @@ const RECORDING_TYPES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'aud
 const SAMPLE_EVERY = 50;
 /** The playback speeds the speed button goes through. */
 const SPEEDS = [1, 1.5, 2];
+/** Speech needs no more (Opus at 32 kbit/s): 15 minutes stay within a few megabytes. */
+const BITS_PER_SECOND = 32_000;
+/** The most bars a player draws: a longer waveform is drawn by the loudest of each stretch. */
+const BARS = 40;
 
 /** "0:07", "12:30". */
 export function durationLabel(milliseconds) {
@@ -30,21 +34,25 @@ function spokenDuration(milliseconds) {
   return rest === 0 ? part(minutes, 'minute') : `${part(minutes, 'minute')} ${part(rest, 'second')}`;
 }
 
-/** `levels` (loudness from 0 to 1, one per sample) as the server's waveform: at most `maxLevels`
- * levels from 0 to `maxLevel`, each the loudest of its stretch. */
-export function waveformOf(levels, maxLevels = rules.voice?.maxLevels ?? 64, maxLevel = rules.voice?.maxLevel ?? 100) {
-  if (levels.length === 0) return [0];
-  const count = Math.min(maxLevels, levels.length);
+/** `levels` in at most `count` stretches, each the loudest of its stretch. */
+function pooled(levels, count) {
+  if (levels.length <= count) return levels;
   const out = [];
   for (let i = 0; i < count; i += 1) {
-    const stretch = levels.slice(Math.floor((i * levels.length) / count), Math.floor(((i + 1) * levels.length) / count));
-    out.push(Math.round(Math.min(1, Math.max(0, ...stretch)) * maxLevel));
+    out.push(Math.max(...levels.slice(Math.floor((i * levels.length) / count), Math.floor(((i + 1) * levels.length) / count))));
   }
   return out;
 }
 
+/** `levels` (loudness from 0 to 1, one per sample) as the server's waveform (`voiceBounds()`). */
+export function waveformOf(levels) {
+  const { maxLevels, maxLevel } = voiceBounds();
+  if (levels.length === 0) return [0];
+  return pooled(levels, maxLevels).map((level) => Math.round(Math.min(1, Math.max(0, level)) * maxLevel));
+}
+
 /** One recording from the microphone. `onTick(milliseconds, level)` while it records;
- * `onLimit()` when it reaches the server's longest voice message. */
+ * `onLimit()` when it reaches the server's longest voice message or nears its largest upload. */
 export class VoiceRecorder {
   constructor({ onTick = () => {}, onLimit = () => {} } = {}) {
     this.onTick = onTick;
@@ -53,9 +61,14 @@ export class VoiceRecorder {
     this.chunks = [];
   }
 
-  /** Whether this browser can record. */
+  /** Whether this browser can record, for a server that takes voice messages. */
   static get supported() {
-    return Boolean(navigator.mediaDevices?.getUserMedia && window.MediaRecorder);
+    return Boolean(navigator.mediaDevices?.getUserMedia && window.MediaRecorder && voiceBounds());
+  }
+
+  /** Whether it records yet (the microphone may still be asked for). */
+  get started() {
+    return this.startedAt !== undefined;
   }
 
   /** Starts recording; rejects with a sentence when the microphone cannot be used. */
@@ -68,9 +81,12 @@ export class VoiceRecorder {
         : 'No microphone could be opened for a voice message.');
     }
     const type = RECORDING_TYPES.find((t) => MediaRecorder.isTypeSupported?.(t));
-    this.recorder = new MediaRecorder(this.stream, type ? { mimeType: type } : undefined);
+    this.recorder = new MediaRecorder(this.stream, { ...(type ? { mimeType: type } : {}), audioBitsPerSecond: BITS_PER_SECOND });
+    this.bytes = 0;
     this.recorder.addEventListener('dataavailable', (event) => {
-      if (event.data.size > 0) this.chunks.push(event.data);
+      if (event.data.size === 0) return;
+      this.chunks.push(event.data);
+      this.bytes += event.data.size;
     });
     this.stopped = new Promise((resolve) => this.recorder.addEventListener('stop', resolve, { once: true }));
     // The loudness, measured as it is recorded: the waveform is known before anyone plays it.
@@ -81,7 +97,9 @@ export class VoiceRecorder {
     const samples = new Float32Array(analyser.fftSize);
     this.recorder.start(250);
     this.startedAt = performance.now();
-    const limit = (rules.voice?.maxSeconds ?? 900) * 1000;
+    const limit = this.maxDuration;
+    // Stopped a little before the largest upload, so that the recording is never refused for its size.
+    const maxBytes = rules.maxUploadBytes * 0.95;
     this.timer = setInterval(() => {
       analyser.getFloatTimeDomainData(samples);
       let sum = 0;
@@ -91,7 +109,7 @@ export class VoiceRecorder {
       this.levels.push(level);
       const elapsed = performance.now() - this.startedAt;
       this.onTick(elapsed, level);
-      if (elapsed >= limit) this.onLimit();
+      if (elapsed >= limit || this.bytes >= maxBytes) this.onLimit();
     }, SAMPLE_EVERY);
   }
 
@@ -102,8 +120,12 @@ export class VoiceRecorder {
     const type = (this.recorder?.mimeType || 'audio/webm').split(';')[0];
     const extension = { 'audio/ogg': 'ogg', 'audio/mp4': 'm4a' }[type] ?? 'webm';
     const file = new File(this.chunks, `Voice message.${extension}`, { type });
-    const maxDuration = (rules.voice?.maxSeconds ?? 900) * 1000;
-    return { file, voice: { duration: Math.min(duration, maxDuration), waveform: waveformOf(this.levels) } };
+    return { file, voice: { duration: Math.min(duration, this.maxDuration), waveform: waveformOf(this.levels) } };
+  }
+
+  /** The longest voice message the server takes, in milliseconds. */
+  get maxDuration() {
+    return voiceBounds().maxSeconds * 1000;
   }
 
   /** Stops and throws the recording away. */
@@ -123,11 +145,11 @@ export class VoiceRecorder {
   }
 }
 
-/** The bars of a waveform (levels from 0 to the server's `maxLevel`). */
-export function waveformBars(waveform, className = 'voice-waveform') {
-  const maxLevel = rules.voice?.maxLevel ?? 100;
-  const box = h('span', { class: className, attrs: { 'aria-hidden': 'true' } });
-  for (const level of waveform) {
+/** The bars of a waveform (levels from 0 to the server's `maxLevel`), at most `BARS` of them. */
+export function waveformBars(waveform) {
+  const maxLevel = voiceBounds()?.maxLevel || Math.max(1, ...waveform);
+  const box = h('span', { class: 'voice-waveform', attrs: { 'aria-hidden': 'true' } });
+  for (const level of pooled(waveform, BARS)) {
     const bar = h('span', { class: 'voice-bar' });
     bar.style.height = `${Math.max(8, Math.round((100 * level) / maxLevel))}%`;
     box.append(bar);

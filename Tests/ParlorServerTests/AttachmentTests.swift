@@ -144,6 +144,24 @@ struct VoiceMessageTests {
             #expect(seen.last?.attachment?.voice?.duration == 4200, "Bob gets the length and waveform with it")
             let served = try await api.get(recording.url, as: bob)
             #expect(served.headers[.contentType] == "audio/webm" && served.body == Self.webm)
+            #expect(served.headers[.acceptRanges] == "bytes", "a player may ask for ranges")
+            // Ranges as RFC 9110 §14 has them: from–to, from onwards, the last N; none left is 416.
+            let length = Self.webm.count
+            for (asked, first, last) in [("bytes=0-9", 0, 9), ("bytes=100-", 100, length - 1), ("bytes=-4", length - 4, length - 1),
+                                         ("bytes=10-100000", 10, length - 1)] {
+                let part = try await api.request(.get, recording.url, as: bob, headers: [.range: asked])
+                #expect(part.status == .partialContent && part.body == Self.webm[first...last], "\(asked)")
+                #expect(part.headers[.contentRange] == "bytes \(first)-\(last)/\(length)", "\(asked)")
+            }
+            let beyond = try await api.request(.get, recording.url, as: bob, headers: [.range: "bytes=\(length)-"])
+            #expect(beyond.status == .rangeNotSatisfiable && beyond.headers[.contentRange] == "bytes */\(length)")
+            for ignored in ["bytes=0-1,4-5", "items=0-1", "bytes=9-2", "bytes=a-b"] {
+                let whole = try await api.request(.get, recording.url, as: bob, headers: [.range: ignored])
+                #expect(whole.status == .ok && whole.body == Self.webm, "\(ignored) is ignored: the whole recording")
+            }
+            let carol = try await api.signUp("carol")
+            #expect(try await api.request(.get, recording.url, as: carol, headers: [.range: "bytes=0-9"]).status == .notFound,
+                    "a range is no way around who may fetch it")
             #expect(try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self).preview == "Alice sent a voice message")
             let rules = try await api.get("/api/rules", as: bob).decode(Wire.Rules.self)
             #expect(rules.voice.maxSeconds == VoiceNote.maxDuration / 1000 && rules.voice.maxLevels == VoiceNote.maxWaveformLength

@@ -84,10 +84,21 @@ struct AppRoutes {
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
             }
             guard let blob = try await uploads.blob(hash: hash, readableBy: user.id) else { throw APIError.notFound }
-            var headers: HTTPFields = [.contentType: blob.contentType, .cacheControl: "private, no-cache", .eTag: etag]
+            var headers: HTTPFields = [.contentType: blob.contentType, .cacheControl: "private, no-cache", .eTag: etag, .acceptRanges: "bytes"]
             // Only the images recognised by their bytes are shown; anything else is downloaded.
             if !Self.imageTypes.contains(blob.contentType) { headers[.contentDisposition] = "attachment" }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
+            // A media player asks for a recording by ranges.
+            switch ByteRange.request(request.headers[.range], length: blob.data.count) {
+            case .whole:
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: blob.data)))
+            case .part(let range):
+                headers[.contentRange] = range.contentRange(of: blob.data.count)
+                let part = blob.data[blob.data.startIndex + range.first...blob.data.startIndex + range.last]
+                return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: part)))
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(blob.data.count)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
         }
     }
 

@@ -314,6 +314,11 @@ enum PostgresSchema {
                 (SELECT MAX(seq) FROM messages m WHERE m.conversation_id = conversations.id AND m.kind <> 'event'), 0)
             """,
         ]),
+        Migration(name: "v20: group photos", statements: [
+            // Indexed: every blob fetch asks whether it is a photo of one of the reader's groups.
+            "ALTER TABLE conversations ADD COLUMN photo TEXT",
+            "CREATE INDEX conversations_by_photo ON conversations (photo) WHERE photo IS NOT NULL",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

@@ -119,8 +119,8 @@ extension PostgresStore {
     }
 
     /// `columns` of the blob, when `reader` may fetch it: its uploader, the members of a
-    /// conversation with a message using it, and, for a profile picture, its account and whoever
-    /// shares a conversation with it.
+    /// conversation with a message using it or with it as the group's photo, and, for a profile
+    /// picture, its account and whoever shares a conversation with it.
     private func readableBlob(_ hash: String, reader: UserID, columns: String) async throws -> PostgresRow? {
         let reader = reader.description
         return try await query("""
@@ -128,6 +128,8 @@ extension PostgresStore {
             WHERE b.hash = \(hash) AND (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = \(reader))
                 OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
                            WHERE mb.hash = b.hash AND m.user_id = \(reader))
+                OR EXISTS (SELECT 1 FROM conversations c JOIN members m ON m.conversation_id = c.id
+                           WHERE c.photo = b.hash AND m.user_id = \(reader))
                 OR EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash AND a.id = \(reader))
                 OR EXISTS (SELECT 1 FROM users a JOIN members theirs ON theirs.user_id = a.id
                            JOIN members mine ON mine.conversation_id = theirs.conversation_id
@@ -165,6 +167,7 @@ extension PostgresStore {
                 DELETE FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash)
                     AND NOT EXISTS (SELECT 1 FROM message_blobs mb WHERE mb.hash = b.hash)
                     AND NOT EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash)
+                    AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.photo = b.hash)
                 """, logger: self.logger)
             return removed.count
         }

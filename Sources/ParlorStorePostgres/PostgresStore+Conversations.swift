@@ -42,7 +42,7 @@ extension PostgresStore {
     /// The conversations with these ids, in the order given (missing ones left out).
     static func conversations(ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [ConversationRecord] {
         let rows = try await connection.rows("""
-            SELECT id, title, is_group, created_at, last_seq, last_message_seq FROM conversations WHERE id = ANY(\(ids))
+            SELECT id, title, is_group, created_at, last_seq, last_message_seq, photo FROM conversations WHERE id = ANY(\(ids))
             """, logger: logger)
         let memberRows = try await connection.rows("""
             SELECT conversation_id, user_id, is_admin FROM members WHERE conversation_id = ANY(\(ids)) ORDER BY joined_at, join_order
@@ -57,11 +57,12 @@ extension PostgresStore {
         }
         var records: [String: ConversationRecord] = [:]
         for row in rows {
-            let (id, title, isGroup, createdAt, lastSequence, lastMessageSequence) = try row.decode((String, String?, Bool, Timestamp, Int64, Int64).self)
+            let (id, title, isGroup, createdAt, lastSequence, lastMessageSequence, photo) = try row.decode(
+                (String, String?, Bool, Timestamp, Int64, Int64, String?).self)
             guard let conversationID = ConversationID(id) else { continue }
             records[id] = ConversationRecord(
                 id: conversationID, title: title, isGroup: isGroup, createdAt: createdAt.date, members: members[id] ?? [],
-                lastSequence: lastSequence, lastMessageSequence: lastMessageSequence, admins: admins[id] ?? [])
+                lastSequence: lastSequence, lastMessageSequence: lastMessageSequence, admins: admins[id] ?? [], photo: photo)
         }
         return ids.compactMap { records[$0] }
     }
@@ -227,6 +228,10 @@ extension PostgresStore {
                 "UPDATE members SET is_admin = \(isAdmin) WHERE conversation_id = \(id) AND user_id = \(user.description)", logger: self.logger)
             return .done
         }
+    }
+
+    public func setPhoto(_ hash: String?, of conversation: ConversationID) async throws {
+        _ = try await query("UPDATE conversations SET photo = \(hash) WHERE id = \(conversation.description)")
     }
 
     public func setTitle(_ title: String?, of conversation: ConversationID) async throws {

@@ -50,12 +50,14 @@ struct ConversationRow: Decodable, FetchableRecord {
     let createdAt: Double
     let lastSeq: Int64
     let lastMessageSeq: Int64
+    let photo: String?
 
     func record(members: [MemberRow]) -> ConversationRecord? {
         guard let id = ConversationID(id) else { return nil }
         return ConversationRecord(
             id: id, title: title, isGroup: isGroup, createdAt: SQLiteStore.date(createdAt), members: members.compactMap { UserID($0.userId) },
-            lastSequence: lastSeq, lastMessageSequence: lastMessageSeq, admins: members.filter(\.isAdmin).compactMap { UserID($0.userId) })
+            lastSequence: lastSeq, lastMessageSequence: lastMessageSeq, admins: members.filter(\.isAdmin).compactMap { UserID($0.userId) },
+            photo: photo)
     }
 }
 

@@ -154,12 +154,15 @@ extension SQLiteStore {
         }
     }
 
-    /// Who may fetch a blob: its uploader, the members of a conversation with a message using it,
-    /// and, for a profile picture, its account and whoever shares a conversation with it.
+    /// Who may fetch a blob: its uploader, the members of a conversation with a message using it
+    /// or with it as the group's photo, and, for a profile picture, its account and whoever shares
+    /// a conversation with it.
     static let blobReadable = """
         (EXISTS (SELECT 1 FROM blob_uploads u WHERE u.hash = b.hash AND u.user_id = :reader)
          OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
                     WHERE mb.hash = b.hash AND m.user_id = :reader)
+         OR EXISTS (SELECT 1 FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE c.photo = b.hash AND m.user_id = :reader)
          OR EXISTS (SELECT 1 FROM users a WHERE a.avatar = b.hash AND a.id = :reader)
          OR EXISTS (SELECT 1 FROM users a JOIN members theirs ON theirs.user_id = a.id
                     JOIN members mine ON mine.conversation_id = theirs.conversation_id
@@ -199,6 +202,7 @@ extension SQLiteStore {
             try db.execute(sql: """
                 DELETE FROM blobs WHERE hash NOT IN (SELECT hash FROM blob_uploads) AND hash NOT IN (SELECT hash FROM message_blobs)
                     AND hash NOT IN (SELECT avatar FROM users WHERE avatar IS NOT NULL)
+                    AND hash NOT IN (SELECT photo FROM conversations WHERE photo IS NOT NULL)
                 """)
             return removed
         }

@@ -160,6 +160,12 @@ extension SQLiteStore {
         }
     }
 
+    public func setPhoto(_ hash: String?, of conversation: ConversationID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE conversations SET photo = ? WHERE id = ?", arguments: [hash, conversation.description])
+        }
+    }
+
     public func setTitle(_ title: String?, of conversation: ConversationID) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE conversations SET title = ? WHERE id = ?", arguments: [title, conversation.description])

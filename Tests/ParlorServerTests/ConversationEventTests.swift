@@ -43,6 +43,50 @@ struct ConversationEventTests {
         }
     }
 
+    @Test("A group's photo: any member sets it from their own image upload, every member sees and fetches it, a line says who; a 1:1, someone else's upload, a file or an outsider is refused")
+    func groupPhoto() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let (alice, bob, carol, _) = try await api.threePeople().cast
+            let group = try await api.conversation(of: alice, with: [bob], title: "Plans")
+            let direct = try await api.conversation(of: alice, with: [carol])
+            let bobSocket = try await TestSocket.session(port: port, as: bob)
+            let photo = try await AttachmentTests.upload(AttachmentTests.png, as: bob, in: api)
+            let path = "/api/conversations/\(group.id)"
+
+            let set = try await api.request(.patch, path, as: bob, json: ["photo": .string(photo.hash)])
+            let changed = try set.decode(Wire.Conversation.self)
+            #expect(set.status == .ok && changed.photoURL == photo.url, "any member, not only an admin")
+            let live = try await bobSocket.messages(1)
+            #expect(live.map(\.text) == ["You changed the group photo"])
+            #expect(try await api.get(path, as: alice).decode(Wire.Conversation.self).photoURL == photo.url)
+            #expect(try await api.get(photo.url, as: alice).status == .ok, "every member fetches it")
+            #expect(try await api.get(photo.url, as: carol).status == .notFound, "nobody else")
+            #expect(try await Self.lines(in: group.id, as: alice, api: api) == ["Bob changed the group photo"])
+            let again = try await api.request(.patch, path, as: bob, json: ["photo": .string(photo.hash)])
+            #expect(again.status == .ok, "the same photo again changes nothing")
+
+            let alices = try await AttachmentTests.upload(TestImages.png(shade: 4), as: alice, in: api)
+            let notes = try await AttachmentTests.upload(Data("plain words".utf8), as: alice, in: api)
+            let refusals: [(Person, String, String, String)] = [
+                (alice, "/api/conversations/\(direct.id)", alices.hash, "notAGroup"),
+                (alice, path, photo.hash, "avatarNotFound"), (alice, path, notes.hash, "improperFileType"),
+                (carol, path, alices.hash, "notFound"),
+            ]
+            for (person, target, hash, code) in refusals {
+                let reply = try await api.request(.patch, target, as: person, json: ["photo": .string(hash)])
+                #expect(reply.errorCode == code, "\(code): \(reply.text)")
+            }
+            #expect(try await api.request(.patch, path, as: alice, json: [:]).status == .badRequest, "nothing to change")
+
+            _ = try await api.request(.patch, path, as: alice, json: ["photo": .null])
+            #expect(try await api.get(path, as: bob).decode(Wire.Conversation.self).photoURL == nil)
+            #expect(try await api.get(photo.url, as: alice).status == .notFound, "removed, it is Bob's upload again")
+            #expect(try await Self.lines(in: group.id, as: bob, api: api) == ["You changed the group photo", "Alice removed the group photo"])
+            await bobSocket.disconnect()
+        }
+    }
+
     @Test("A line cannot be replied to, reacted to, covered with a sticker or unsent, and search does not find it")
     func linesStay() async throws {
         try await TestServer().run(.live) { api in

@@ -227,6 +227,32 @@ struct ConversationTests {
         }
     }
 
+    @Test("A group's photo is kept, read with the conversation, fetched by its members only, kept from the sweep while set, and cleared",
+          arguments: StoreBackend.all)
+    func photo(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let group = try await store.makeConversation(alice, bob, title: "Friday")
+            let hash = String(repeating: "c3", count: 32)
+            let long = Date(timeIntervalSinceNow: -3 * 86_400)
+            #expect(try await store.putBlob(Data([1, 2, 3]), hash: hash, contentType: "image/png", owner: alice.id, quota: 1_000, at: long))
+            #expect(try await store.blobInfo(hash: hash, readableBy: bob.id) == nil, "an upload is its uploader's")
+            try await store.setPhoto(hash, of: group.id)
+            #expect(try await store.conversation(id: group.id)?.photo == hash)
+            #expect(try await store.summary(of: group, for: bob)?.conversation.photo == hash)
+            #expect(try await store.blobInfo(hash: hash, readableBy: bob.id)?.size == 3, "a member fetches the group's photo")
+            #expect(try await store.blobInfo(hash: hash, readableBy: carol.id) == nil, "someone outside the group does not")
+            _ = try await store.removeUnusedUploads(before: Date())
+            #expect(try await store.blob(hash: hash, readableBy: bob.id) != nil, "the sweep keeps a group's photo")
+            try await store.setPhoto(nil, of: group.id)
+            #expect(try await store.conversation(id: group.id)?.photo == nil)
+            _ = try await store.removeUnusedUploads(before: Date())
+            #expect(try await store.blob(hash: hash, readableBy: alice.id) == nil, "removed, and past the day, it is swept")
+        }
+    }
+
     @Test("One conversation's summary is exactly its entry in the member's list; nil for someone outside it", arguments: StoreBackend.all)
     func singleSummary(backend: StoreBackend) async throws {
         try await backend.withStore { store in

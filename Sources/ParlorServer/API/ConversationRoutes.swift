@@ -14,7 +14,20 @@ struct ConversationRoutes {
         let members: [String]
     }
 
-    struct TitleChange: Decodable { let title: String? }
+    /// `PATCH /api/conversations/{id}`: a new `title` (null or blank removes it) and/or a group's
+    /// `photo` (an uploaded image's hash; null removes it). A key left out is left alone.
+    struct ConversationChange: Decodable {
+        let title: String??
+        let photo: String??
+
+        private enum CodingKeys: String, CodingKey { case title, photo }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = container.contains(.title) ? .some(try container.decodeIfPresent(String.self, forKey: .title)) : nil
+            photo = container.contains(.photo) ? .some(try container.decodeIfPresent(String.self, forKey: .photo)) : nil
+        }
+    }
     struct NewMember: Decodable { let username: String }
     /// `POST …/messages/{message}/forward`: the conversations to send a copy to.
     struct Forward: Decodable { let to: [ConversationID] }
@@ -76,8 +89,10 @@ struct ConversationRoutes {
         router.patch("/api/conversations/:id") { request, context in
             let user = try context.requireUser()
             let conversation = try conversationID(context)
-            let body = try await JSONBody.decode(TitleChange.self, from: request)
-            try await conversations.rename(conversation, to: body.title, by: user.id)
+            let body = try await JSONBody.decode(ConversationChange.self, from: request)
+            guard body.title != nil || body.photo != nil else { throw APIError.invalid("Send 'title', 'photo' or both.") }
+            if let title = body.title { try await conversations.rename(conversation, to: title, by: user.id) }
+            if let photo = body.photo { try await conversations.setPhoto(photo, of: conversation, by: user.id) }
             return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
         }
         router.post("/api/conversations/:id/members") { request, context in

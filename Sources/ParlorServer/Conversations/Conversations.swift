@@ -12,7 +12,7 @@ import ParlorStore
 final class Conversations: Sendable {
     /// The roles of the store conversations use: conversations, and accounts (people are found by
     /// username).
-    typealias Store = ConversationStore & AccountStore
+    typealias Store = ConversationStore & AccountStore & BlobStore
 
     /// How big a group grows and how fast people are added.
     struct Limits: Sendable {
@@ -134,6 +134,30 @@ final class Conversations: Sendable {
         try await store.setTitle(title, of: record.id)
         await notices.announce(record.id, to: record.members)
         await messaging.record(.renamed(title: title), by: user, in: record.id)
+    }
+
+    /// Sets a group's photo to an image `user` uploaded, or removes it (nil). Any member may, as
+    /// anyone in a group may rename it; the members see the change at once, and a line says who.
+    /// - Throws: `notAGroup` for a 1:1 conversation (it shows the other person's picture);
+    ///   `avatarNotFound` (404) for a blob that is not `user`'s upload; `improperFileType` for one
+    ///   that is not an image.
+    func setPhoto(_ hash: String?, of conversation: ConversationID, by user: UserID) async throws {
+        let record = try await membership.requireMember(user, of: conversation)
+        guard record.isGroup else {
+            throw APIError(.badRequest, code: .notAGroup, "A conversation between two people shows the other person's picture; only a group has a photo.")
+        }
+        if let hash {
+            guard hash.count == 64, let blob = try await store.uploadInfo(hash: hash, owner: user) else {
+                throw APIError(.notFound, code: .avatarNotFound, "There is no upload of yours with that hash; upload the photo first.")
+            }
+            guard blob.contentType.hasPrefix("image/") else {
+                throw APIError(.badRequest, code: .improperFileType, "A group photo is an image: PNG, JPEG, GIF or WebP.")
+            }
+        }
+        guard hash != record.photo else { return }
+        try await store.setPhoto(hash, of: record.id)
+        await notices.announce(record.id, to: record.members)
+        await messaging.record(.photo(isSet: hash != nil), by: user, in: record.id)
     }
 
     /// Tells every member of each of `user`'s conversations how it looks now (after `user`

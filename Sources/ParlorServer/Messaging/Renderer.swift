@@ -75,6 +75,7 @@ final class Renderer: Sendable {
             return isAdmin ? "\(who) became an admin" : "\(who) \(actor == viewer ? "are" : "is") no longer an admin"
         case .admin(let person, let isAdmin):
             return isAdmin ? "\(who) made \(name(person)) an admin" : "\(who) removed \(name(person)) as an admin"
+        case .photo(let isSet): return isSet ? "\(who) changed the group photo" : "\(who) removed the group photo"
         }
     }
 
@@ -229,7 +230,8 @@ final class Renderer: Sendable {
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
-            members: members.map { Wire.User($0) }, admins: summary.conversation.admins, lastSequence: summary.conversation.lastSequence,
+            members: members.map { Wire.User($0) }, admins: summary.conversation.admins,
+            photoURL: summary.conversation.photo.map(AppDirectory.uploadURL), lastSequence: summary.conversation.lastSequence,
             unreadCount: summary.unreadCount, preview: preview, lastActivityAt: last?.sentAt, isMuted: summary.isMuted,
             unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,
             isMarkedUnread: summary.place.isMarkedUnread, isDeleted: summary.isDeleted, deletedThrough: summary.place.deletedThrough)

@@ -33,6 +33,8 @@ extension Wire {
         public var members: [User]
         /// A group's admins (ids of members); empty for a 1:1 conversation.
         public var admins: [UserID]
+        /// `/blobs/<hash>`: a group's photo, which its members may fetch; absent when it has none.
+        public var photoURL: String?
         public var lastSequence: Int64
         public var unreadCount: Int
         /// A one-line preview of the newest message.

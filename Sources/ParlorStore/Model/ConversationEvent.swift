@@ -15,13 +15,15 @@ public enum ConversationEvent: Sendable, Hashable, Codable {
     case renamed(title: String?)
     /// The sender made this person an admin, or no longer one.
     case admin(person: UserID, isAdmin: Bool)
+    /// The sender changed the group's photo (false: removed it).
+    case photo(isSet: Bool)
 
     /// The people the line names besides its sender.
     public var people: [UserID] {
         switch self {
         case .added(let people): people
         case .removed(let person), .admin(let person, _): [person]
-        case .left, .renamed: []
+        case .left, .renamed, .photo: []
         }
     }
 }

@@ -17,12 +17,15 @@ public struct ConversationRecord: Sendable, Hashable, Codable {
     /// A group's admins, in the order they joined: the creator first, and never none while the
     /// group has members. Empty for 1:1 conversations.
     public var admins: [UserID]
+    /// A group's photo: the hash of the image a member set, which every member may fetch.
+    public var photo: String?
 
     /// A conversation as a store read it (public so that stores in other modules can build one).
     public init(
         id: ConversationID, title: String?, isGroup: Bool, createdAt: Date, members: [UserID], lastSequence: Int64,
-        lastMessageSequence: Int64? = nil, admins: [UserID] = []
+        lastMessageSequence: Int64? = nil, admins: [UserID] = [], photo: String? = nil
     ) {
+        self.photo = photo
         self.lastMessageSequence = lastMessageSequence ?? lastSequence
         self.id = id
         self.title = title

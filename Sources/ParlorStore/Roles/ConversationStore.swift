@@ -19,6 +19,8 @@ public protocol ConversationStore: Sendable {
     /// `actor` is an admin and that the group keeps one. Nothing happens for a non-member.
     func setAdmin(_ user: UserID, _ isAdmin: Bool, in conversation: ConversationID, by actor: UserID) async throws -> AdminChange
     func setTitle(_ title: String?, of conversation: ConversationID) async throws
+    /// Sets a group's photo to an uploaded image's hash, or removes it (nil).
+    func setPhoto(_ hash: String?, of conversation: ConversationID) async throws
     /// Changes where `conversation` sits in `user`'s own list (`ListPlace`); `at` is when, for a pin.
     /// - Throws: `StoreError.notFound` when `user` is not a member; `StoreError.full` when pinning
     ///   one more than `ListPlace.maxPinned`.

@@ -10,6 +10,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from parlor_api import call, sign_in
+from test_attachments import png
 
 DIALOG = "dialog.conversation-info-dialog"
 
@@ -46,7 +47,7 @@ def press_key(person, key):
 
 
 @pytest.mark.flow
-def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, browsers):
+def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, browsers, tmp_path):
     alice = browsers("alice")
     bob = browsers("bob")
     carol = browsers("carol")
@@ -82,6 +83,21 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     bob.wait(lambda: bob.conversation_title() == "Friday dinner", "the new name in Bob's header")
     bob.wait(lambda: listed(bob, "Friday dinner") and not listed(bob, "Weekend"), "the new name in Bob's list")
     alice.wait(lambda: alice.conversation_title() == "Friday dinner", "the new name in Alice's header")
+
+    # A group photo, chosen by Alice: Bob's list shows it with a line saying who; then removed.
+    photo = tmp_path / "Dinner table.png"
+    photo.write_bytes(png(120, 120))
+    alice.find(f"{DIALOG} .info-photo input[type=file]")[0].send_keys(str(photo))
+    bob.wait(lambda: bob.js("const c = [...document.querySelectorAll('.conversation-link')].find((l) => l.textContent.includes('Friday dinner'));"
+                            " return Boolean(c && c.querySelector('.avatar-picture')?.getAttribute('src')?.startsWith('/blobs/'))"),
+             "the group's photo in Bob's list")
+    bob.wait(lambda: any("Alice changed the group photo" in line.text for line in bob.find(".event-line")), "the line in Bob's transcript")
+    alice.wait(lambda: alice.button("Remove photo", root=dialog), "Remove photo offered once there is one")
+    assert alice.js("return document.activeElement.textContent") == "Change photo…", alice.focused_element()
+    alice.shot("group-photo")
+    alice.press("Remove photo", root=dialog)
+    bob.wait(lambda: any("Alice removed the group photo" in line.text for line in bob.find(".event-line")), "the removal's line")
+    alice.wait(lambda: not alice.visible(f"{DIALOG} .info-photo .avatar-picture"), "initials again in the dialog")
 
     # Add Carol with the new-conversation picker: the conversation appears in her list.
     assert not listed(carol, "Friday dinner")
@@ -140,7 +156,7 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     press_key(alice, Keys.ESCAPE)
     alice.wait(lambda: info_dialog(alice) is None, "the dialog closed")
     expected = [
-        "You named the conversation “Friday dinner”", "You added Carol", "You made Bob an admin", "You removed Carol",
+        "You named the conversation “Friday dinner”", "You changed the group photo", "You removed the group photo", "You added Carol", "You made Bob an admin", "You removed Carol",
         "Bob left the conversation",
     ]
     alice.wait(lambda: [e.text for e in alice.visible(".entry-event .event-line")] == expected, "the lines in Alice's transcript")

@@ -1,6 +1,7 @@
 // People's pictures: a profile picture when they set one, else their initials on a colour.
 
 import { h, safeImageURL } from './dom.js';
+import { conversationTitle, state } from './state.js';
 
 export function initials(name) {
   const parts = (name || '?').trim().split(/\s+/).filter(Boolean);
@@ -23,4 +24,12 @@ export function avatarView(name, seed, pictureURL = null, extraClass = null) {
     el.append(img);
   }
   return el;
+}
+
+/** A conversation's picture: the other person's in a 1:1 conversation; a group's photo, else its
+ * initials. */
+export function conversationAvatar(conversation, extraClass = null) {
+  const other = conversation.isGroup ? null : conversation.members?.find((m) => m.id !== state.me?.id);
+  const picture = conversation.isGroup ? conversation.photoURL : other?.avatarURL;
+  return avatarView(conversationTitle(conversation), conversation.id, picture, [conversation.isGroup && 'avatar-group', extraClass].filter(Boolean).join(' ') || null);
 }

@@ -575,6 +575,13 @@ export async function renameConversation(conversationId, title) {
   return conversation;
 }
 
+/** Sets a group's photo to an uploaded image (its hash), or removes it (null). */
+export async function setConversationPhoto(conversationId, hash) {
+  const conversation = await api(conversationPath(conversationId), { method: 'PATCH', body: { photo: hash } });
+  applyConversation(conversationId, conversation);
+  return conversation;
+}
+
 /** Adds the person called `username` to a group. */
 export async function addMember(conversationId, username) {
   const conversation = await api(`${conversationPath(conversationId)}/members`, { method: 'POST', body: { username } });

@@ -6,7 +6,8 @@
 // control. Others' changes arrive as `conversation` frames and redraw it while it is open.
 
 import * as client from './client.js';
-import { avatarView } from './avatars.js';
+import { avatarView, conversationAvatar } from './avatars.js';
+import { upload } from './attachments.js';
 import { blockButton, loadBlocked } from './blocks.js';
 import { announce, dialogHeader, focus, h, replaceChildren } from './dom.js';
 import { PeoplePicker } from './newconversation.js';
@@ -49,6 +50,18 @@ export class ConversationInfo {
         h('label', { htmlFor: 'conversation-info-name', text: 'Group name' }),
         h('div', { class: 'info-title-row' }, this.titleInput, this.renameButton)),
       this.titleError);
+
+    // A group's photo: any member changes or removes it, as any member renames it.
+    this.photoInput = h('input', {
+      type: 'file', class: 'visually-hidden', accept: 'image/png,image/jpeg,image/gif,image/webp', tabIndex: -1, attrs: { 'aria-hidden': 'true' },
+      on: { change: () => this.changePhoto(this.photoInput.files?.[0] ?? null) },
+    });
+    this.photoView = h('span', { class: 'info-photo-view' });
+    this.choosePhoto = h('button', { type: 'button', class: 'button button-secondary', text: 'Change photo…', on: { click: () => this.photoInput.click() } });
+    this.removePhoto = h('button', { type: 'button', class: 'button button-plain', text: 'Remove photo', on: { click: () => this.changePhoto(null) } });
+    this.photoError = h('p', { class: 'form-error', attrs: { role: 'alert' } });
+    this.photo = h('div', { class: 'info-photo', attrs: { role: 'group', 'aria-label': 'Group photo' } },
+      this.photoView, h('span', { class: 'info-photo-actions' }, this.choosePhoto, this.removePhoto), this.photoInput, this.photoError);
 
     this.person = h('div', { class: 'info-person' });
     this.membersHeading = h('h3', { class: 'info-section-title', id: 'conversation-info-members', tabIndex: -1 });
@@ -97,7 +110,7 @@ export class ConversationInfo {
       on: { close: () => this.closed() },
     }, h('div', { class: 'dialog-form' },
       dialogHeader(this.heading, { label: 'Close', onClose: () => this.close() }),
-      this.person, this.titleForm, this.membersHeading, this.members, this.groupActions));
+      this.person, this.photo, this.titleForm, this.membersHeading, this.members, this.groupActions));
   }
 
   get isOpen() {
@@ -167,6 +180,11 @@ export class ConversationInfo {
     const iAmAdmin = isGroup && admins.has(me);
     this.heading.textContent = isGroup ? 'Group info' : 'Conversation info';
     this.titleForm.hidden = !isGroup;
+    this.photo.hidden = !isGroup;
+    if (isGroup) {
+      replaceChildren(this.photoView, conversationAvatar(conversation, 'avatar-large'));
+      this.removePhoto.hidden = !conversation.photoURL;
+    }
     // What the person is typing stays; otherwise the field follows renames by others.
     if (document.activeElement !== this.titleInput) this.titleInput.value = conversation.title ?? '';
 
@@ -227,6 +245,24 @@ export class ConversationInfo {
       isMe && h('span', { class: 'info-badge info-badge-you', text: 'You' }),
       actions.length > 0 && h('span', { class: 'info-member-actions' }, actions),
       h('p', { class: 'form-error', text: error, attrs: { role: 'alert' } }));
+  }
+
+  /** Uploads `file` as the group's photo, or removes the photo (null). */
+  async changePhoto(file) {
+    this.photoInput.value = '';
+    this.photoError.textContent = '';
+    this.choosePhoto.disabled = true;
+    this.removePhoto.disabled = true;
+    try {
+      await client.setConversationPhoto(this.id, file ? (await upload(file)).hash : null);
+      announce(file ? 'Group photo changed.' : 'Group photo removed.');
+    } catch (error) {
+      this.photoError.textContent = error.message;
+    } finally {
+      this.choosePhoto.disabled = false;
+      this.removePhoto.disabled = false;
+      focus(this.choosePhoto);
+    }
   }
 
   async rename(event) {

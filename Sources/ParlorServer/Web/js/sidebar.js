@@ -1,7 +1,7 @@
 // The list of conversations with unread counts, the apps that have their own screen, and the
 // signed-in person's menu.
 
-import { avatarView } from './avatars.js';
+import { avatarView, conversationAvatar } from './avatars.js';
 import { BlockedSettings } from './blocks.js';
 import { confirmAction } from './confirm.js';
 import { PushSettings } from './push.js';
@@ -14,11 +14,6 @@ import { conversationTitle, state } from './state.js';
 import { activityLabel } from './times.js';
 import { LANGUAGE_CHOICES, chooseLanguage, chosenLanguage } from './language.js';
 
-/** A conversation's picture: the other person's in a 1:1 conversation, initials for a group. */
-function avatar(conversation) {
-  const other = conversation.isGroup ? null : conversation.members?.find((m) => m.id !== state.me?.id);
-  return avatarView(conversationTitle(conversation), conversation.id, other?.avatarURL, conversation.isGroup && 'avatar-group');
-}
 
 const NOTIFICATIONS_HINT = 'New messages while you look elsewhere; in muted conversations, only those that mention you.';
 const NOTIFICATIONS_BLOCKED = 'Your browser does not let Parlor show notifications; allow them in its settings for this site.';
@@ -270,7 +265,7 @@ export class Sidebar {
         },
       },
     },
-    avatar(c),
+    conversationAvatar(c),
     h('span', { class: 'conversation-text' },
       h('span', { class: 'conversation-top' },
         h('span', { class: 'conversation-name', text: title }),

@@ -314,10 +314,12 @@ enum PostgresSchema {
                 (SELECT MAX(seq) FROM messages m WHERE m.conversation_id = conversations.id AND m.kind <> 'event'), 0)
             """,
         ]),
-        Migration(name: "v20: group photos", statements: [
+        Migration(name: "v20: group photos, about", statements: [
             // Indexed: every blob fetch asks whether it is a photo of one of the reader's groups.
             "ALTER TABLE conversations ADD COLUMN photo TEXT",
             "CREATE INDEX conversations_by_photo ON conversations (photo) WHERE photo IS NOT NULL",
+            // The line a person writes about themselves.
+            "ALTER TABLE users ADD COLUMN about TEXT",
         ]),
     ]
 

@@ -22,7 +22,7 @@ extension PostgresStore {
             SELECT \(unescaped: Self.userColumns), password_hash FROM users WHERE lower(username COLLATE "C") = lower(\(username) COLLATE "C")
             """)
         guard let row = rows.first else { return nil }
-        return (try Self.decodeUser(row), try row.makeRandomAccess()[5].decode(String.self))
+        return (try Self.decodeUser(row), try row.makeRandomAccess()[Self.userColumnCount].decode(String.self))
     }
 
     public func user(id: UserID) async throws -> User? {

@@ -28,6 +28,10 @@ extension PostgresStore {
         _ = try await query("UPDATE users SET avatar = \(hash) WHERE id = \(user.description)")
     }
 
+    public func setAbout(_ about: String?, user: UserID) async throws {
+        _ = try await query("UPDATE users SET about = \(about) WHERE id = \(user.description)")
+    }
+
     public func setDisplayName(_ name: String, user: UserID) async throws {
         let updated = try await query("UPDATE users SET display_name = \(name) WHERE id = \(user.description) RETURNING 1")
         guard !updated.isEmpty else { throw StoreError(.notFound, "There is no such user.") }

@@ -11,7 +11,9 @@ extension PostgresStore {
     /// How many columns `messageColumns` names: a query's own columns come after them.
     static let messageColumnCount = 9
     /// The columns `decodeUser` reads, in its order.
-    static let userColumns = "id, username, display_name, created_at, avatar"
+    static let userColumns = "id, username, display_name, created_at, avatar, about"
+    /// How many `userColumns` there are: a column selected after them is at this index.
+    static let userColumnCount = 6
 
     static func decodeMessage(_ row: PostgresRow) throws -> StoredMessage {
         let (conversation, sequence, id, sender, json, sentAt, replyTo, editedAt, unsentAt) = try readable {
@@ -23,13 +25,13 @@ extension PostgresStore {
     }
 
     static func decodeUser(_ row: PostgresRow) throws -> User {
-        let (id, username, displayName, createdAt, avatar) = try readable {
+        let (id, username, displayName, createdAt, avatar, about) = try readable {
             let cells = row.makeRandomAccess()
             return (
                 try cells[0].decode(String.self), try cells[1].decode(String.self), try cells[2].decode(String.self),
-                try cells[3].decode(Timestamp.self), try cells[4].decode(String?.self))
+                try cells[3].decode(Timestamp.self), try cells[4].decode(String?.self), try cells[5].decode(String?.self))
         }
-        return try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: createdAt.date, avatar: avatar)
+        return try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: createdAt.date, avatar: avatar, about: about)
     }
 
     /// Decodes cells, reporting a mismatch as a `StoreError` rather than with the cell's data.

@@ -35,9 +35,10 @@ struct UserRow: Decodable, FetchableRecord {
     let createdAt: Double
     let passwordHash: String
     let avatar: String?
+    let about: String?
 
     func user() throws -> User {
-        try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: SQLiteStore.date(createdAt), avatar: avatar)
+        try RowCodec.user(id: id, username: username, displayName: displayName, createdAt: SQLiteStore.date(createdAt), avatar: avatar, about: about)
     }
 }
 

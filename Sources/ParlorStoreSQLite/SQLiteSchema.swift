@@ -288,11 +288,12 @@ enum SQLiteSchema {
                     (SELECT MAX(seq) FROM messages m WHERE m.conversation_id = conversations.id AND m.kind != 'event'), 0);
                 """)
         }
-        migrator.registerMigration("v20: group photos") { db in
+        migrator.registerMigration("v20: group photos, about") { db in
             // Indexed: every blob fetch asks whether it is a photo of one of the reader's groups.
             try db.execute(sql: """
                 ALTER TABLE conversations ADD COLUMN photo TEXT;
                 CREATE INDEX conversations_by_photo ON conversations(photo) WHERE photo IS NOT NULL;
+                ALTER TABLE users ADD COLUMN about TEXT;
                 """)
         }
         return migrator

@@ -38,6 +38,12 @@ extension SQLiteStore {
         }
     }
 
+    public func setAbout(_ about: String?, user: UserID) async throws {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET about = ? WHERE id = ?", arguments: [about, user.description])
+        }
+    }
+
     public func setDisplayName(_ name: String, user: UserID) async throws {
         try await write { db in
             try db.execute(sql: "UPDATE users SET display_name = ? WHERE id = ?", arguments: [name, user.description])

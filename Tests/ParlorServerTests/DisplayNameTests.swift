@@ -57,3 +57,37 @@ struct DisplayNameTests {
         }
     }
 }
+
+@Suite("What a person says about themselves")
+struct AboutTests {
+    @Test("A line about oneself is kept trimmed, shown with the person to everyone they talk to at once, and removed when blank; a broken rule is refused with it")
+    func about() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let (alice, bob, _, direct) = try await api.threePeople().cast
+            let bobSocket = try await TestSocket.session(port: port, as: bob)
+
+            let set = try await api.request(.patch, "/api/me", as: alice, json: ["about": "  Out until Monday 🏖️  "])
+            #expect(try set.decode(Wire.Me.self).user.about == "Out until Monday 🏖️")
+            let told = try await bobSocket.next("conversation") { $0.conversationInfo?.id == direct.id }
+            #expect(told.conversationInfo?.members.first { $0.id == alice.id }?.about == "Out until Monday 🏖️", "Bob's details show it at once")
+            let seen = try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self)
+            #expect(seen.members.first { $0.id == alice.id }?.about == "Out until Monday 🏖️")
+
+            for bad in [String(repeating: "a", count: Accounts.maxAboutLength + 1), "Hi\u{202E}there", "two\nlines"] {
+                let reply = try await api.request(.patch, "/api/me", as: alice, json: ["about": .string(bad)])
+                #expect(reply.status == .badRequest && reply.errorCode == "invalidValue", "\(bad.prefix(12).debugDescription)")
+            }
+            #expect(try await api.get("/api/me", as: alice).decode(Wire.Me.self).user.about == "Out until Monday 🏖️", "a refusal changes nothing")
+            let rules = try await api.get("/api/rules").decode(Wire.Rules.self)
+            #expect(rules.maxAboutLength == Accounts.maxAboutLength)
+
+            for cleared in [JSON.string("   "), .null] {
+                _ = try await api.request(.patch, "/api/me", as: alice, json: ["about": "again"])
+                let reply = try await api.request(.patch, "/api/me", as: alice, json: ["about": cleared])
+                #expect(try reply.decode(Wire.Me.self).user.about == nil, "\(cleared) removes it")
+            }
+            await bobSocket.disconnect()
+        }
+    }
+}

@@ -17,6 +17,23 @@ struct AccountTests {
         }
     }
 
+    @Test("A person's picture and the line about themselves read back with the account, by id, by name and in lists, and clear", arguments: StoreBackend.all)
+    func profileReadsBack(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.createUser(username: "alice", displayName: "Alice", passwordHash: "h1")
+            #expect(alice.about == nil)
+            try await store.setAbout("Out until Monday", user: alice.id)
+            try await store.setAvatar(String(repeating: "a", count: 64), user: alice.id)
+            #expect(try await store.user(id: alice.id)?.about == "Out until Monday")
+            #expect(try await store.users(ids: [alice.id]).first?.about == "Out until Monday")
+            let credentials = try #require(try await store.credentials(username: "alice"))
+            #expect(credentials.user.about == "Out until Monday" && credentials.passwordHash == "h1", "the hash is still the column after the user's")
+            #expect(credentials.user.avatar == String(repeating: "a", count: 64))
+            try await store.setAbout(nil, user: alice.id)
+            #expect(try await store.user(id: alice.id)?.about == nil)
+        }
+    }
+
     @Test("A username is taken whatever its case: a second account gets a conflict", arguments: StoreBackend.all)
     func usernameIsUniqueIgnoringCase(backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -80,6 +80,11 @@ struct AuthRoutes {
                 let conversations = conversations
                 Task { await conversations.announceAll(of: user.id) }
             }
+            if let about = change.about, try await accounts.setAbout(about, of: user) {
+                await profileChanged(user.id)
+                let conversations = conversations
+                Task { await conversations.announceAll(of: user.id) }
+            }
             if let shares = change.sharesReadReceipts { try await accounts.setSharesReadReceipts(shares, of: user.id) }
             if let avatar = change.avatar {
                 try await setAvatar(avatar, of: user.id)

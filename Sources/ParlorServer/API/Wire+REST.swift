@@ -61,6 +61,8 @@ extension Wire {
         public var maxTextLength: Int
         public var usernameLength: ClosedRangeBounds
         public var maxDisplayNameLength: Int
+        /// What a person writes about themselves, in characters.
+        public var maxAboutLength: Int
         public var maxTitleLength: Int
         public var minPasswordLength: Int
         /// The longest search, in characters.
@@ -112,8 +114,10 @@ extension Wire {
         public var avatar: String??
         /// Absent: unchanged; else the name the person shows to others.
         public var displayName: String?
+        /// Absent: unchanged; `null` or blank: none; else a line about themselves.
+        public var about: String??
 
-        private enum CodingKeys: String, CodingKey { case sharesReadReceipts, avatar, displayName }
+        private enum CodingKeys: String, CodingKey { case sharesReadReceipts, avatar, displayName, about }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -124,6 +128,9 @@ extension Wire {
                 avatar = .some(try container.decodeNil(forKey: .avatar) ? nil : try container.decode(String.self, forKey: .avatar))
             }
             displayName = try container.decodeIfPresent(String.self, forKey: .displayName)
+            if container.contains(.about) {
+                about = .some(try container.decodeNil(forKey: .about) ? nil : try container.decode(String.self, forKey: .about))
+            }
         }
     }
 
@@ -231,7 +238,7 @@ extension Wire.Rules {
             maxFrameBytes: configuration.maxClientMessageBytes,
             maxTextLength: Limits.maxTextLength,
             usernameLength: .init(min: Accounts.usernameLength.lowerBound, max: Accounts.usernameLength.upperBound),
-            maxDisplayNameLength: Accounts.maxDisplayNameLength, maxTitleLength: Conversations.maxTitleLength,
+            maxDisplayNameLength: Accounts.maxDisplayNameLength, maxAboutLength: Accounts.maxAboutLength, maxTitleLength: Conversations.maxTitleLength,
             minPasswordLength: Accounts.minPasswordLength, maxSearchLength: SearchTerms.maxQueryLength,
             maxPageSize: ConversationRoutes.maxPage, typingIntervalSeconds: max(1, Int(configuration.typingInterval.components.seconds)),
             maxForwardTargets: Messaging.maxForwardTargets,

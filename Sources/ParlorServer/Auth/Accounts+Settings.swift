@@ -52,4 +52,24 @@ extension Accounts {
         try await store.setDisplayName(name, user: user.id)
         return name
     }
+
+    /// Sets the line `user` writes about themselves (`NameRules`, at most `maxAboutLength`
+    /// characters); a blank one, or nil, removes it. Counted with name changes: each is told to
+    /// everyone they talk to.
+    /// - Returns: whether it changed.
+    /// - Throws: `invalidValue` with the rule broken; `tooManyNameChanges` (429).
+    func setAbout(_ proposed: String?, of user: User) async throws -> Bool {
+        let trimmed = proposed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let about = trimmed.isEmpty ? nil : try NameRules.check(trimmed, what: "What you write about yourself", maxLength: Self.maxAboutLength)
+        guard about != user.about else { return false }
+        if let wait = await nameChanges.take(user.id.description) {
+            let minutes = max(1, (wait + 59) / 60)
+            throw APIError.tooMany(
+                .tooManyNameChanges,
+                "You changed your name or what you say about yourself \(Self.nameChangesPerHour) times in the last hour; try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
+                retryAfter: wait)
+        }
+        try await store.setAbout(about, user: user.id)
+        return true
+    }
 }

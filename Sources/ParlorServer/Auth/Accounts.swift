@@ -46,6 +46,8 @@ public struct Accounts: Sendable {
     public static let maxDisplayNameLength = 64
     /// How many times a person may change their display name in an hour.
     public static let nameChangesPerHour = 20
+    /// What a person writes about themselves has at most this many characters (`NameRules`).
+    public static let maxAboutLength = 140
     /// A username has this many letters, digits, dots, dashes or underscores.
     public static let usernameLength = 3...32
     /// bcrypt reads at most this many bytes of a password; longer ones are refused rather than cut.

@@ -17,12 +17,15 @@ extension Wire {
         /// `/blobs/<hash>`: the profile picture, for people who share a conversation with them;
         /// absent when they have none (clients show their initials).
         public var avatarURL: String?
+        /// A line they wrote about themselves; absent when none.
+        public var about: String?
 
         init(_ user: Account) {
             id = user.id
             username = user.username
             displayName = user.displayName
             avatarURL = user.avatar.map { "/blobs/\($0)" }
+            about = user.about
         }
     }
 

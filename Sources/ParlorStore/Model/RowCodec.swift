@@ -31,9 +31,11 @@ public enum RowCodec {
 
     /// An account from its columns.
     /// - Throws: `StoreError(.unavailable)` when its id is corrupt.
-    public static func user(id: String, username: String, displayName: String, createdAt: Date, avatar: String? = nil) throws -> User {
+    public static func user(
+        id: String, username: String, displayName: String, createdAt: Date, avatar: String? = nil, about: String? = nil
+    ) throws -> User {
         guard let id = UserID(id) else { throw StoreError(.unavailable, "A stored user id is corrupt.") }
-        return User(id: id, username: username, displayName: displayName, createdAt: createdAt, avatar: avatar)
+        return User(id: id, username: username, displayName: displayName, createdAt: createdAt, avatar: avatar, about: about)
     }
 
     /// A value from its JSON text (a registered app's manifest).

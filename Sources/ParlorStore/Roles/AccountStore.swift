@@ -18,4 +18,6 @@ public protocol AccountStore: Sendable {
     func setAvatar(_ hash: String?, user: UserID) async throws
     /// Changes the name `user` shows to others (already checked by `NameRules`).
     func setDisplayName(_ name: String, user: UserID) async throws
+    /// Sets or clears (nil) the line a person wrote about themselves.
+    func setAbout(_ about: String?, user: UserID) async throws
 }

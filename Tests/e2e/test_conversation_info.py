@@ -162,3 +162,11 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     alice.wait(lambda: [e.text for e in alice.visible(".entry-event .event-line")] == expected, "the lines in Alice's transcript")
     alice.shot("event-lines")
     alice.assert_accessible("the transcript with event lines")
+
+    # A 1:1's details: the other person's picture, name and the line they wrote about themselves.
+    call(server.url, "PATCH", "/api/me", {"about": "Out until Monday"}, token=sign_in(server.url, "bob"))
+    alice.open_conversation("Bob")
+    open_info(alice)
+    person = alice.wait(lambda: (alice.visible(f"{DIALOG} .info-person") or [None])[0], "Bob's details")
+    assert [p.text for p in person.find_elements("css selector", "p")] == ["Bob", "@bob", "Out until Monday"], person.text
+    assert not alice.visible(f"{DIALOG} .info-photo"), "a 1:1 has no group photo to change"

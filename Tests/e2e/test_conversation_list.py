@@ -130,6 +130,13 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     field.clear()
     field.send_keys("A" * 70)
     assert len(field.get_attribute("value")) == 64, "the field takes no more than the server's limit"
+    # Settings › About you: saved with Return; Bob's details of their conversation show it.
+    about = alice.visible("#setting-about")[0]
+    assert about.get_attribute("maxlength") == str(call(server.url, "GET", "/api/rules")["maxAboutLength"])
+    about.send_keys("Out until Monday", Keys.ENTER)
+    alice.wait(lambda: "Saved what you say about yourself." in alice.announcements(), "the change said")
+    direct = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c["id"] == direct["id"])
+    assert next(m for m in direct["members"] if m["username"] == "alice").get("about") == "Out until Monday"
 
     # Delete Bob's conversation for herself: asked first (Escape keeps it, focus back on its ⋯).
     alices = sign_in(server.url, "alice")

@@ -615,6 +615,13 @@ export async function setDisplayName(displayName) {
   return me;
 }
 
+/** Sets the line the person writes about themselves (blank removes it). */
+export async function setAbout(about) {
+  const me = await api('/api/me', { method: 'PATCH', body: { about } });
+  state.me = me.user;
+  return me;
+}
+
 /** Whether others see how far the person has read. */
 export const setSharesReadReceipts = (shares) => api('/api/me', { method: 'PATCH', body: { sharesReadReceipts: shares } });
 

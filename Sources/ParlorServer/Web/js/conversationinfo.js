@@ -195,7 +195,8 @@ export class ConversationInfo {
       replaceChildren(this.person,
         avatarView(other.displayName, other.id, other.avatarURL, 'avatar-large'),
         h('p', { class: 'info-person-name', text: other.displayName }),
-        h('p', { class: 'info-person-username', text: `@${other.username}` }));
+        h('p', { class: 'info-person-username', text: `@${other.username}` }),
+        other.about ? h('p', { class: 'info-person-about', text: other.about }) : null);
     }
 
     const count = conversation.members.length;

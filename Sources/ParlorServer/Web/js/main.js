@@ -239,6 +239,16 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
         throw error;
       }
     },
+    onAbout: async (about) => {
+      try {
+        const me = await client.setAbout(about);
+        announce(me.user.about ? 'Saved what you say about yourself.' : 'Removed what you said about yourself.');
+        return me;
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
     onReadReceipts: async (shares) => {
       try {
         const me = await client.setSharesReadReceipts(shares);

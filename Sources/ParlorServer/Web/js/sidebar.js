@@ -23,6 +23,7 @@ export class Sidebar {
    * onSearchResult(result), onNotifications(wanted) → Promise<boolean>, onPicture(file | null) → Promise<{user}>,
    * onSignOutEverywhere() → Promise: ends every sign-in of the person and leaves for the sign-in page,
    * onDisplayName(name) → Promise<{user}>: changes the person's name, saying why when refused,
+   * onAbout(text) → Promise<{user}>: changes the line about themselves, the same way,
    * onListSetting(conversationId, setting, on) → Promise: mutes, pins, archives or marks unread (setting
    * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses,
    * onDeleteConversation(conversationId) → Promise: deletes it for the person, saying why when refused */
@@ -57,6 +58,15 @@ export class Sidebar {
       h('label', { class: 'setting-name', attrs: { for: 'setting-display-name' }, text: 'Your name' }),
       h('span', { class: 'setting-name-row' }, this.nameInput, this.nameSave),
       h('span', { class: 'setting-hint', id: 'setting-display-name-hint', text: 'What others see beside your messages and in their lists.' }));
+    this.aboutInput = h('input', {
+      type: 'text', id: 'setting-about', class: 'input setting-name-input', autocomplete: 'off',
+      maxLength: rules.maxAboutLength, placeholder: 'Out until Monday', attrs: { 'aria-describedby': 'setting-about-hint' },
+    });
+    this.aboutSave = h('button', { type: 'submit', class: 'link-button', text: 'Save' });
+    this.aboutForm = h('form', { class: 'setting-display-name', on: { submit: (event) => { event.preventDefault(); this.changeAbout(); } } },
+      h('label', { class: 'setting-name', attrs: { for: 'setting-about' }, text: 'About you' }),
+      h('span', { class: 'setting-name-row' }, this.aboutInput, this.aboutSave),
+      h('span', { class: 'setting-hint', id: 'setting-about-hint', text: 'A line the people you talk to see in your details.' }));
     this.language = h('select', {
       id: 'setting-language', class: 'input', attrs: { 'aria-describedby': 'setting-language-hint' },
       on: { change: () => { chooseLanguage(this.language.value); handlers.onLanguage?.(); } },
@@ -71,6 +81,7 @@ export class Sidebar {
     this.push = new PushSettings();
     this.settingsPanel = h('div', { class: 'settings-panel', id: 'settings-panel', hidden: true, attrs: { role: 'group', 'aria-label': 'Settings' } },
       this.nameForm,
+      this.aboutForm,
       h('div', { class: 'setting-picture', attrs: { role: 'group', 'aria-label': 'Profile picture' } }, this.pictureView,
         h('span', { class: 'setting-text' }, h('span', { class: 'setting-name', text: 'Profile picture' }),
           h('span', { class: 'setting-picture-actions' }, this.choosePicture, this.removePicture)), this.pictureInput),
@@ -146,6 +157,7 @@ export class Sidebar {
       const settings = await this.handlers.onSettings();
       this.showPicture(settings.user);
       this.nameInput.value = settings.user?.displayName ?? '';
+      this.aboutInput.value = settings.user?.about ?? '';
       this.receipts.checked = settings.sharesReadReceipts;
       this.notifications.checked = settings.notifications;
     } finally {
@@ -167,6 +179,21 @@ export class Sidebar {
     } finally {
       this.nameSave.disabled = false;
       focus(this.nameInput);
+    }
+  }
+
+  /** Saves the line about the person typed in the settings (blank removes it). */
+  async changeAbout() {
+    const about = this.aboutInput.value;
+    if (about.trim() === (state.me?.about ?? '')) return;
+    this.aboutSave.disabled = true;
+    try {
+      this.aboutInput.value = (await this.handlers.onAbout(about)).user.about ?? '';
+    } catch {
+      // The handler said why.
+    } finally {
+      this.aboutSave.disabled = false;
+      focus(this.aboutInput);
     }
   }
 

@@ -74,6 +74,13 @@ def test_photo_and_file_reach_members_only(browsers, tmp_path):
     assert "notes.txt · 560 bytes" in alice.visible(".composer-files")[0].text
     alice.press("Remove Sunset at the lake.png")
     alice.wait(lambda: len(alice.visible(".composer-files .composer-file")) == 1, "one left")
+    # A look at another conversation and back: the file still waits beside the field, only here.
+    alice.open_conversation("Parlor demo")
+    assert not alice.visible(".composer-files .composer-file"), "not in another conversation"
+    alice.open_conversation("Bob")
+    alice.wait(lambda: "notes.txt · 560 bytes" in (alice.visible(".composer-files") or [None])[0].text if alice.visible(".composer-files") else False,
+               "the file waiting again on coming back")
+    chooser = alice.wait(lambda: (alice.find(".composer input[type=file]") or [None])[0], "the file chooser")
     alice.press("Send")
     card = bob.wait(lambda: (bob.visible(".transcript-list .attachment-file") or [None])[0], "the file's card at Bob's")
     assert "notes.txt" in card.text and "560 bytes" in card.text

@@ -207,8 +207,9 @@ export class Composer {
     this.input.dispatchEvent(new Event('input', { bubbles: true }));
   }
 
-  /** Puts photos and files beside the field, each shown (a photo's preview) and removable, until Send. */
-  addFiles(files) {
+  /** Puts photos and files beside the field, each shown (a photo's preview) and removable, until
+   * Send; `quietly` when they come back with their conversation (nothing is said, the focus stays). */
+  addFiles(files, { quietly = false } = {}) {
     const room = MAX_FILES - this.files.length;
     if (files.length > room) {
       this.handlers.onError?.(`You can send up to ${MAX_FILES} photos and files at once; send these first, then add more.`);
@@ -218,19 +219,20 @@ export class Composer {
     }
     this.drawFiles();
     this.refresh();
-    if (files.length > 0) {
+    if (files.length > 0 && !quietly) {
       announce(this.files.length === 1 ? '1 photo or file ready to send.' : `${this.files.length} photos and files ready to send.`);
       this.input.focus();
     }
   }
 
-  /** The conversation is left: photos and files not sent are dropped, and their previews freed;
-   * a recording under way is thrown away (and the microphone let go). */
+  /** The conversation is left: its photos and files not sent are handed back (they wait for the
+   * person's return, `Drafts.keepFiles`) and their previews freed; a recording under way is thrown
+   * away (and the microphone let go). */
   dispose() {
     clearTimeout(this.link.timer);
     closeEmojiPicker();
-    this.takeFiles();
     if (this.recording) this.cancelRecording();
+    return this.takeFiles();
   }
 
   async startRecording() {

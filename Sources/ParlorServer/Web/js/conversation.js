@@ -129,6 +129,7 @@ export class ConversationView {
     /** When this tab last said the person is typing here (0: it has not, or said they stopped). */
     this.typingSaidAt = 0;
     this.composer.setText(state.drafts.get(this.id) || '');
+    this.composer.addFiles(state.drafts.takeFiles(this.id), { quietly: true });
 
     this.drawer = new Drawer({
       onOpenApp: (appId) => {
@@ -226,7 +227,7 @@ export class ConversationView {
 
   dispose() {
     this.noteTyping('');
-    this.composer.dispose();
+    state.drafts.keepFiles(this.id, this.composer.dispose());
     for (const off of this.unsubscribe) off();
     this.unsubscribe = [];
     client.setVisibleConversation(null);

@@ -31,6 +31,22 @@ class Drafts {
   constructor() {
     this.texts = new Map();
     this.prefix = null;
+    /** Photos and files chosen in a conversation and not sent, while another is open: kept in
+     * this page only, never stored. */
+    this.staged = new Map();
+  }
+
+  /** Takes the photos and files left waiting in a conversation (they go back in its field). */
+  takeFiles(conversationId) {
+    const files = this.staged.get(conversationId) ?? [];
+    this.staged.delete(conversationId);
+    return files;
+  }
+
+  /** Keeps the photos and files waiting in a conversation that is being left. */
+  keepFiles(conversationId, files) {
+    if (files.length > 0) this.staged.set(conversationId, files);
+    else this.staged.delete(conversationId);
   }
 
   /** Reads back what this tab kept for `userId` (after a reload). */
@@ -59,6 +75,7 @@ class Drafts {
   forget() {
     for (const key of this.storedKeys()) Drafts.storage((storage) => storage.removeItem(key));
     this.texts.clear();
+    this.staged.clear();
     this.prefix = null;
   }
 

@@ -2,6 +2,8 @@
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 
 def set_date(person, label, iso):
@@ -69,3 +71,44 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     bob.wait_for_node_text("detail-date", "Due Dec 31, 2026")
     assert "Shared by Alice" in bob.surface_text()
     bob.shot("todo-detail")
+    bob.press_in_app("Back to my list")
+    bob.press_in_app("Close Todo")
+    bob.wait_surface_closed()
+
+    # A list for both: Alice starts it with its first item (Return), and sends it.
+    alice.open_app("Todo")
+    alice.wait(lambda: "A list for everyone here" in alice.surface_text(), "the shared list's form")
+    alice.type_in_app("First item", "Buy milk", submit=True)
+    alice.wait_for_staged("Shared to-dos")
+    alice.press_in_app("Close Todo")
+    alice.wait_surface_closed()
+    alice.send()
+
+    # Both open it and add at the same moment: neither addition is lost.
+    for person in (bob, alice):
+        person.tap_card("Shared to-dos")
+        person.wait_for_surface("Todo", style="expanded")
+        person.wait(lambda p=person: p.button("Check off Buy milk", p.surface()) is not None, "the list's first item")
+    bob.type_in_app("New item", "Bring chairs")
+    alice.type_in_app("New item", "Bake a cake")
+
+    def return_in_field(person, value):
+        """Return where the person is typing: the field keeps its text and the focus through an
+        update of the list that arrives meanwhile."""
+        person.wait(lambda: person.js("const e = document.activeElement; return e.dataset.nodeId === 'new-item' && e.value") == value,
+                    f"'{value}' typed, the focus in the field")
+        ActionChains(person.driver).send_keys(Keys.ENTER).perform()
+    return_in_field(bob, "Bring chairs")
+    return_in_field(alice, "Bake a cake")
+    for person in (alice, bob):
+        person.wait(lambda p=person: all(p.button(f"Check off {item}", p.surface()) is not None
+                                         for item in ("Buy milk", "Bring chairs", "Bake a cake")), "all three items")
+    # Bob checks one off: Alice sees who did, and the bubble counts it.
+    bob.press_in_app("Check off Buy milk")
+    alice.wait(lambda: alice.button("Open Buy milk again", alice.surface()) is not None, "Buy milk done at Alice's")
+    assert "Done by Bob" in alice.surface_text()
+    alice.wait(lambda: "1 of 3 done" in alice.surface_text(), "the count")
+    alice.assert_controls_named("the shared list")
+    alice.shot("todo-shared-list")
+    alice.press_in_app("Close Todo")
+    alice.wait(lambda: "1 of 3 done" in alice.card_text(alice.wait_for_card("Shared to-dos")), "the one bubble, kept current")

@@ -3,7 +3,8 @@ import ParlorKit
 
 /// Shared to-dos, after the seed's ReactiveTodo app: a home surface to add notes and complete them,
 /// and a message extension that shows the same list, from the same per-user container, to send
-/// a note into a conversation.
+/// a note into a conversation. In a conversation it also keeps a list everyone there shares
+/// (`SharedList`, one session): anyone adds items and checks them off, and sees who did.
 ///
 /// One list, two behaviours: `NoteListFlow` (the seed's flow controller) picks them by surface.
 /// A sent note travels in its URL (`title`, `priority`, `date`); the bubble shows the title, the
@@ -19,7 +20,7 @@ public struct Todo: MessagesApp {
         AppManifest(
             id: "org.parlor.todo", name: "Todo",
             icon: .svg(Self.icon),
-            summary: "Keep a to-do list and send a note from it into a conversation.", hasHomeSurface: true, keepsData: true)
+            summary: "Keep a to-do list, send a note from it, or share a list a whole conversation adds to and checks off.", hasHomeSurface: true, keepsData: true)
     }
 
     public var assetsDirectory: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }
@@ -34,6 +35,11 @@ public struct Todo: MessagesApp {
         var detail: NoteDetail?
         /// The outcome of the last action, or why the list could not be read.
         var notice: String?
+        /// The shared list opened from its bubble, and its session.
+        var list: SharedList?
+        var listSession: Session?
+        /// What is typed for a shared list: its first item, or the next one.
+        var itemDraft = ""
     }
 
     /// What the controls send.
@@ -48,6 +54,14 @@ public struct Todo: MessagesApp {
         case select(NoteID)
         /// Leaves a tapped message's detail for the user's own list.
         case closeDetail
+        /// A shared list's field.
+        case setItem(String)
+        /// Stages a new shared list with the typed item as its first.
+        case startList
+        /// Adds the typed item to the open shared list, for everyone.
+        case addItem
+        /// Checks an item of the open shared list off, or opens it again.
+        case toggle(String)
     }
 
     public var initialState: State { State() }
@@ -57,12 +71,17 @@ public struct Todo: MessagesApp {
         VStack(spacing: 12) {
             if let detail = state.detail, environment.surface == .messages {
                 NoteDetailView(detail: detail)
+            } else if let list = state.list, environment.surface == .messages {
+                if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
+                SharedListView(list: list, draft: state.itemDraft)
             } else {
                 if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
                 NoteListView(notes: state.notes, flow: flow)
+                Divider()
                 if flow.canAddNotes {
-                    Divider()
                     NoteFormView(draft: state.draft)
+                } else {
+                    StartListView(draft: state.itemDraft)
                 }
             }
         }
@@ -76,13 +95,21 @@ public struct Todo: MessagesApp {
         case .add: try await add(state: &state, context: context)
         case .select(let id): try await NoteListFlow(surface: context.surface).select(id, state: &state, context: context)
         case .closeDetail: state.detail = nil
+        case .setItem(let text): state.itemDraft = text
+        case .startList: try await startList(state: &state, context: context)
+        case .addItem:
+            let title = state.itemDraft
+            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.add(title, by: me) }
+            state.itemDraft = ""
+        case .toggle(let id):
+            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.toggle(id, by: me) }
         }
     }
 
     /// Reads the shared list, and the tapped message if the app was opened by one.
     public func willBecomeActive(state: inout State, context: AppContext) async throws {
         state.notice = nil
-        state.detail = context.conversation.selectedMessage.map(NoteDetail.init)
+        show(context.conversation.selectedMessage, in: &state)
         do {
             state.notes = try await NoteStore(container: context.container).load()
         } catch let error as MessagesError {
@@ -93,13 +120,85 @@ public struct Todo: MessagesApp {
 
     public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
         state.notice = nil
-        state.detail = NoteDetail(message)
+        show(message, in: &state)
+    }
+
+    /// Keeps the open shared list current when someone changes it.
+    public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {
+        guard state.list != nil, message.session == state.listSession, let list = try? SharedList(message: message) else { return }
+        state.list = list
     }
 
     /// Refuses a to-do message whose URL does not carry a complete, valid note, or whose bubble
-    /// shows something other than that note.
+    /// shows something other than that note; for a shared list, `SharedList.summary`'s rules (a
+    /// change made in the sender's own name, one at a time, nothing taken away) and a bubble that
+    /// shows the list it carries.
     public func validate(_ message: Message, replacing head: Message?) throws {
-        try TodoMessage.validate(message)
+        guard SharedList.carries(message) || SharedList.carries(head) else {
+            try TodoMessage.validate(message)
+            return
+        }
+        do throws(MessagesError) {
+            guard let sender = message.senderParticipantIdentifier, let session = message.session else {
+                throw MessagesError(.actionRefused, "A shared list's message belongs to a session.")
+            }
+            let proposed = try SharedList(message: message)
+            let current = try head.map { head throws(MessagesError) in try SharedList(message: head) }
+            let expected = try proposed.message(session: session, summary: proposed.summary(from: current, by: sender))
+            guard message.url == expected.url, message.layout == expected.layout, message.summaryText == expected.summaryText,
+                  message.accessibilityLabel == expected.accessibilityLabel
+            else { throw MessagesError(.actionRefused, "The message does not show the list it carries.") }
+        } catch {
+            throw error.code == .actionRefused ? error : MessagesError(.actionRefused, error.message)
+        }
+    }
+
+    /// Puts a tapped message on screen: a shared list to work on, or a note read-only.
+    private func show(_ message: Message?, in state: inout State) {
+        state.detail = nil
+        state.list = nil
+        state.listSession = nil
+        guard let message else { return }
+        if SharedList.carries(message) {
+            do throws(MessagesError) {
+                state.list = try SharedList(message: message)
+                state.listSession = message.session
+            } catch {
+                state.notice = "This list could not be read. \(error.message)"
+            }
+        } else {
+            state.detail = NoteDetail(message)
+        }
+    }
+
+    // MARK: Shared lists
+
+    /// Stages a new shared list in a new session, with the typed item as its first.
+    private func startList(state: inout State, context: AppContext) async throws {
+        let me = context.conversation.localParticipantIdentifier
+        let list = try SharedList(first: state.itemDraft, by: me)
+        try await context.conversation.insert(list.message(session: Session(), summary: list.summary(from: nil, by: me)))
+        state.itemDraft = ""
+        state.notice = "Your list is ready to send."
+    }
+
+    /// Makes `change` to the list the selected message carries, and sends it at once. When
+    /// someone else's change took the session's head first, `send` throws `.sessionConflict`,
+    /// which is left to escape so the host runs this again on the new head: nothing is lost.
+    private func changeList(
+        state: inout State, context: AppContext, _ change: (inout SharedList, ParticipantID) throws(MessagesError) -> Void
+    ) async throws {
+        guard let selected = context.conversation.selectedMessage, SharedList.carries(selected), let session = selected.session else {
+            throw MessagesError(.invalidValue, "Open a shared list to change it.")
+        }
+        let head = try SharedList(message: selected)
+        let me = context.conversation.localParticipantIdentifier
+        var updated = head
+        try change(&updated, me)
+        try await context.conversation.send(updated.message(session: session, summary: updated.summary(from: head, by: me)))
+        state.list = updated
+        state.listSession = session
+        state.notice = nil
     }
 
     private func add(state: inout State, context: AppContext) async throws {

@@ -1,0 +1,172 @@
+import Foundation
+import ParlorKit
+
+/// A to-do list a conversation shares, as Zulip's todo widget: anyone adds items and checks them
+/// off, and everyone sees who added and who did each. It is one session; its newest message is the
+/// list, kept current in one bubble.
+///
+/// The URL carries the items in order, one `item` each: `<id>~<added by>~<done by>~<title>`, the
+/// participants in their 22-character form and "done by" empty while it is open.
+struct SharedList: Equatable, Sendable, Codable {
+    struct Item: Equatable, Sendable, Codable {
+        /// Six letters or digits, unique in the list: what a check-off names.
+        let id: String
+        let title: String
+        let addedBy: ParticipantID
+        var doneBy: ParticipantID?
+    }
+
+    static let baseURL = "https://parlor.example/todo/list"
+    /// The most items one list holds (its URL stays well within the limit).
+    static let maxItems = 30
+
+    private(set) var items: [Item]
+
+    /// A new list with its first item, added by `participant`.
+    /// - Throws: `.invalidValue` or `.textExceedsMaxSize` for a title out of `TodoNote`'s bounds.
+    init(first title: String, by participant: ParticipantID) throws(MessagesError) {
+        items = []
+        try add(title, by: participant)
+    }
+
+    /// Adds an item at the end.
+    /// - Throws: as `init(first:by:)`; `.actionRefused` when the list is full.
+    mutating func add(_ title: String, by participant: ParticipantID) throws(MessagesError) {
+        let title = try Self.checked(title)
+        guard items.count < Self.maxItems else {
+            throw MessagesError(.actionRefused, "This list has its \(Self.maxItems) items; start a new list for more.")
+        }
+        var id: String
+        repeat { id = Self.newID() } while items.contains { $0.id == id }
+        items.append(Item(id: id, title: title, addedBy: participant, doneBy: nil))
+    }
+
+    /// Checks the item off as done by `participant`, or opens it again when it was done.
+    /// - Throws: `.actionRefused` when there is no such item (someone's change may have been missed).
+    mutating func toggle(_ id: String, by participant: ParticipantID) throws(MessagesError) {
+        guard let index = items.firstIndex(where: { $0.id == id }) else {
+            throw MessagesError(.actionRefused, "That item is not on this list.")
+        }
+        items[index].doneBy = items[index].doneBy == nil ? participant : nil
+    }
+
+    var doneCount: Int { items.count { $0.doneBy != nil } }
+
+    /// A title as kept: trimmed, within a note's bounds.
+    static func checked(_ title: String) throws(MessagesError) -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw MessagesError(.invalidValue, "Write what needs doing first.") }
+        guard trimmed.count <= TodoNote.maxTitleLength else {
+            throw MessagesError(.textExceedsMaxSize, "An item has at most \(TodoNote.maxTitleLength) characters; this one has \(trimmed.count).")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw MessagesError(.invalidValue, "An item is one line of text.")
+        }
+        return trimmed
+    }
+
+    private static let idCharacters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+
+    private static func newID() -> String {
+        String((0..<6).map { _ in idCharacters.randomElement() ?? "a" })
+    }
+
+    // MARK: The message
+
+    /// Whether `message` carries a shared list (not a single note).
+    static func carries(_ message: Message?) -> Bool {
+        message?.url?.absoluteString.hasPrefix(baseURL + "?") ?? false
+    }
+
+    /// The message carrying this list in `session`; `summary` says what changed ("added …").
+    func message(session: Session, summary: String) throws(MessagesError) -> Message {
+        let url: URL
+        do throws(MessagesError) {
+            url = try QueryItems(items.map { item in
+                QueryItem("item", [item.id, item.addedBy.compactString, item.doneBy?.compactString ?? "", item.title].joined(separator: "~"))
+            }).url(base: Self.baseURL)
+        } catch let error where error.code == .urlExceedsMaxSize {
+            throw MessagesError(.urlExceedsMaxSize, "This list is full: its message has no room for more. Start a new list.")
+        }
+        let progress = "\(doneCount) of \(items.count) done"
+        return Message(
+            session: session, url: url,
+            layout: .template(TemplateLayout(image: Self.image, caption: "Shared to-dos", subcaption: progress)),
+            summaryText: summary,
+            accessibilityLabel: "Shared to-do list, \(items.count) item\(items.count == 1 ? "" : "s"), \(progress).")
+    }
+
+    /// The bubble's picture: the app's check.
+    static let image: ImageSource = .svg(Todo.icon)
+
+    /// Reads the list a message carries.
+    /// - Throws: `.malformedURLState` saying what is wrong.
+    init(message: Message?) throws(MessagesError) {
+        guard let message, Self.carries(message), let url = message.url else {
+            throw MessagesError(.malformedURLState, "This message carries no shared to-do list.")
+        }
+        var items: [Item] = []
+        for query in try QueryItems(url: url) {
+            guard query.name == "item" else { throw MessagesError(.malformedURLState, "The list carries something besides its items.") }
+            let parts = query.value.split(separator: "~", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 4, parts[0].count == 6, parts[0].allSatisfy({ Self.idCharacters.contains($0) }),
+                  let addedBy = ParticipantID(compactString: parts[1]) else {
+                throw MessagesError(.malformedURLState, "An item of the list cannot be read.")
+            }
+            let doneBy = parts[2].isEmpty ? nil : ParticipantID(compactString: parts[2])
+            guard parts[2].isEmpty || doneBy != nil else { throw MessagesError(.malformedURLState, "An item's checker is not a participant.") }
+            let title = try Self.checked(parts[3])
+            guard title == parts[3] else { throw MessagesError(.malformedURLState, "An item's text is not as it is kept.") }
+            items.append(Item(id: parts[0], title: title, addedBy: addedBy, doneBy: doneBy))
+        }
+        guard (1...Self.maxItems).contains(items.count) else {
+            throw MessagesError(.malformedURLState, "A list holds from 1 to \(Self.maxItems) items.")
+        }
+        guard Set(items.map(\.id)).count == items.count else { throw MessagesError(.malformedURLState, "Two items of the list have one id.") }
+        self.items = items
+    }
+
+    // MARK: What changed
+
+    /// What `sender` did from `old` (nil: started the list) to this list, as the line the message
+    /// leaves in the transcript once a later one replaces it ("$ann added “Buy milk”").
+    /// - Throws: `.actionRefused` for a change nobody may make: an item taken away, changed, moved
+    ///   or added in someone else's name; checked off in someone else's name; or no change at all.
+    func summary(from old: SharedList?, by sender: ParticipantID) throws(MessagesError) -> String {
+        guard let old else {
+            guard items.count == 1, items[0].addedBy == sender, items[0].doneBy == nil else {
+                throw MessagesError(.actionRefused, "A new list starts with one open item of its sender's.")
+            }
+            return "\(sender.mention) started a to-do list: “\(items[0].title)”"
+        }
+        guard items.count >= old.items.count else { throw MessagesError(.actionRefused, "An item may not be taken off the list.") }
+        var changes: [String] = []
+        for (index, item) in items.enumerated() {
+            guard index < old.items.count else {
+                guard item.addedBy == sender, item.doneBy == nil else {
+                    throw MessagesError(.actionRefused, "A new item is added open, in its sender's name.")
+                }
+                changes.append("added “\(item.title)”")
+                continue
+            }
+            let before = old.items[index]
+            guard item.id == before.id, item.title == before.title, item.addedBy == before.addedBy else {
+                throw MessagesError(.actionRefused, "An item on the list may not be changed or moved.")
+            }
+            if item.doneBy != before.doneBy {
+                if let doneBy = item.doneBy {
+                    guard doneBy == sender, before.doneBy == nil else {
+                        throw MessagesError(.actionRefused, "An item is checked off in its sender's name only.")
+                    }
+                    changes.append("checked off “\(item.title)”")
+                } else {
+                    changes.append("opened “\(item.title)” again")
+                }
+            }
+        }
+        guard changes.count == 1, let change = changes.first else {
+            throw MessagesError(.actionRefused, changes.isEmpty ? "This message does not change the list." : "A message makes one change to the list.")
+        }
+        return "\(sender.mention) \(change)"
+    }
+}

@@ -63,7 +63,7 @@ extension PostgresStore {
 
     public func user(tokenHash: String, now: Date) async throws -> User? {
         try await query("""
-            SELECT users.id, users.username, users.display_name, users.created_at, users.avatar
+            SELECT \(unescaped: Self.joinedUserColumns)
             FROM auth_tokens JOIN users ON users.id = auth_tokens.user_id
             WHERE auth_tokens.hash = \(tokenHash) AND auth_tokens.expires_at > \(Timestamp(now))
             """).first.map(Self.decodeUser)

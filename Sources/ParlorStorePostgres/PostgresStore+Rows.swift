@@ -11,9 +11,12 @@ extension PostgresStore {
     /// How many columns `messageColumns` names: a query's own columns come after them.
     static let messageColumnCount = 9
     /// The columns `decodeUser` reads, in its order.
-    static let userColumns = "id, username, display_name, created_at, avatar, about"
+    static let userColumnNames = ["id", "username", "display_name", "created_at", "avatar", "about"]
+    static let userColumns = userColumnNames.joined(separator: ", ")
+    /// The same columns named through the `users` table, for a query that joins it.
+    static let joinedUserColumns = userColumnNames.map { "users.\($0)" }.joined(separator: ", ")
     /// How many `userColumns` there are: a column selected after them is at this index.
-    static let userColumnCount = 6
+    static let userColumnCount = userColumnNames.count
 
     static func decodeMessage(_ row: PostgresRow) throws -> StoredMessage {
         let (conversation, sequence, id, sender, json, sentAt, replyTo, editedAt, unsentAt) = try readable {

@@ -73,8 +73,15 @@ struct AboutTests {
             #expect(told.conversationInfo?.members.first { $0.id == alice.id }?.about == "Out until Monday 🏖️", "Bob's details show it at once")
             let seen = try await api.get("/api/conversations/\(direct.id)", as: bob).decode(Wire.Conversation.self)
             #expect(seen.members.first { $0.id == alice.id }?.about == "Out until Monday 🏖️")
+            // Not for strangers, nor in a group's member list (only a 1:1's details show it).
+            let carol = try await api.signUp("carolyn")
+            let found = try await api.get("/api/users?query=alice", as: carol).decode([Wire.User].self)
+            #expect(!found.isEmpty && found.allSatisfy { $0.about == nil }, "a search does not show what people wrote about themselves")
+            let group = try await api.conversation(of: bob, with: [alice], title: "Plans")
+            let members = try await api.get("/api/conversations/\(group.id)", as: bob).decode(Wire.Conversation.self).members
+            #expect(members.allSatisfy { $0.about == nil })
 
-            for bad in [String(repeating: "a", count: Accounts.maxAboutLength + 1), "Hi\u{202E}there", "two\nlines"] {
+            for bad in [String(repeating: "a", count: Accounts.maxAboutLength + 1), "Hi\u{202E}there", "two\nlines", "trailing break\n"] {
                 let reply = try await api.request(.patch, "/api/me", as: alice, json: ["about": .string(bad)])
                 #expect(reply.status == .badRequest && reply.errorCode == "invalidValue", "\(bad.prefix(12).debugDescription)")
             }

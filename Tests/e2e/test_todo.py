@@ -88,7 +88,7 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     for person in (bob, alice):
         person.tap_card("Shared to-dos")
         person.wait_for_surface("Todo", style="expanded")
-        person.wait(lambda p=person: p.button("Check off Buy milk", p.surface()) is not None, "the list's first item")
+        person.wait(lambda p=person: p.button("Check off Buy milk, added by Alice", p.surface()) is not None, "the list's first item")
     bob.type_in_app("New item", "Bring chairs")
     alice.type_in_app("New item", "Bake a cake")
 
@@ -102,10 +102,11 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     return_in_field(alice, "Bake a cake")
     for person in (alice, bob):
         person.wait(lambda p=person: all(p.button(f"Check off {item}", p.surface()) is not None
-                                         for item in ("Buy milk", "Bring chairs", "Bake a cake")), "all three items")
+                                         for item in ("Buy milk, added by Alice", "Bring chairs, added by Bob", "Bake a cake, added by Alice")),
+                    "all three items, with who added each")
     # Bob checks one off: Alice sees who did, and the bubble counts it.
-    bob.press_in_app("Check off Buy milk")
-    alice.wait(lambda: alice.button("Open Buy milk again", alice.surface()) is not None, "Buy milk done at Alice's")
+    bob.press_in_app("Check off Buy milk, added by Alice")
+    alice.wait(lambda: alice.button("Open Buy milk again, done by Bob", alice.surface()) is not None, "Buy milk done at Alice's")
     assert "Done by Bob" in alice.surface_text()
     alice.wait(lambda: "1 of 3 done" in alice.surface_text(), "the count")
     alice.assert_controls_named("the shared list")

@@ -60,8 +60,9 @@ public struct Todo: MessagesApp {
         case startList
         /// Adds the typed item to the open shared list, for everyone.
         case addItem
-        /// Checks an item of the open shared list off, or opens it again.
-        case toggle(String)
+        /// Marks an item of the open shared list done, or open again: what the person saw and
+        /// meant, so a change someone made meanwhile is not undone.
+        case setDone(String, Bool)
     }
 
     public var initialState: State { State() }
@@ -101,8 +102,8 @@ public struct Todo: MessagesApp {
             let title = state.itemDraft
             try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.add(title, by: me) }
             state.itemDraft = ""
-        case .toggle(let id):
-            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.toggle(id, by: me) }
+        case .setDone(let id, let done):
+            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.setDone(id, done, by: me) }
         }
     }
 
@@ -195,6 +196,11 @@ public struct Todo: MessagesApp {
         let me = context.conversation.localParticipantIdentifier
         var updated = head
         try change(&updated, me)
+        // Someone made the same change first: nothing is left to send.
+        guard updated != head else {
+            (state.list, state.listSession) = (head, session)
+            return
+        }
         try await context.conversation.send(updated.message(session: session, summary: updated.summary(from: head, by: me)))
         state.list = updated
         state.listSession = session

@@ -32,13 +32,13 @@ struct AuthRoutes {
             let user = try await accounts.signUp(
                 username: body.username, displayName: body.displayName, password: body.password, address: address)
             let token = try await accounts.issueToken(for: user.id)
-            return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), status: .created, headers: cookie(token))
+            return try JSONBody.response(Wire.Session(user: Wire.User(user, withAbout: true), token: token), status: .created, headers: cookie(token))
         }
         router.post("/api/auth/signin") { request, context in
             let body = try await JSONBody.decode(SignIn.self, from: request)
             let address = context.clientAddress(of: request, trustedProxies: configuration.trustedProxies)
             let (user, token) = try await accounts.signIn(username: body.username, password: body.password, address: address)
-            return try JSONBody.response(Wire.Session(user: Wire.User(user), token: token), headers: cookie(token))
+            return try JSONBody.response(Wire.Session(user: Wire.User(user, withAbout: true), token: token), headers: cookie(token))
         }
         router.get("/api/auth/notice") { _, _ in
             try JSONBody.response(Wire.AuthNotice(notice: configuration.signInNotice))
@@ -66,7 +66,7 @@ struct AuthRoutes {
         }
         router.get("/api/me") { _, context in
             let user = try context.requireUser()
-            return try JSONBody.response(Wire.Me(user: Wire.User(user), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
+            return try JSONBody.response(Wire.Me(user: Wire.User(user, withAbout: true), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
         router.patch("/api/me") { request, context in
             let user = try context.requireUser()
@@ -90,7 +90,7 @@ struct AuthRoutes {
                 try await setAvatar(avatar, of: user.id)
             }
             let now = try await accounts.user(id: user.id) ?? user
-            return try JSONBody.response(Wire.Me(user: Wire.User(now), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
+            return try JSONBody.response(Wire.Me(user: Wire.User(now, withAbout: true), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
         }
         addBlocks(to: router)
     }

@@ -8,7 +8,7 @@ extension Accounts {
     func blockedPeople(of user: UserID) async throws -> [Wire.User] {
         let blocked = try await store.blocks(of: user).blocked
         let people = Dictionary(try await store.users(ids: blocked).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return blocked.compactMap { people[$0].map(Wire.User.init) }
+        return blocked.compactMap { id in people[id].map { Wire.User($0) } }
     }
 
     /// Blocks `other` for `user`, or unblocks them. The blocked person is not told: to them it is as

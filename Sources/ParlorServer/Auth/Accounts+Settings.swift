@@ -24,14 +24,7 @@ extension Accounts {
     /// - Throws: `avatarNotFound` (404) for a blob that is not their upload; `improperFileType`
     ///   (400) for one that is not an image.
     func setAvatar(_ hash: String?, of user: UserID) async throws {
-        if let hash {
-            guard hash.count == 64, let blob = try await store.uploadInfo(hash: hash, owner: user) else {
-                throw APIError(.notFound, code: .avatarNotFound, "There is no upload of yours with that hash; upload the picture first.")
-            }
-            guard blob.contentType.hasPrefix("image/") else {
-                throw APIError(.badRequest, code: .improperFileType, "A profile picture is an image: PNG, JPEG or GIF.")
-            }
-        }
+        if let hash { try await store.requireOwnImage(hash, of: user, as: "A profile picture") }
         try await store.setAvatar(hash, user: user)
     }
 
@@ -42,13 +35,7 @@ extension Accounts {
     func setDisplayName(_ proposed: String, of user: User) async throws -> String? {
         let name = try NameRules.check(proposed, what: "A display name", maxLength: Self.maxDisplayNameLength)
         guard name != user.displayName else { return nil }
-        if let wait = await nameChanges.take(user.id.description) {
-            let minutes = max(1, (wait + 59) / 60)
-            throw APIError.tooMany(
-                .tooManyNameChanges,
-                "You changed your name \(Self.nameChangesPerHour) times in the last hour; try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
-                retryAfter: wait)
-        }
+        try await countProfileChange(of: user.id)
         try await store.setDisplayName(name, user: user.id)
         return name
     }
@@ -59,17 +46,26 @@ extension Accounts {
     /// - Returns: whether it changed.
     /// - Throws: `invalidValue` with the rule broken; `tooManyNameChanges` (429).
     func setAbout(_ proposed: String?, of user: User) async throws -> Bool {
-        let trimmed = proposed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let about = trimmed.isEmpty ? nil : try NameRules.check(trimmed, what: "What you write about yourself", maxLength: Self.maxAboutLength)
+        let typed = proposed ?? ""
+        // Blank removes it; anything else is checked as typed, so a line break or an invisible
+        // character at an end is refused, not dropped without a word.
+        let about = typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            ? nil : try NameRules.check(typed, what: "What you write about yourself", maxLength: Self.maxAboutLength)
         guard about != user.about else { return false }
-        if let wait = await nameChanges.take(user.id.description) {
-            let minutes = max(1, (wait + 59) / 60)
-            throw APIError.tooMany(
-                .tooManyNameChanges,
-                "You changed your name or what you say about yourself \(Self.nameChangesPerHour) times in the last hour; try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
-                retryAfter: wait)
-        }
+        try await countProfileChange(of: user.id)
         try await store.setAbout(about, user: user.id)
         return true
+    }
+
+    /// Counts a change everyone `user` talks to is told of (their name, or what they say about
+    /// themselves).
+    /// - Throws: `tooManyNameChanges` (429) past `nameChangesPerHour`.
+    private func countProfileChange(of user: UserID) async throws {
+        guard let wait = await nameChanges.take(user.description) else { return }
+        let minutes = max(1, (wait + 59) / 60)
+        throw APIError.tooMany(
+            .tooManyNameChanges,
+            "You changed your name or what you say about yourself \(Self.nameChangesPerHour) times in the last hour; try again in \(minutes) minute\(minutes == 1 ? "" : "s").",
+            retryAfter: wait)
     }
 }

@@ -146,14 +146,7 @@ final class Conversations: Sendable {
         guard record.isGroup else {
             throw APIError(.badRequest, code: .notAGroup, "A conversation between two people shows the other person's picture; only a group has a photo.")
         }
-        if let hash {
-            guard hash.count == 64, let blob = try await store.uploadInfo(hash: hash, owner: user) else {
-                throw APIError(.notFound, code: .avatarNotFound, "There is no upload of yours with that hash; upload the photo first.")
-            }
-            guard blob.contentType.hasPrefix("image/") else {
-                throw APIError(.badRequest, code: .improperFileType, "A group photo is an image: PNG, JPEG, GIF or WebP.")
-            }
-        }
+        if let hash { try await store.requireOwnImage(hash, of: user, as: "A group photo") }
         guard hash != record.photo else { return }
         try await store.setPhoto(hash, of: record.id)
         await notices.announce(record.id, to: record.members)

@@ -230,7 +230,7 @@ final class Renderer: Sendable {
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,
-            members: members.map { Wire.User($0) }, admins: summary.conversation.admins,
+            members: members.map { Wire.User($0, withAbout: !summary.conversation.isGroup) }, admins: summary.conversation.admins,
             photoURL: summary.conversation.photo.map(AppDirectory.uploadURL), lastSequence: summary.conversation.lastSequence,
             unreadCount: summary.unreadCount, preview: preview, lastActivityAt: last?.sentAt, isMuted: summary.isMuted,
             unreadMentions: summary.unreadMentions, pinnedAt: summary.place.pinnedAt, isArchived: summary.isArchived,

@@ -68,3 +68,19 @@ struct Uploads: Sendable {
         return try await store.removeUnusedUploads(before: Date().addingTimeInterval(-seconds))
     }
 }
+
+extension BlobStore {
+    /// Checks that `hash` is an image `owner` uploaded, to be shown to others as `what` ("A
+    /// profile picture", "A group photo"). A photo someone else sent, which `owner` can see, is
+    /// not theirs to show to everyone (nor to keep showing once its sender unsent it).
+    /// - Throws: `avatarNotFound` (404) for a blob that is not their upload; `improperFileType`
+    ///   (400) for one that is not an image.
+    func requireOwnImage(_ hash: String, of owner: UserID, as what: String) async throws {
+        guard hash.count == 64, let blob = try await uploadInfo(hash: hash, owner: owner) else {
+            throw APIError(.notFound, code: .avatarNotFound, "There is no upload of yours with that hash; upload the picture first.")
+        }
+        guard blob.contentType.hasPrefix("image/") else {
+            throw APIError(.badRequest, code: .improperFileType, "\(what) is an image: PNG, JPEG, GIF or WebP.")
+        }
+    }
+}

@@ -41,7 +41,7 @@ struct Gateway: Sendable {
             session.connection.close(Sessions.closeCode, reason: Sessions.closeReason)
             return false
         }
-        session.connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(session.user)).json()))
+        session.connection.enqueue(.frame(Wire.ServerFrame.welcome(protocolVersion: Wire.protocolVersion, user: Wire.User(session.user, withAbout: true)).json()))
         return true
     }
 

@@ -17,15 +17,17 @@ extension Wire {
         /// `/blobs/<hash>`: the profile picture, for people who share a conversation with them;
         /// absent when they have none (clients show their initials).
         public var avatarURL: String?
-        /// A line they wrote about themselves; absent when none.
+        /// A line they wrote about themselves, where their details show it: to themselves and in a
+        /// 1:1 with them; absent elsewhere (a search, a group's members), or when they wrote none.
         public var about: String?
 
-        init(_ user: Account) {
+        /// `user` as others see them; `withAbout` where their details show what they wrote.
+        init(_ user: Account, withAbout: Bool = false) {
             id = user.id
             username = user.username
             displayName = user.displayName
             avatarURL = user.avatar.map { "/blobs/\($0)" }
-            about = user.about
+            about = withAbout ? user.about : nil
         }
     }
 

@@ -28,18 +28,18 @@ struct SharedListTests {
         let annID = try await ann.participantID(in: "Todo")
 
         var view = try await bob.tapMessage(containing: "Shared to-do list")
-        #expect(view.rowLabels == ["Check off Buy milk"])
+        #expect(view.rowLabels == ["Check off Buy milk, added by \(annID.mention)"])
         #expect(view.visibleTexts.contains("Added by \(annID.mention)"))
         try await bob.type("Bring chairs", into: "New item")
         try await bob.submit("Bring chairs", in: "New item")
         #expect(await bob.appError() == nil)
         view = await bob.view()
-        #expect(view.rowLabels == ["Check off Buy milk", "Check off Bring chairs"])
-
-        try await bob.tap("Check off Buy milk")
         let bobID = try await bob.participantID(in: "Todo")
+        #expect(view.rowLabels == ["Check off Buy milk, added by \(annID.mention)", "Check off Bring chairs, added by \(bobID.mention)"])
+
+        try await bob.tap("Check off Buy milk, added by \(annID.mention)")
         view = await bob.view()
-        #expect(view.rowLabels == ["Open Buy milk again", "Check off Bring chairs"])
+        #expect(view.rowLabels == ["Open Buy milk again, done by \(bobID.mention)", "Check off Bring chairs, added by \(bobID.mention)"])
         #expect(view.visibleTexts.contains("Done by \(bobID.mention)"))
         #expect(view.visibleTexts.contains("1 of 2 done"))
 
@@ -78,35 +78,93 @@ struct SharedListTests {
         #expect(Set(list.items.map(\.title)) == ["Buy milk", "Bring chairs", "Bake a cake"], "no addition lost")
     }
 
-    @Test("A message that takes an item away, adds or checks off in someone else's name, changes an item, or shows another list is refused")
+    @Test("A message that takes an item away, adds or checks off in someone else's name, changes or moves an item, makes two changes, or shows another list is refused")
     func forgeries() throws {
         let ann = ParticipantID(), bob = ParticipantID()
         let session = Session()
-        let start = try SharedList(first: "Buy milk", by: ann)
-        let head = try Self.sent(start.message(session: session, summary: start.summary(from: nil, by: ann)), by: ann)
+        var start = try SharedList(first: "Buy milk", by: ann)
+        try start.add("Bring chairs", by: ann)
+        let head = try Self.sent(start.message(session: session, summary: "\(ann.mention) added “Bring chairs”"), by: ann)
         var checked = start
-        try checked.toggle(start.items[0].id, by: bob)
+        try checked.setDone(start.items[0].id, true, by: bob)
         let honest = try Self.sent(checked.message(session: session, summary: checked.summary(from: start, by: bob)), by: bob)
         try Todo().validate(honest, replacing: head)
-        var grown = start
-        try grown.add("Bring chairs", by: ann)
 
-        // Bob sends Ann's addition in her name; Bob checks off as Ann; Bob takes her item away.
-        var inAnnsName = try SharedList(message: head)
+        // Each forged list comes with the line the change would leave, so only the rule refuses it.
+        var inAnnsName = start
         try inAnnsName.add("Steal", by: ann)
-        var checkedAsAnn = try SharedList(message: head)
-        try checkedAsAnn.toggle(checkedAsAnn.items[0].id, by: ann)
-        for forged in [inAnnsName, checkedAsAnn] {
-            let message = try Self.sent(forged.message(session: session, summary: "\(bob.mention) did something"), by: bob)
-            #expect(throws: MessagesError.self) { try Todo().validate(message, replacing: head) }
+        var checkedAsAnn = start
+        try checkedAsAnn.setDone(start.items[0].id, true, by: ann)
+        var twoChanges = start
+        try twoChanges.add("Cake", by: bob)
+        try twoChanges.setDone(start.items[1].id, true, by: bob)
+        let cases: [(SharedList, String, String)] = [
+            (inAnnsName, "\(bob.mention) added “Steal”", "in its sender's name"),
+            (checkedAsAnn, "\(bob.mention) checked off “Buy milk”", "in its sender's name only"),
+            (try SharedList(first: "Buy milk", by: ann), "\(bob.mention) removed “Bring chairs”", "taken off"),
+            (twoChanges, "\(bob.mention) added “Cake”", "one change"),
+        ]
+        for (forged, summary, reason) in cases {
+            let message = try Self.sent(forged.message(session: session, summary: summary), by: bob)
+            #expect { try Todo().validate(message, replacing: head) } throws: { error in
+                (error as? MessagesError)?.code == .actionRefused && (error as? MessagesError)?.message.contains(reason) == true
+            }
         }
-        let shrunk = try Self.sent(try SharedList(message: head).message(session: session, summary: "x"), by: bob)
-        let fromGrown = try Self.sent(grown.message(session: session, summary: grown.summary(from: try SharedList(message: head), by: ann)), by: ann)
-        #expect(throws: MessagesError.self) { try Todo().validate(shrunk, replacing: fromGrown) }
+        // The same items in another order, or one retitled: carried in a URL written by hand.
+        let items = start.items.map { "item=\($0.id)~\($0.addedBy.compactString)~~\($0.title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+        for query in [items.reversed().joined(separator: "&"), items.joined(separator: "&").replacingOccurrences(of: "Bring", with: "Sell")] {
+            var moved = honest
+            moved.url = URL(string: SharedList.baseURL + "?" + query)
+            #expect(throws: MessagesError.self) { try Todo().validate(moved, replacing: head) }
+        }
         // A bubble that says more is done than its list.
         var lying = honest
         lying.layout = .template(TemplateLayout(image: SharedList.image, caption: "Shared to-dos", subcaption: "2 of 2 done"))
         #expect(throws: MessagesError.self) { try Todo().validate(lying, replacing: head) }
+        // Text-direction overrides and line breaks are not an item's.
+        #expect(throws: MessagesError.self) { try SharedList(first: "Buy\u{202E}klim", by: ann) }
+        #expect(throws: MessagesError.self) { try SharedList(first: "two\u{2028}lines", by: ann) }
+    }
+
+    @Test("Two people check the same item off at the same moment: it stays done, once")
+    func concurrentCheckOffs() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [Todo()])
+        let ann = simulator.participant("Ann")
+        _ = try await ann.openApp(named: "Todo")
+        try await ann.type("Buy milk", into: "First item")
+        try await ann.submit("Buy milk", in: "First item")
+        try await ann.sendStaged()
+        let bob = simulator.participant("Bob"), carol = simulator.participant("Carol")
+        for person in [bob, carol] { try await person.tapMessage(containing: "Shared to-do list") }
+        let label = "Check off Buy milk, added by \(try await ann.participantID(in: "Todo").mention)"
+        // Carol presses the row as she sees it, open, even if Bob's check-off reaches her first.
+        let itemID = try #require(try await Self.latestList(simulator).list.items.first?.id)
+        async let bobChecks: Void = bob.tap(label)
+        async let carolChecks: Void = carol.sendRawEvent(.action(ActionPayload(Todo.Action.setDone(itemID, true))))
+        _ = try await (bobChecks, carolChecks)
+        #expect(await bob.appError() == nil)
+        // Carol's press runs again on Bob's head (and changes nothing), or, when Bob's check-off
+        // redrew her screen first, is refused as a control no longer there: never an undo.
+        let carolsError = await carol.appError()
+        #expect(carolsError == nil || carolsError?.message == "That control is no longer on the screen.", "\(String(describing: carolsError))")
+        let (list, _) = try await Self.latestList(simulator)
+        #expect(list.items.first?.doneBy != nil, "done, not opened again by the second check-off")
+        let lists = try await ann.transcript().filter { SharedList.carries($0.message) || $0.text.contains("checked off") }
+        #expect(lists.filter { $0.text.contains("checked off") }.count <= 1, "checked off once")
+    }
+
+    @Test("A list takes an item only while every item could still be checked off: a full list's last item can be")
+    func fullListChecksOff() throws {
+        let ann = ParticipantID()
+        let long = String(repeating: "Добавить ", count: 11).trimmingCharacters(in: .whitespaces)
+        var list = try SharedList(first: long, by: ann)
+        var refused: MessagesError?
+        for _ in 0..<SharedList.maxItems {
+            do throws(MessagesError) { try list.add(long, by: ann) } catch { refused = error; break }
+        }
+        #expect(refused?.code == .actionRefused && list.items.count < SharedList.maxItems, "long Cyrillic titles fill it early")
+        for item in list.items { try list.setDone(item.id, true, by: ParticipantID()) }
+        #expect(throws: Never.self) { _ = try list.message(session: Session(), summary: "x") }
     }
 
     /// `message` as the host delivers it, from `sender`.

@@ -17,7 +17,8 @@ struct SharedList: Equatable, Sendable, Codable {
     }
 
     static let baseURL = "https://parlor.example/todo/list"
-    /// The most items one list holds (its URL stays well within the limit).
+    /// The most items one list holds. Fewer fit when their titles are long: an item is taken only
+    /// while the list's URL would still fit with every item checked off (`add`).
     static let maxItems = 30
 
     private(set) var items: [Item]
@@ -33,36 +34,38 @@ struct SharedList: Equatable, Sendable, Codable {
     /// - Throws: as `init(first:by:)`; `.actionRefused` when the list is full.
     mutating func add(_ title: String, by participant: ParticipantID) throws(MessagesError) {
         let title = try Self.checked(title)
-        guard items.count < Self.maxItems else {
-            throw MessagesError(.actionRefused, "This list has its \(Self.maxItems) items; start a new list for more.")
-        }
+        let full = MessagesError(.actionRefused, "This list is full; start a new list for more.")
+        guard items.count < Self.maxItems else { throw full }
         var id: String
         repeat { id = Self.newID() } while items.contains { $0.id == id }
-        items.append(Item(id: id, title: title, addedBy: participant, doneBy: nil))
+        var grown = self
+        grown.items.append(Item(id: id, title: title, addedBy: participant, doneBy: nil))
+        // Room for every item to be checked off later (a check-off lengthens the URL).
+        var allDone = grown
+        for index in allDone.items.indices where allDone.items[index].doneBy == nil { allDone.items[index].doneBy = participant }
+        do { _ = try allDone.url() } catch { throw full }
+        self = grown
     }
 
-    /// Checks the item off as done by `participant`, or opens it again when it was done.
+    /// Marks the item done by `participant`, or open again; nothing changes when it already is.
     /// - Throws: `.actionRefused` when there is no such item (someone's change may have been missed).
-    mutating func toggle(_ id: String, by participant: ParticipantID) throws(MessagesError) {
+    mutating func setDone(_ id: String, _ done: Bool, by participant: ParticipantID) throws(MessagesError) {
         guard let index = items.firstIndex(where: { $0.id == id }) else {
             throw MessagesError(.actionRefused, "That item is not on this list.")
         }
-        items[index].doneBy = items[index].doneBy == nil ? participant : nil
+        guard (items[index].doneBy != nil) != done else { return }
+        items[index].doneBy = done ? participant : nil
     }
 
     var doneCount: Int { items.count { $0.doneBy != nil } }
 
-    /// A title as kept: trimmed, within a note's bounds.
+    /// A title as kept: `NameRules` (one line, nothing invisible or turning the text around, as a
+    /// note's length at most), trimmed.
     static func checked(_ title: String) throws(MessagesError) -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw MessagesError(.invalidValue, "Write what needs doing first.") }
-        guard trimmed.count <= TodoNote.maxTitleLength else {
-            throw MessagesError(.textExceedsMaxSize, "An item has at most \(TodoNote.maxTitleLength) characters; this one has \(trimmed.count).")
+        guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw MessagesError(.invalidValue, "Write what needs doing first.")
         }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw MessagesError(.invalidValue, "An item is one line of text.")
-        }
-        return trimmed
+        return try NameRules.check(title, what: "An item", maxLength: TodoNote.maxTitleLength)
     }
 
     private static let idCharacters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
@@ -80,20 +83,21 @@ struct SharedList: Equatable, Sendable, Codable {
 
     /// The message carrying this list in `session`; `summary` says what changed ("added …").
     func message(session: Session, summary: String) throws(MessagesError) -> Message {
-        let url: URL
-        do throws(MessagesError) {
-            url = try QueryItems(items.map { item in
-                QueryItem("item", [item.id, item.addedBy.compactString, item.doneBy?.compactString ?? "", item.title].joined(separator: "~"))
-            }).url(base: Self.baseURL)
-        } catch let error where error.code == .urlExceedsMaxSize {
-            throw MessagesError(.urlExceedsMaxSize, "This list is full: its message has no room for more. Start a new list.")
-        }
+        let url = try self.url()
         let progress = "\(doneCount) of \(items.count) done"
         return Message(
             session: session, url: url,
             layout: .template(TemplateLayout(image: Self.image, caption: "Shared to-dos", subcaption: progress)),
             summaryText: summary,
             accessibilityLabel: "Shared to-do list, \(items.count) item\(items.count == 1 ? "" : "s"), \(progress).")
+    }
+
+    /// The URL carrying the items.
+    /// - Throws: `.urlExceedsMaxSize` past the limit of a message's URL.
+    func url() throws(MessagesError) -> URL {
+        try QueryItems(items.map { item in
+            QueryItem("item", [item.id, item.addedBy.compactString, item.doneBy?.compactString ?? "", item.title].joined(separator: "~"))
+        }).url(base: Self.baseURL)
     }
 
     /// The bubble's picture: the app's check.

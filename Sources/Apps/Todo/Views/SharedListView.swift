@@ -11,7 +11,9 @@ struct SharedListView: ViewComponent {
             Text("\(list.doneCount) of \(list.items.count) done", style: .caption, color: .secondary, id: "list-progress")
             List(label: "Shared to-dos", id: "list-items") {
                 for item in list.items {
-                    ListRow(label: item.doneBy == nil ? "Check off \(item.title)" : "Open \(item.title) again", action: Todo.Action.toggle(item.id)) {
+                    // The label is what a screen reader says for the row: the item, who, and what pressing does.
+                    let label = item.doneBy.map { "Open \(item.title) again, done by \($0.mention)" } ?? "Check off \(item.title), added by \(item.addedBy.mention)"
+                    ListRow(label: label, action: Todo.Action.setDone(item.id, item.doneBy == nil)) {
                         HStack(spacing: 8) {
                             Text(item.doneBy == nil ? "○" : "✓", style: .headline)
                             VStack {

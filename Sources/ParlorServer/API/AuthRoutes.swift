@@ -73,18 +73,17 @@ struct AuthRoutes {
             let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
             // The name first: its rules and its hourly limit are what a change most often meets,
             // and a refused one leaves the other settings as they were.
-            if let name = change.displayName, try await accounts.setDisplayName(name, of: user) != nil {
-                await profileChanged(user.id)
-                // Everyone in a conversation with them sees the new name in their list: told after
-                // the answer, so a person in many conversations does not wait for all of them.
-                let conversations = conversations
-                Task { await conversations.announceAll(of: user.id) }
+            // A new name or about is told to everyone they talk to, once for both, and also when
+            // the about is refused after the name was saved.
+            var toldToEveryone = false
+            if let name = change.displayName { toldToEveryone = try await accounts.setDisplayName(name, of: user) != nil }
+            do {
+                if let about = change.about, try await accounts.setAbout(about, of: user) { toldToEveryone = true }
+            } catch {
+                if toldToEveryone { await tellEveryone(about: user.id) }
+                throw error
             }
-            if let about = change.about, try await accounts.setAbout(about, of: user) {
-                await profileChanged(user.id)
-                let conversations = conversations
-                Task { await conversations.announceAll(of: user.id) }
-            }
+            if toldToEveryone { await tellEveryone(about: user.id) }
             if let shares = change.sharesReadReceipts { try await accounts.setSharesReadReceipts(shares, of: user.id) }
             if let avatar = change.avatar {
                 try await setAvatar(avatar, of: user.id)
@@ -117,6 +116,15 @@ struct AuthRoutes {
     func setAvatar(_ hash: String?, of user: UserID) async throws {
         try await accounts.setAvatar(hash, of: user)
         await profileChanged(user)
+    }
+
+    /// `user`'s look changed (name, about): every node reads it again, and everyone in a
+    /// conversation with them sees it in their list, told after the answer so that a person in
+    /// many conversations does not wait for all of them.
+    func tellEveryone(about user: UserID) async {
+        await profileChanged(user)
+        let conversations = conversations
+        Task { await conversations.announceAll(of: user) }
     }
 
     /// What every node knows of `user` (name, picture) is read again.

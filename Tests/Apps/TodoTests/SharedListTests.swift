@@ -20,11 +20,7 @@ struct SharedListTests {
         let bob = simulator.participant("Bob")
         let opened = try await ann.openApp(named: "Todo")
         #expect(opened.hasControl("Start a shared list"))
-        try await ann.type("Buy milk", into: "First item")
-        try await ann.submit("Buy milk", in: "First item")
-        #expect(await ann.appError() == nil)
-        let posted = try await ann.sendStaged()
-        #expect(posted != nil, "the list was staged")
+        try await Self.startList(ann, with: "Buy milk")
         let annID = try await ann.participantID(in: "Todo")
 
         var view = try await bob.tapMessage(containing: "Shared to-do list")
@@ -59,10 +55,7 @@ struct SharedListTests {
         let ann = simulator.participant("Ann")
         let bob = simulator.participant("Bob")
         let carol = simulator.participant("Carol")
-        _ = try await ann.openApp(named: "Todo")
-        try await ann.type("Buy milk", into: "First item")
-        try await ann.submit("Buy milk", in: "First item")
-        try await ann.sendStaged()
+        try await Self.startList(ann, with: "Buy milk")
         for person in [bob, carol] { try await person.tapMessage(containing: "Shared to-do list") }
         try await bob.type("Bring chairs", into: "New item")
         try await carol.type("Bake a cake", into: "New item")
@@ -130,10 +123,7 @@ struct SharedListTests {
     func concurrentCheckOffs() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [Todo()])
         let ann = simulator.participant("Ann")
-        _ = try await ann.openApp(named: "Todo")
-        try await ann.type("Buy milk", into: "First item")
-        try await ann.submit("Buy milk", in: "First item")
-        try await ann.sendStaged()
+        try await Self.startList(ann, with: "Buy milk")
         let bob = simulator.participant("Bob"), carol = simulator.participant("Carol")
         for person in [bob, carol] { try await person.tapMessage(containing: "Shared to-do list") }
         let label = "Check off Buy milk, added by \(try await ann.participantID(in: "Todo").mention)"
@@ -165,6 +155,16 @@ struct SharedListTests {
         #expect(refused?.code == .actionRefused && list.items.count < SharedList.maxItems, "long Cyrillic titles fill it early")
         for item in list.items { try list.setDone(item.id, true, by: ParticipantID()) }
         #expect(throws: Never.self) { _ = try list.message(session: Session(), summary: "x") }
+    }
+
+    /// `person` opens Todo in the conversation, types the first item, presses Return, and sends
+    /// the list it staged.
+    static func startList(_ person: SimulatedParticipant, with first: String) async throws {
+        _ = try await person.openApp(named: "Todo")
+        try await person.type(first, into: "First item")
+        try await person.submit(first, in: "First item")
+        #expect(await person.appError() == nil)
+        #expect(try await person.sendStaged() != nil, "the list was staged")
     }
 
     /// `message` as the host delivers it, from `sender`.

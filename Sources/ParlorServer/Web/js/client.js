@@ -331,7 +331,10 @@ function clearTyping(conversationId) {
 function spoken(message) {
   if (message.text) return readableText(message.text, state.conversations.get(message.conversation));
   if (message.sticker) return `sticker, ${message.sticker.description}`;
-  if (message.attachment) return attachmentKind(message.attachment) === 'voice message' ? 'voice message' : `${attachmentKind(message.attachment) ?? 'file'} ${message.attachment.name}`;
+  if (message.attachment) {
+    const kind = attachmentKind(message.attachment);
+    return kind === 'voice message' ? kind : `${kind ?? 'file'} ${message.attachment.name}`;
+  }
   if (message.app) return message.app.accessibilityLabel || message.app.layout?.caption || message.app.appName;
   return 'a message';
 }

@@ -207,7 +207,10 @@ export function previewOf(message) {
     return `${name}: ${readableText(message.text, state.conversations.get(message.conversation)).slice(0, 80)}`;
   }
   if (message.sticker) return message.placement ? `${name} placed a sticker on a message` : `${name} sent a sticker`;
-  if (message.attachment) return `${name} sent ${attachmentKind(message.attachment) ? `a ${attachmentKind(message.attachment)}` : message.attachment.name}`;
+  if (message.attachment) {
+    const kind = attachmentKind(message.attachment);
+    return `${name} sent ${kind ? `a ${kind}` : message.attachment.name}`;
+  }
   if (message.app) return `${name} · ${message.app.appName}`;
   return name;
 }

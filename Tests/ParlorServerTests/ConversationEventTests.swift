@@ -78,12 +78,32 @@ struct ConversationEventTests {
                 #expect(reply.errorCode == code, "\(code): \(reply.text)")
             }
             #expect(try await api.request(.patch, path, as: alice, json: [:]).status == .badRequest, "nothing to change")
+            let both = try await api.request(.patch, path, as: alice, json: ["title": "Renamed", "photo": .string(photo.hash)])
+            #expect(both.errorCode == "avatarNotFound")
+            #expect(try await api.get(path, as: bob).decode(Wire.Conversation.self).title == "Plans", "a refused photo leaves the name as it was")
 
             _ = try await api.request(.patch, path, as: alice, json: ["photo": .null])
             #expect(try await api.get(path, as: bob).decode(Wire.Conversation.self).photoURL == nil)
             #expect(try await api.get(photo.url, as: alice).status == .notFound, "removed, it is Bob's upload again")
             #expect(try await Self.lines(in: group.id, as: bob, api: api) == ["You changed the group photo", "Alice removed the group photo"])
             await bobSocket.disconnect()
+        }
+    }
+
+    @Test("A group everyone left keeps no photo: the upload is its owner's again")
+    func lastToLeaveTakesThePhoto() async throws {
+        try await TestServer().run(.live) { api, store in
+            let (alice, bob, _, _) = try await api.threePeople().cast
+            let group = try await api.conversation(of: alice, with: [bob], title: "Plans")
+            let photo = try await AttachmentTests.upload(AttachmentTests.png, as: bob, in: api)
+            _ = try await api.request(.patch, "/api/conversations/\(group.id)", as: bob, json: ["photo": .string(photo.hash)])
+            for person in [alice, bob] {
+                #expect(try await store.conversation(id: group.id)?.photo == photo.hash, "kept while someone is in it")
+                let left = try await api.request(.delete, "/api/conversations/\(group.id)/members/\(person.id)", as: person)
+                #expect(left.status == .noContent || left.status == .ok, "\(left.text)")
+            }
+            #expect(try await store.conversation(id: group.id)?.photo == nil)
+            #expect(try await api.get(photo.url, as: alice).status == .notFound)
         }
     }
 

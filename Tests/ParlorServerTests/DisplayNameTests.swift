@@ -42,6 +42,29 @@ struct DisplayNameTests {
         }
     }
 
+    @Test("A change of several settings is all or nothing: a refused part leaves the name, about, picture and receipts as they were, and uses none of the hourly allowance")
+    func allOrNothing() async throws {
+        try await TestServer().run(.live) { api in
+            let alice = try await api.signUp("alice")
+            let someoneElses = String(repeating: "a", count: 64)
+            let refusals: [(JSON, String)] = [
+                (["displayName": "Alicia", "about": "two\nlines", "sharesReadReceipts": false], "invalidValue"),
+                (["displayName": "Alicia", "about": "Fine", "avatar": .string(someoneElses), "sharesReadReceipts": false], "avatarNotFound"),
+                (["displayName": "Bob\u{202E}evil", "about": "Fine", "sharesReadReceipts": false], "invalidValue"),
+            ]
+            for (body, code) in refusals {
+                let reply = try await api.request(.patch, "/api/me", as: alice, json: body)
+                #expect(reply.errorCode == code, "\(reply.text)")
+                let me = try await api.get("/api/me", as: alice).decode(Wire.Me.self)
+                #expect(me.user.displayName == "Alice" && me.user.about == nil && me.sharesReadReceipts, "nothing of \(code)'s change was kept")
+            }
+            for index in 0..<Accounts.nameChangesPerHour {
+                let both = try await api.request(.patch, "/api/me", as: alice, json: ["displayName": .string("Alice \(index)"), "about": .string("About \(index)")])
+                #expect(both.status == .ok, "a name and an about changed together count once (\(index))")
+            }
+        }
+    }
+
     @Test("Past the hourly limit a change is refused with tooManyNameChanges and when to try again")
     func limited() async throws {
         try await TestServer().run(.live) { api in

@@ -119,3 +119,17 @@ struct ContentRoundTripTests {
         return message
     }
 }
+
+@Suite("A cluster upgraded one node at a time")
+struct NewerContentTests {
+    @Test("A kind of conversation line written by a newer node is read as a change, not as a page that fails to load; the lines this node knows still read as themselves")
+    func newerLine() throws {
+        let decoder = JSONDecoder()
+        let newer = #"{"kind":"event","event":{"wallpaper":{"colour":"teal"}}}"#
+        #expect(try decoder.decode(StoredContent.self, from: Data(newer.utf8)) == .event(.unknown))
+        for known in [ConversationEvent.photo(isSet: true), .renamed(title: "Friday"), .left] {
+            let written = try JSONEncoder().encode(StoredContent.event(known))
+            #expect(try decoder.decode(StoredContent.self, from: written) == .event(known))
+        }
+    }
+}

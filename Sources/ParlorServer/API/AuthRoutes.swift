@@ -71,22 +71,13 @@ struct AuthRoutes {
         router.patch("/api/me") { request, context in
             let user = try context.requireUser()
             let change = try await JSONBody.decode(Wire.MeChange.self, from: request, limit: 4 * 1024)
-            // The name first: its rules and its hourly limit are what a change most often meets,
-            // and a refused one leaves the other settings as they were.
-            // A new name or about is told to everyone they talk to, once for both, and also when
-            // the about is refused after the name was saved.
-            var toldToEveryone = false
-            if let name = change.displayName { toldToEveryone = try await accounts.setDisplayName(name, of: user) != nil }
-            do {
-                if let about = change.about, try await accounts.setAbout(about, of: user) { toldToEveryone = true }
-            } catch {
-                if toldToEveryone { await tellEveryone(about: user.id) }
-                throw error
-            }
-            if toldToEveryone { await tellEveryone(about: user.id) }
-            if let shares = change.sharesReadReceipts { try await accounts.setSharesReadReceipts(shares, of: user.id) }
-            if let avatar = change.avatar {
-                try await setAvatar(avatar, of: user.id)
+            let changed = try await accounts.changeProfile(
+                of: user, displayName: change.displayName, about: change.about, avatar: change.avatar,
+                sharesReadReceipts: change.sharesReadReceipts)
+            if changed.toldToEveryone {
+                await tellEveryone(about: user.id)
+            } else if changed.picture {
+                await profileChanged(user.id)
             }
             let now = try await accounts.user(id: user.id) ?? user
             return try JSONBody.response(Wire.Me(user: Wire.User(now, withAbout: true), sharesReadReceipts: try await accounts.sharesReadReceipts(of: user.id)))
@@ -109,13 +100,6 @@ struct AuthRoutes {
         }
         router.put("/api/me/blocked/:user") { _, context in try await setBlocked(true, context) }
         router.delete("/api/me/blocked/:user") { _, context in try await setBlocked(false, context) }
-    }
-
-    /// Sets or clears `user`'s profile picture (`Accounts.setAvatar`) and tells every node's
-    /// caches that their look changed.
-    func setAvatar(_ hash: String?, of user: UserID) async throws {
-        try await accounts.setAvatar(hash, of: user)
-        await profileChanged(user)
     }
 
     /// `user`'s look changed (name, about): every node reads it again, and everyone in a

@@ -91,8 +91,7 @@ struct ConversationRoutes {
             let conversation = try conversationID(context)
             let body = try await JSONBody.decode(ConversationChange.self, from: request)
             guard body.title != nil || body.photo != nil else { throw APIError.invalid("Send 'title', 'photo' or both.") }
-            if let title = body.title { try await conversations.rename(conversation, to: title, by: user.id) }
-            if let photo = body.photo { try await conversations.setPhoto(photo, of: conversation, by: user.id) }
+            try await conversations.change(conversation, title: body.title, photo: body.photo, by: user.id)
             return try JSONBody.response(try await conversations.summary(conversation, for: user.id))
         }
         router.post("/api/conversations/:id/members") { request, context in

@@ -13,48 +13,48 @@ extension Accounts {
         try await store.sharesReadReceipts(user)
     }
 
-    /// Lets others see how far `user` has read, or not.
-    func setSharesReadReceipts(_ shares: Bool, of user: UserID) async throws {
-        try await store.setSharesReadReceipts(shares, user: user)
+    /// Changes what `user` shows of themselves and their settings, all or nothing: every part is
+    /// checked before any is saved, so a refused part leaves the others as they were. A nil part
+    /// stays as it is.
+    /// - Parameters:
+    ///   - displayName: the name they show to others, under the rules of sign-up (`NameRules`;
+    ///     spaces around it trimmed).
+    ///   - about: the line they write about themselves (`NameRules`, at most `maxAboutLength`
+    ///     characters, checked as typed); `.some(nil)` or a blank one removes it.
+    ///   - avatar: `.some(hash)` sets their picture (an image they uploaded: a photo someone else sent, which they can see, is not theirs to show to everyone they talk to), `.some(nil)` clears it.
+    /// - Returns: what changed that everyone they talk to must be told of.
+    /// - Throws: `invalidValue` (400) with the rule broken; `avatarNotFound` (404) or
+    ///   `improperFileType` (400) for the picture; `tooManyNameChanges` (429) past
+    ///   `nameChangesPerHour` (a name and an about changed together count once: they are told once).
+    func changeProfile(
+        of user: User, displayName: String?, about: String??, avatar: String??, sharesReadReceipts: Bool?
+    ) async throws -> ProfileChanges {
+        let name = try displayName.map { try NameRules.check($0, what: "A display name", maxLength: Self.maxDisplayNameLength) }
+        let newName = name == user.displayName ? nil : name
+        let newAbout: String?? = try about.flatMap { proposed in
+            let typed = proposed ?? ""
+            // Blank removes it; anything else is checked as typed, so a line break or an invisible
+            // character at an end is refused, not dropped without a word.
+            let kept = typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                ? nil : try NameRules.check(typed, what: "What you write about yourself", maxLength: Self.maxAboutLength)
+            return kept == user.about ? nil : .some(kept)
+        }
+        if case let hash?? = avatar { try await store.requireOwnImage(hash, of: user.id, as: "A profile picture") }
+        let changes = ProfileChanges(toldToEveryone: newName != nil || newAbout != nil, picture: avatar != nil)
+        if changes.toldToEveryone { try await countProfileChange(of: user.id) }
+        if let newName { try await store.setDisplayName(newName, user: user.id) }
+        if let newAbout { try await store.setAbout(newAbout, user: user.id) }
+        if let avatar { try await store.setAvatar(avatar, user: user.id) }
+        if let sharesReadReceipts { try await store.setSharesReadReceipts(sharesReadReceipts, user: user.id) }
+        return changes
     }
 
-    /// Sets `user`'s profile picture to an image they uploaded, or clears it (nil). A photo someone
-    /// else sent, which `user` can see, is not theirs to show to everyone they talk to (nor to keep
-    /// showing once its sender unsent it).
-    /// - Throws: `avatarNotFound` (404) for a blob that is not their upload; `improperFileType`
-    ///   (400) for one that is not an image.
-    func setAvatar(_ hash: String?, of user: UserID) async throws {
-        if let hash { try await store.requireOwnImage(hash, of: user, as: "A profile picture") }
-        try await store.setAvatar(hash, user: user)
-    }
-
-    /// Changes the name `user` shows to others, under the rules of sign-up (`NameRules`).
-    /// - Returns: the name as kept (spaces around it trimmed), or nil when it is the name they have.
-    /// - Throws: `invalidValue` (400) with the rule broken; `tooManyNameChanges` (429) past
-    ///   `nameChangesPerHour`, since each change is told to everyone they talk to.
-    func setDisplayName(_ proposed: String, of user: User) async throws -> String? {
-        let name = try NameRules.check(proposed, what: "A display name", maxLength: Self.maxDisplayNameLength)
-        guard name != user.displayName else { return nil }
-        try await countProfileChange(of: user.id)
-        try await store.setDisplayName(name, user: user.id)
-        return name
-    }
-
-    /// Sets the line `user` writes about themselves (`NameRules`, at most `maxAboutLength`
-    /// characters); a blank one, or nil, removes it. Counted with name changes: each is told to
-    /// everyone they talk to.
-    /// - Returns: whether it changed.
-    /// - Throws: `invalidValue` with the rule broken; `tooManyNameChanges` (429).
-    func setAbout(_ proposed: String?, of user: User) async throws -> Bool {
-        let typed = proposed ?? ""
-        // Blank removes it; anything else is checked as typed, so a line break or an invisible
-        // character at an end is refused, not dropped without a word.
-        let about = typed.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-            ? nil : try NameRules.check(typed, what: "What you write about yourself", maxLength: Self.maxAboutLength)
-        guard about != user.about else { return false }
-        try await countProfileChange(of: user.id)
-        try await store.setAbout(about, user: user.id)
-        return true
+    /// What `changeProfile` changed that others must learn of.
+    struct ProfileChanges {
+        /// Their name or about: told to everyone they talk to.
+        var toldToEveryone: Bool
+        /// Their picture (set or cleared): every node's caches read it again.
+        var picture: Bool
     }
 
     /// Counts a change everyone `user` talks to is told of (their name, or what they say about

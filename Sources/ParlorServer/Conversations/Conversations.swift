@@ -126,31 +126,34 @@ final class Conversations: Sendable {
         return record.id
     }
 
-    /// Renames a conversation (a blank title removes it).
-    func rename(_ conversation: ConversationID, to proposed: String?, by user: UserID) async throws {
+    /// Renames a conversation (a blank title removes it), sets a group's photo to an image `user`
+    /// uploaded or removes it (nil), or both; a nil part stays as it is. Any member may, and both
+    /// parts are checked before either is saved, so a refused photo leaves the name as it was. The
+    /// members see the change at once, and a line says who made each.
+    /// - Throws: `invalidValue` for a title over the limit; `notAGroup` for a photo of a 1:1
+    ///   conversation (it shows the other person's picture); `avatarNotFound` (404) for a blob that
+    ///   is not `user`'s upload; `improperFileType` for one that is not an image.
+    func change(_ conversation: ConversationID, title proposed: String??, photo: String??, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
-        let title = try Self.title(proposed)
-        guard title != record.title else { return }
-        try await store.setTitle(title, of: record.id)
-        await notices.announce(record.id, to: record.members)
-        await messaging.record(.renamed(title: title), by: user, in: record.id)
-    }
-
-    /// Sets a group's photo to an image `user` uploaded, or removes it (nil). Any member may, as
-    /// anyone in a group may rename it; the members see the change at once, and a line says who.
-    /// - Throws: `notAGroup` for a 1:1 conversation (it shows the other person's picture);
-    ///   `avatarNotFound` (404) for a blob that is not `user`'s upload; `improperFileType` for one
-    ///   that is not an image.
-    func setPhoto(_ hash: String?, of conversation: ConversationID, by user: UserID) async throws {
-        let record = try await membership.requireMember(user, of: conversation)
-        guard record.isGroup else {
-            throw APIError(.badRequest, code: .notAGroup, "A conversation between two people shows the other person's picture; only a group has a photo.")
+        let title = try proposed.map { try Self.title($0) }
+        if let photo {
+            guard record.isGroup else {
+                throw APIError(.badRequest, code: .notAGroup, "A conversation between two people shows the other person's picture; only a group has a photo.")
+            }
+            if let hash = photo { try await store.requireOwnImage(hash, of: user, as: "A group photo") }
         }
-        if let hash { try await store.requireOwnImage(hash, of: user, as: "A group photo") }
-        guard hash != record.photo else { return }
-        try await store.setPhoto(hash, of: record.id)
+        var lines: [ConversationEvent] = []
+        if let title, title != record.title {
+            try await store.setTitle(title, of: record.id)
+            lines.append(.renamed(title: title))
+        }
+        if let photo, photo != record.photo {
+            try await store.setPhoto(photo, of: record.id)
+            lines.append(.photo(isSet: photo != nil))
+        }
+        guard !lines.isEmpty else { return }
         await notices.announce(record.id, to: record.members)
-        await messaging.record(.photo(isSet: hash != nil), by: user, in: record.id)
+        for line in lines { await messaging.record(line, by: user, in: record.id) }
     }
 
     /// Tells every member of each of `user`'s conversations how it looks now (after `user`
@@ -196,7 +199,8 @@ final class Conversations: Sendable {
 
     /// Removes `removed` from a conversation: anyone may leave; a group's admins may remove others.
     /// Their app instances there stop, and the members (them included) are told. When the last
-    /// admin leaves, the longest-standing member becomes admin (the store does it atomically).
+    /// admin leaves, the longest-standing member becomes admin (the store does it atomically); when
+    /// the last member leaves, the group's photo goes.
     func removeMember(_ removed: UserID, from conversation: ConversationID, by user: UserID) async throws {
         let record = try await membership.requireMember(user, of: conversation)
         guard record.members.contains(removed) else { throw APIError.notFound }
@@ -205,6 +209,9 @@ final class Conversations: Sendable {
             try Self.requireAdmin(user, of: record)
         }
         try await store.removeMember(removed, from: record.id)
+        // A group everyone left keeps no photo: nobody can see it, and the upload is its owner's
+        // to be swept like any other they no longer use.
+        if record.members == [removed], record.photo != nil { try await store.setPhoto(nil, of: record.id) }
         await apps.removeInstances(of: removed, in: record.id)
         await notices.announce(record.id, to: record.members)
         await messaging.record(removed == user ? .left : .removed(person: removed), by: user, in: record.id)

@@ -76,6 +76,7 @@ final class Renderer: Sendable {
         case .admin(let person, let isAdmin):
             return isAdmin ? "\(who) made \(name(person)) an admin" : "\(who) removed \(name(person)) as an admin"
         case .photo(let isSet): return isSet ? "\(who) changed the group photo" : "\(who) removed the group photo"
+        case .unknown: return "\(who) changed the conversation"
         }
     }
 

@@ -17,13 +17,17 @@ public enum ConversationEvent: Sendable, Hashable, Codable {
     case admin(person: UserID, isAdmin: Bool)
     /// The sender changed the group's photo (false: removed it).
     case photo(isSet: Bool)
+    /// A change of a kind this server does not know, written by a newer node of a cluster that is
+    /// being upgraded one node at a time: shown as "changed the conversation" rather than failing
+    /// to read the page of messages it is on.
+    case unknown
 
     /// The people the line names besides its sender.
     public var people: [UserID] {
         switch self {
         case .added(let people): people
         case .removed(let person), .admin(let person, _): [person]
-        case .left, .renamed, .photo: []
+        case .left, .renamed, .photo, .unknown: []
         }
     }
 }

@@ -182,7 +182,9 @@ public enum StoredContent: Sendable, Hashable, Codable {
                 placement: try container.decodeIfPresent(StickerPlacement.self, forKey: .placement))
         case "app": self = .app(try container.decode(Message.self, forKey: .message))
         case "attachment": self = .attachment(try container.decode(StoredAttachment.self, forKey: .attachment))
-        case "event": self = .event(try container.decode(ConversationEvent.self, forKey: .event))
+        case "event":
+            // A newer node's kind of line (a rolling upgrade) is read as one this node can show.
+            self = .event((try? container.decode(ConversationEvent.self, forKey: .event)) ?? .unknown)
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "Unknown message kind '\(other)'")
         }

@@ -15,7 +15,9 @@ let appsWithResources: Set<String> = ["IconStore", "RSVP", "Todo"]
 let appTestExtraDependencies: [String: [Target.Dependency]] = [
     "LinkShare": [
         .product(name: "Hummingbird", package: "hummingbird"),
-    ]
+    ],
+    // Its tests also run against the Embedded Swift port, one WebAssembly file (examples/tictactoe-wasm).
+    "TicTacToe": [parlorWasmHost],
 ]
 /// Data in some app test folders, read by the tests from their own folder (`#filePath`), not built:
 /// LinkShare's feed corpus (feedparser's RSS and Atom feeds and what feedparser reads of them).

@@ -147,7 +147,29 @@ func openStore(_ data: DataOptions) throws -> SQLiteStore {
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps", abstract: "Add and remove apps that run outside the server (docs/APPS.md).",
-        subcommands: [New.self, Icon.self, Add.self, Upgrade.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
+        subcommands: [New.self, Icon.self, Build.self, Add.self, Upgrade.self, List.self, Remove.self, RotateSecret.self, Run.self, Simulate.self])
+
+    struct Build: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Build an app written in Embedded Swift with ParlorWasmKit into one .wasm file, with the Swift toolchain alone (docs/APPS-WASM.md §6).")
+        @Argument(help: "The app's folder (its .swift files and manifest.json), or one .swift file with manifest.json beside it.") var app: String
+        @Option(name: .shortAndLong, help: "The module to write (default: app.wasm in the current folder).") var output = "app.wasm"
+        @Option(help: "The manifest, when it is not the app's manifest.json.") var manifest: String?
+
+        func run() async throws {
+            do {
+                let builder = try WasmAppBuilder(
+                    app: URL(fileURLWithPath: app), manifest: manifest.map { URL(fileURLWithPath: $0) })
+                let report = try builder.build(to: URL(fileURLWithPath: output))
+                let module = try WasmAppModule(bytes: Array(try Data(contentsOf: report.output)))
+                print("\(report.output.path): \(module.manifest.name) (\(module.manifest.id)), \(report.byteCount) bytes. Add it with: parlor apps add \(output)")
+            } catch let failure as WasmAppBuilder.Failure {
+                throw CommandFailure(failure.description)
+            } catch let error as MessagesError {
+                throw CommandFailure("The module was built but Parlor would refuse it: \(error.message)")
+            }
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -188,31 +188,48 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
 
 @pytest.mark.flow
 def test_an_app_that_is_one_webassembly_file_is_added_and_played_by_two(server, browsers, artifacts, tmp_path):
-    # Dice again, in C, built as one .wasm file with the toolchain's clang; the operator adds the
-    # file to the running server, and nothing else runs: no process, no credential.
-    module = tmp_path / "dice.wasm"
-    subprocess.run([str(ROOT / "examples" / "dice-c" / "build"), str(module)], check=True, capture_output=True, timeout=120)
+    # Tic-Tac-Toe ported to Embedded Swift with ParlorWasmKit (examples/tictactoe-wasm), built as
+    # one .wasm file by `parlor apps build` with the Swift toolchain alone; the operator adds the
+    # file to the running server, and nothing else runs: no process, no credential. (Dice in C,
+    # the other Wasm example, is played in the simulator and on two nodes.)
+    module = tmp_path / "tictactoe.wasm"
+    built = subprocess.run([str(parlor_binary()), "apps", "build", str(ROOT / "examples" / "tictactoe-wasm"), "-o", str(module)],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert built.returncode == 0, built.stderr
     added = subprocess.run([str(parlor_binary()), "apps", "add", str(module), "--data-dir", server.data_dir],
                            capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert added.returncode == 0, added.stderr
-    assert "Added Dice (org.example.dice), a WebAssembly app" in added.stdout, added.stdout
+    assert "Added Tic-Tac-Toe (Wasm) (org.example.tictactoe-wasm), a WebAssembly app" in added.stdout, added.stdout
     alice, bob = alice_and_bob(browsers)
+    name = "Tic-Tac-Toe (Wasm)"
 
-    open_added_app(alice, "Dice")
-    alice.wait_for_surface("Dice", style="compact")
-    alice.wait_for_node_text("score", "No rolls yet")
-    alice.press_in_app("Roll a die")
-    first = wait_for_scores(alice, "Alice's roll in a bubble", lambda s: s.keys() == {"Alice"})
-    bob.wait_for_card(f"Alice rolled {first['Alice']}")
-    bob.tap_card("rolled")
-    bob.wait_for_surface("Dice", style="expanded")
-    bob.press_in_app("Roll a die")
+    open_added_app(alice, name)
+    alice.wait_for_surface(name, style="compact")
+    alice.wait_for_node_text("status", "Tap a square to start a game. You play X.")
+    alice.press_in_app("Row 1, column 1, empty")
+    alice.wait_surface_closed()
+    alice.wait_for_staged("Want to play Tic-Tac-Toe?")
+    alice.send()
+
+    bob.wait_for_card("Want to play Tic-Tac-Toe?")
+    bob.tap_card("Want to play Tic-Tac-Toe?")
+    bob.wait_for_surface(name, style="expanded")
+    bob.wait_for_node_text("status", "Tap a square to play O against Alice")
+    bob.press_in_app("Row 2, column 2, empty")
+    bob.wait_surface_closed()
+    bob.wait_for_staged("It's your move!")
+    bob.send()
     for person in (alice, bob):
-        both = wait_for_scores(person, "both scores in the bubble", lambda s: s.keys() == {"Alice", "Bob"})
-        assert both["Alice"] == first["Alice"] and 1 <= both["Bob"] <= 6, both
+        person.wait(lambda p=person: p.summary_lines() == ["Alice played the top-left square"], "Alice's move to leave its summary line")
         person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the game")
-    bob.shot("wasm-dice-both-rolled")
-    assert "Dice is not" not in bob.surface_text()
+    # Alice cannot move for Bob: a square out of turn is refused in the app's words.
+    bob.tap_card("It's your move!")
+    bob.wait_for_surface(name, style="expanded")
+    bob.wait_for_node_text("status", "Waiting for Alice to play X.")
+    bob.press_in_app("Row 3, column 3, empty")
+    bob.wait(lambda: "It's not your turn: waiting for Alice to play X." in bob.surface_text(), "the refusal in words")
+    bob.shot("wasm-tictactoe-out-of-turn")
+    assert "not responding" not in bob.surface_text()
 
 
 @pytest.mark.flow

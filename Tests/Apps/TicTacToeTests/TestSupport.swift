@@ -2,17 +2,35 @@ import Foundation
 import ParlorHost
 import ParlorKit
 import ParlorTesting
+import ParlorWasmHost
 import TicTacToe
 
-let appName = "Tic-Tac-Toe"
+/// How this suite hosts the game, so that one table of tests covers every way an app runs:
+/// - in the server (the default);
+/// - over the app connection protocol, as in its own process (`PARLOR_APPS_OUT_OF_PROCESS=1`);
+/// - as the Embedded Swift port in one WebAssembly file (`PARLOR_APPS_WASM=<tictactoe.wasm>`,
+///   built by `parlor apps build examples/tictactoe-wasm`), which must behave the same, down to
+///   its sentences and error codes.
+/// The test command runs the suite all three ways.
+let hosted: AnyMessagesApp = {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment["PARLOR_APPS_WASM"], !path.isEmpty {
+        do {
+            return WasmApp.app(try WasmAppModule(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path)))))
+        } catch {
+            preconditionFailure("PARLOR_APPS_WASM names \(path), which is not a module Parlor runs: \(error)")
+        }
+    }
+    return environment["PARLOR_APPS_OUT_OF_PROCESS"] == "1" ? OutOfProcess.app(TicTacToe()) : AnyMessagesApp(TicTacToe())
+}()
 
-/// A conversation of `names`, all with Tic-Tac-Toe installed. With `PARLOR_APPS_OUT_OF_PROCESS=1`
-/// (the test command runs this suite both ways) the app is hosted over the app connection
-/// protocol, as it would run in its own process: the same tests, forged boards included.
+/// The name people open the hosted game by, and its id.
+let appName = hosted.manifest.name
+let hostedAppID = hosted.manifest.id
+
+/// A conversation of `names`, all with the game installed, hosted as `hosted` says.
 func conversation(_ names: [String] = ["Alice", "Bob"]) -> (ConversationSimulator, [SimulatedParticipant]) {
-    let outOfProcess = ProcessInfo.processInfo.environment["PARLOR_APPS_OUT_OF_PROCESS"] == "1"
-    let simulator = ConversationSimulator(
-        participants: names, hosting: [outOfProcess ? OutOfProcess.app(TicTacToe()) : AnyMessagesApp(TicTacToe())])
+    let simulator = ConversationSimulator(participants: names, hosting: [hosted])
     return (simulator, names.map(simulator.participant))
 }
 

@@ -30,7 +30,7 @@ struct UntrustedMessageTests {
         reason: String, code: MessagesError.Code = .actionRefused
     ) async {
         var trusted = forged
-        trusted.senderParticipantIdentifier = await simulator.participantID(of: sender, in: app.manifest.id)
+        trusted.senderParticipantIdentifier = await simulator.participantID(of: sender, in: hostedAppID)
         let direct = #expect(throws: MessagesError.self) { try app.validate(trusted, replacing: head?.message) }
         #expect(direct == MessagesError(code, reason))
 
@@ -47,7 +47,7 @@ struct UntrustedMessageTests {
         let (simulator, people) = conversation()
         try await people[0].startGame(at: 4)
         let head = try #require(await simulator.messages.last)
-        let bobID = await simulator.participantID(of: "Bob", in: app.manifest.id)
+        let bobID = await simulator.participantID(of: "Bob", in: hostedAppID)
         let move = try forgery(of: head) { items in
             items["currentPlayer"] = "O"
             items["position0"] = "O"
@@ -74,8 +74,8 @@ struct UntrustedMessageTests {
     func otherSide() async throws {
         let (simulator, people) = conversation(["Alice", "Bob", "Carol"])
         let (alice, bob) = (people[0], people[1])
-        let aliceID = await simulator.participantID(of: "Alice", in: app.manifest.id)
-        let bobID = await simulator.participantID(of: "Bob", in: app.manifest.id)
+        let aliceID = await simulator.participantID(of: "Alice", in: hostedAppID)
+        let bobID = await simulator.participantID(of: "Bob", in: hostedAppID)
         try await alice.startGame(at: 4)
         let first = try #require(await simulator.messages.last)
         let oMove = try forgery(of: first) { items in
@@ -100,7 +100,7 @@ struct UntrustedMessageTests {
     @Test("A forged move that changes who plays X or O is refused")
     func changedPlayers() async throws {
         let (simulator, people) = conversation(["Alice", "Bob", "Carol"])
-        let carolID = await simulator.participantID(of: "Carol", in: app.manifest.id)
+        let carolID = await simulator.participantID(of: "Carol", in: hostedAppID)
         try await people[0].startGame(at: 4)
         let first = try #require(await simulator.messages.last)
         let bobNamesCarol = try forgery(of: first) { items in
@@ -139,7 +139,7 @@ struct UntrustedMessageTests {
     @Test("A forged new game must be its sender's single first move as X")
     func forgedStart() async throws {
         let (simulator, people) = conversation()
-        let aliceID = await simulator.participantID(of: "Alice", in: app.manifest.id)
+        let aliceID = await simulator.participantID(of: "Alice", in: hostedAppID)
         try await people[0].startGame(at: 4)
         let head = try #require(await simulator.messages.last)
         let headStart = try forgery(of: head, session: Session()) { items in

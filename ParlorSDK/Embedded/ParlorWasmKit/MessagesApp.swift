@@ -1,0 +1,121 @@
+// An app as ParlorKit shapes one, for Embedded Swift: its state, a view of it, and the hooks it
+// implements; the SDK reads each call, runs the hook and writes the answer (docs/APPS-WASM.md).
+//
+//     struct Counter: MessagesApp {
+//         var initialState: CounterState { CounterState(count: 0) }
+//         func body(state: CounterState, context: Context) -> View { … }
+//         func handle(_ action: JSON, state: inout CounterState, context: Context, effects: inout Effects) throws(AppError) { … }
+//     }
+//
+//     @_expose(wasm, "parlor_call") @_cdecl("parlor_call")
+//     func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 { Counter().answer(call, length) }
+
+/// An app's state, kept by Parlor between calls as JSON.
+public protocol AppState {
+    /// Reads the state an earlier call answered with.
+    init(json: JSON) throws(AppError)
+    var json: JSON { get }
+}
+
+public protocol MessagesApp {
+    associatedtype State: AppState
+
+    /// The state of a new instance.
+    var initialState: State { get }
+
+    /// The view for `state` in `context`: a pure function of both.
+    func body(state: State, context: Context) -> View
+
+    /// A control of the view was used; `action` is the JSON the control carried.
+    func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError)
+
+    /// The app opens: from the drawer, or on a tapped message (`context.selectedMessage`).
+    func willBecomeActive(state: inout State, context: Context, effects: inout Effects) throws(AppError)
+    /// The app closed.
+    func didResignActive(state: inout State, context: Context) throws(AppError)
+    /// A message of this app was tapped while it was open.
+    func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError)
+    /// A message of this app arrived from someone else while it was open.
+    func didReceive(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError)
+    /// Checks a message of this app before Parlor commits it: `head` is the message it replaces in
+    /// its session (nil when it starts one). Throw to refuse it; the sender is trusted, the rest not.
+    func validate(_ message: AppMessage, replacing head: AppMessage?) throws(AppError)
+}
+
+extension MessagesApp {
+    // The hooks an app leaves out: Parlor is told they do nothing, and stops calling them.
+    public func willBecomeActive(state: inout State, context: Context, effects: inout Effects) throws(AppError) { throw .unimplemented }
+    public func didResignActive(state: inout State, context: Context) throws(AppError) { throw .unimplemented }
+    public func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) { throw .unimplemented }
+    public func didReceive(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) { throw .unimplemented }
+    public func validate(_ message: AppMessage, replacing head: AppMessage?) throws(AppError) { throw .unimplemented }
+}
+
+// MARK: Answering a call
+
+/// The answer of the last call, kept alive until Parlor reads it.
+nonisolated(unsafe) var lastAnswer: [UInt8] = []
+
+extension MessagesApp {
+    /// Answers the call Parlor wrote at `pointer`: call this from the module's `parlor_call`.
+    /// - Returns: where the answer is, `pointer << 32 | length`.
+    public func answer(_ pointer: UnsafePointer<UInt8>, _ length: Int32) -> Int64 {
+        let call = (try? JSON(parsing: UnsafeBufferPointer(start: pointer, count: Int(max(0, length))))) ?? .null
+        lastAnswer = answer(call).text
+        let address = lastAnswer.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        return Int64(address) << 32 | Int64(lastAnswer.count)
+    }
+
+    /// The answer frame to `call` (docs/APPS-WASM.md §1).
+    public func answer(_ call: JSON) -> JSON {
+        let id = call["id"].string ?? ""
+        let hook = call["hook"].string ?? ""
+        do throws(AppError) {
+            var result: [(String, JSON)] = [("id", .string(id))]
+            if same(hook, "validate") {
+                try validate(AppMessage(json: call["message"]), replacing: call["head"].isNull ? nil : AppMessage(json: call["head"]))
+                return ["type": "result", "result": .object(result)]
+            }
+            guard !same(hook, "rebase") else { throw AppError.unimplemented }
+            let context = try Context(json: call["context"])
+            var state = call["state"].isNull ? initialState : try State(json: call["state"])
+            var effects = Effects()
+            var closes = false
+            switch hook {
+            case _ where same(hook, "render"):
+                return ["type": "result", "result": ["id": .string(id), "view": body(state: state, context: context).json]]
+            case _ where same(hook, "handle"):
+                try handle(call["action"], state: &state, context: context, effects: &effects)
+            case _ where same(hook, "willBecomeActive"):
+                try willBecomeActive(state: &state, context: context, effects: &effects)
+            case _ where same(hook, "didResignActive"):
+                try didResignActive(state: &state, context: context)
+                closes = true
+            case _ where same(hook, "didSelect"):
+                try didSelect(AppMessage(json: call["message"]), state: &state, context: context, effects: &effects)
+            case _ where same(hook, "didReceive"):
+                try didReceive(AppMessage(json: call["message"]), state: &state, context: context, effects: &effects)
+            default:
+                // A hook this SDK has no place for (didBecomeActive, willResignActive, …), or one
+                // Parlor added later: nothing to do.
+                throw AppError.unimplemented
+            }
+            result.append(("state", state.json))
+            if !effects.list.isEmpty { result.append(("effects", .array(effects.list))) }
+            if !closes, !(effects.dismisses && context.style != .transcript) {
+                result.append(("view", body(state: state, context: context).json))
+            }
+            return ["type": "result", "result": .object(result)]
+        } catch {
+            if error.isUnimplemented { return ["type": "result", "result": ["id": .string(id), "unimplemented": true]] }
+            return ["type": "refuse", "refusal": ["id": .string(id), "code": .string(error.code.rawValue), "message": .string(error.message)]]
+        }
+    }
+}
+
+/// Where Parlor writes a call: `size` bytes the module's allocator gives (docs/APPS-WASM.md §1).
+@_expose(wasm, "parlor_alloc")
+@_cdecl("parlor_alloc")
+public func parlorAlloc(_ size: Int32) -> UnsafeMutableRawPointer? {
+    size < 0 ? nil : UnsafeMutableRawPointer.allocate(byteCount: Int(size), alignment: 16)
+}

@@ -1,0 +1,150 @@
+import ParlorWasmKit
+
+/// Tic-Tac-Toe as one WebAssembly file, in Embedded Swift with ParlorWasmKit: the same game as the
+/// in-server app (Sources/Apps/TicTacToe), one message per move, all in one session; `validate`
+/// refuses forged moves. Built by `parlor apps build examples/tictactoe-wasm`.
+struct TicTacToe: MessagesApp {
+    /// The game on screen (read again from its message's URL on every call), its session, and
+    /// after Rematch the player of O in the new game.
+    struct State: AppState {
+        var url: String?
+        var session: String?
+        var rematchOpponent: ParticipantID?
+
+        init() {}
+
+        init(json: JSON) throws(AppError) {
+            url = json["url"].string
+            session = json["session"].string
+            rematchOpponent = json["rematch"].string.flatMap { ParticipantID($0) }
+        }
+
+        var json: JSON {
+            var members: [(String, JSON)] = []
+            if let url { members.append(("url", .string(url))) }
+            if let session { members.append(("session", .string(session))) }
+            if let rematchOpponent { members.append(("rematch", .string(rematchOpponent.uuid))) }
+            return .object(members)
+        }
+
+        /// The state showing the game `message` carries; a new game when there is no message.
+        init(showing message: AppMessage?) throws(AppError) {
+            guard let message else { return }
+            _ = try Match(message: message)
+            url = message.url
+            session = message.session
+        }
+
+        var match: Match? { url.flatMap { try? Match(url: $0) } }
+    }
+
+    var initialState: State { State() }
+
+    // MARK: View
+
+    func body(state: State, context: Context) -> View {
+        let me = context.localParticipant
+        let match = state.match
+        let game = match?.game ?? Game()
+        return VStack(spacing: 12) {
+            Text(status(of: state, for: me), style: .headline, id: "status")
+            board(game)
+            if let match, game.outcome != .inProgress, match.mark(of: me) != nil {
+                Button("Rematch", action: ["rematch": [:]])
+            }
+        }.view
+    }
+
+    private func board(_ game: Game) -> View {
+        var winningLine: [Int] = []
+        if case .won(_, let line) = game.outcome { winningLine = line }
+        return VStack(spacing: 4) {
+            for row in 0..<3 {
+                HStack(spacing: 4) {
+                    for column in 0..<3 {
+                        let square = row * 3 + column
+                        let mark = game.cells[square]
+                        Button(
+                            mark?.text ?? "", action: ["play": ["square": .int(square)]],
+                            role: winningLine.contains(square) ? .primary : .secondary,
+                            label: "Row \(row + 1), column \(column + 1), \(mark?.text ?? "empty")",
+                            color: winningLine.contains(square) ? nil : mark.map { $0 == .x ? ColorRole.accent : .destructive },
+                            id: "square\(square)")
+                    }
+                }
+            }
+        }.view
+    }
+
+    private func status(of state: State, for me: ParticipantID) -> String {
+        guard let match = state.match else {
+            if let opponent = state.rematchOpponent {
+                return "Rematch against \(opponent.mention): you play X, tap a square to move first."
+            }
+            return "Tap a square to start a game. You play X."
+        }
+        guard match.game.outcome == .inProgress else { return match.caption }
+        let turn = match.game.turn
+        let mine = match.mark(of: me)
+        if mine == turn { return "It's your move! You play \(turn.text)." }
+        if mine != nil { return "Waiting for \(match.player(of: turn)?.mention ?? "someone") to play \(turn.text)." }
+        if let o = match.o { return "\(match.x.mention) (X) is playing \(o.mention) (O). You're watching." }
+        return "Tap a square to play O against \(match.x.mention)."
+    }
+
+    // MARK: Actions
+
+    func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
+        let me = context.localParticipant
+        if let square = action["play"]["square"].int {
+            let next: Match
+            if let match = state.match {
+                next = try match.playing(square, by: me)
+            } else {
+                next = try Match.start(by: me, against: state.rematchOpponent, at: square)
+            }
+            effects.insert(next.message(afterPlaying: square, in: state.session ?? Host.newID()))
+            effects.dismiss()  // As the seed does: the staged move waits in the compose field.
+        } else if !action["rematch"].isNull {
+            guard let match = state.match, match.game.outcome != .inProgress, let opponent = match.opponent(of: me) else {
+                throw AppError(.actionRefused, "Only the two players can ask for a rematch, once the game is over.")
+            }
+            state = State()
+            state.rematchOpponent = opponent
+        } else {
+            throw AppError(.actionRefused, "Tic-Tac-Toe has no such control.")
+        }
+    }
+
+    // MARK: Lifecycle
+
+    func willBecomeActive(state: inout State, context: Context, effects: inout Effects) throws(AppError) {
+        state = try State(showing: context.selectedMessage)
+    }
+
+    func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
+        state = try State(showing: message)
+    }
+
+    func didResignActive(state: inout State, context: Context) throws(AppError) {
+        state = State()
+    }
+
+    // MARK: Host-side checks
+
+    func validate(_ message: AppMessage, replacing head: AppMessage?) throws(AppError) {
+        guard let sender = message.sender else { throw AppError(.actionRefused, "A move must say who made it.") }
+        let match = try Match(message: message)
+        if let head {
+            try Match(message: head).verify(next: match, sentBy: sender)
+        } else {
+            try match.verifyStart(sentBy: sender)
+        }
+    }
+}
+
+@_expose(wasm, "parlor_call")
+@_cdecl("parlor_call")
+func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 {
+    TicTacToe().answer(call, length)
+}

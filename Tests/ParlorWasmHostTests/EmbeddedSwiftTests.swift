@@ -30,4 +30,81 @@ struct EmbeddedSwiftTests {
         #expect(opened.visibleTexts == ["Hello from Embedded Swift"])
         #expect(await simulator.participant("Alice").appError() == nil)
     }
+
+    /// An app of `source` (one Swift file) and `manifest`, built by `WasmAppBuilder` in a folder
+    /// of its own.
+    static func build(_ source: String, manifest: String = #"{"id": "org.example.echo", "name": "Echo", "icon": {"url": "https://example.org/echo.png"}}"#) throws -> (WasmAppBuilder.Report, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wasm-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(source.utf8).write(to: folder.appendingPathComponent("App.swift"))
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let report = try WasmAppBuilder(app: folder).build(to: folder.appendingPathComponent("app.wasm"))
+        return (report, folder)
+    }
+
+    static let echo = #"""
+        import ParlorWasmKit
+
+        struct Echo: MessagesApp {
+            struct State: AppState {
+                var said = ""
+                init() {}
+                init(json: JSON) throws(AppError) { said = json["said"].string ?? "" }
+                var json: JSON { ["said": .string(said)] }
+            }
+            var initialState: State { State() }
+            func body(state: State, context: Context) -> View {
+                VStack {
+                    TextField("Say", text: state.said, id: "say", onSubmit: ["say": TextField.typed])
+                    Text(state.said, id: "said")
+                }.view
+            }
+            func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
+                guard let text = action["say"].string else { throw AppError(.actionRefused, "Echo has no such control.") }
+                guard !text.utf8.isEmpty else { throw AppError(.invalidValue, "Say something.") }
+                state.said = text
+            }
+        }
+
+        @_expose(wasm, "parlor_call") @_cdecl("parlor_call")
+        func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 { Echo().answer(call, length) }
+        """#
+
+    @Test("An app written with ParlorWasmKit and built by WasmAppBuilder reads and writes JSON as Foundation does: text typed with quotes, back-slashes, control characters, accents and emoji comes back in its view exactly; its refusal reaches the person")
+    func kitRoundTrip() async throws {
+        let (report, folder) = try Self.build(Self.echo)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let module = try WasmAppModule(bytes: Array(try Data(contentsOf: report.output)))
+        #expect(module.manifest.name == "Echo" && report.byteCount == module.byteCount)
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [WasmApp.app(module)])
+        let alice = simulator.participant("Alice")
+        _ = try await alice.openApp(named: "Echo")
+        for typed in ["plain", "He said \"hi\" \\ /slash/", "tab\tline\nbreak\u{1}\u{1F}", "Gr\u{FC}\u{DF}e Gru\u{308}\u{DF}e 👩‍👩‍👧‍👦 👋🏽 🇯🇵", "مرحبا \u{200B}\u{FEFF}"] {
+            try await alice.submit(typed, in: "say")
+            let said = await alice.view().visibleTexts.last
+            #expect(said.map { Array($0.unicodeScalars) } == Array(typed.unicodeScalars), "\(typed.debugDescription)")
+        }
+        try await alice.submit("", in: "say")
+        #expect(await alice.appError() == MessagesError(.invalidValue, "Say something."))
+    }
+
+    @Test("parlor apps build says what is wrong: the compiler's own words for an app that does not compile, and where the manifest should be")
+    func buildFailures() throws {
+        let broken = Self.echo.replacingOccurrences(of: "state.said = text", with: "state.said = undefinedName")
+        #expect {
+            _ = try Self.build(broken)
+        } throws: { error in
+            let said = "\(error)"
+            return said.hasPrefix("Building the app failed:") && said.contains("undefinedName") && said.contains("App.swift")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wasm-app-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.echo.utf8).write(to: folder.appendingPathComponent("App.swift"))
+        #expect {
+            _ = try WasmAppBuilder(app: folder)
+        } throws: { error in
+            "\(error)".contains("There is no manifest at \(folder.path)/manifest.json")
+        }
+    }
 }

@@ -147,3 +147,26 @@ public struct Divider: ViewContent {
     public let view = View(json: ["type": "divider"])
     public init() {}
 }
+
+public enum TextFieldKind: String {
+    case text, multiline, date, number, url
+}
+
+public struct TextField: ViewContent {
+    public let view: View
+
+    /// Where the typed text goes in an `onChange` or `onSubmit` action: Parlor puts the text
+    /// there, as a JSON string, before it calls `handle` (`["name": TextField.typed]`).
+    public static let typed: JSON = "\u{2042}parlor.value\u{2042}"
+
+    public init(
+        _ label: String, text: String, id: String, placeholder: String? = nil, kind: TextFieldKind = .text, maxLength: Int = 500,
+        onChange: JSON? = nil, onSubmit: JSON? = nil
+    ) {
+        view = View(json: adding(
+            [("type", "textField"), ("id", .string(id)), ("label", .string(label)), ("text", .string(text)),
+             ("kind", .string(kind.rawValue)), ("maxLength", .int(maxLength))],
+            [("placeholder", placeholder.map { JSON.string($0) }), ("onChange", onChange.map { JSON.string($0.textString) }),
+             ("onSubmit", onSubmit.map { JSON.string($0.textString) })]))
+    }
+}

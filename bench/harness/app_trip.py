@@ -11,6 +11,8 @@ timed from `sendText` to the other player's `message` frame.
 """
 import asyncio
 import json
+import re
+import subprocess
 import time
 import uuid
 
@@ -78,7 +80,8 @@ class Player:
 
 
 class Game:
-    def __init__(self, conversation, x, o):
+    def __init__(self, conversation, x, o, app=APP):
+        self.app = app
         self.conversation = conversation
         self.players = [x, o]
         self.move = 0
@@ -93,7 +96,7 @@ class Game:
         other.drain()
         tapped = now_ns()
         if self.last_message is None:
-            await mover.member.send({"type": protocol.Client.openApp, "conversation": conversation, "app": APP})
+            await mover.member.send({"type": protocol.Client.openApp, "conversation": conversation, "app": self.app})
         else:
             await mover.member.send({"type": protocol.Client.tapMessage, "conversation": conversation, "message": self.last_message})
         found = {}
@@ -108,7 +111,7 @@ class Game:
         _, viewed = await mover.wait(board)
         action = found["action"]
         evented = now_ns()
-        await mover.member.send({"type": protocol.Client.appEvent, "conversation": conversation, "app": APP, "event": {"kind": "action", "action": action}})
+        await mover.member.send({"type": protocol.Client.appEvent, "conversation": conversation, "app": self.app, "event": {"kind": "action", "action": action}})
         _, staged = await mover.wait(lambda f: f["type"] == protocol.Server.staged and f.get("conversation") == conversation and f.get("staged"))
         request = str(uuid.uuid4())
         sending = now_ns()
@@ -163,10 +166,19 @@ async def paced(games, rate, seconds, one):
     return count, failures
 
 
-async def measure(data_dir, config, log, outside=False):
+async def measure(data_dir, config, log, outside=False, wasm=None):
     """The move round trip beside plain messages; with `outside`, Tic-Tac-Toe runs in its own
-    process (`parlor apps run`, on the server's core) instead of in the server."""
-    server = ParlorServer(data_dir, outside=["org.parlor.tictactoe"] if outside else []).start()
+    process (`parlor apps run`, on the server's core) instead of in the server; with `wasm` (a
+    module's path), its Embedded Swift port (examples/tictactoe-wasm) runs as that one
+    WebAssembly file, added with `parlor apps add` before the server starts."""
+    server = ParlorServer(data_dir, outside=["org.parlor.tictactoe"] if outside else [])
+    app = APP
+    if wasm is not None:
+        server.data_dir.mkdir(parents=True, exist_ok=True)
+        added = subprocess.run([str(server.binary), "apps", "add", str(wasm), "--data-dir", str(server.data_dir)],
+                               capture_output=True, text=True, check=True)
+        app = re.search(r"\((org\.[^)]+)\), a WebAssembly app", added.stdout).group(1)
+    server.start()
     members = []
     try:
         names = [f"player{i}" for i in range(config.app_pairs * 2)]
@@ -181,7 +193,7 @@ async def measure(data_dir, config, log, outside=False):
                 member.conversation = conversation
                 members.append(member)
                 pair.append(Player(member))
-            games.append(Game(conversation, *pair))
+            games.append(Game(conversation, *pair, app=app))
         await asyncio.gather(*(m.connect() for m in members))
         histograms = {k: new_histogram() for k in ("tap_to_view", "event_to_staged", "send_to_delivered", "move", "client")}
         warm = {k: new_histogram() for k in histograms}

@@ -9,15 +9,20 @@ import time
 import websockets
 
 import app_trip
-from servers import ParlorServer
+from servers import PARLOR, ParlorServer, ROOT
 
 async def measure(work, config, log):
     log("  in the server:")
     inside = await app_trip.measure(work / "outside-in", config, log)
     log("  in its own process:")
     outside = await app_trip.measure(work / "outside-out", config, log, outside=True)
+    log("  as one WebAssembly file (its Embedded Swift port, examples/tictactoe-wasm):")
+    module = work / "tictactoe.wasm"
+    subprocess.run([str(PARLOR), "apps", "build", str(ROOT / "examples" / "tictactoe-wasm"), "-o", str(module)],
+                   capture_output=True, text=True, check=True)
+    wasm = await app_trip.measure(work / "outside-wasm", config, log, wasm=module)
     connected = await connected_apps(work / "outside-idle", config.outside_apps, log)
-    return {"inside": inside, "outside": outside, "connected": connected}
+    return {"inside": inside, "outside": outside, "wasm": wasm, "wasm_bytes": module.stat().st_size, "connected": connected}
 
 
 ICON = "data:image/svg+xml;utf8,%3Csvg%20xmlns%3D%27http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%27%2F%3E"

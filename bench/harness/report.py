@@ -63,6 +63,8 @@ def checks(results):
     if out_:
         out.append(("app in the server (scenario 7)", out_["inside"]["exactly_once"]))
         out.append(("app in its own process (scenario 7)", out_["outside"]["exactly_once"]))
+        if "wasm" in out_:
+            out.append(("app as one WebAssembly file (scenario 7)", out_["wasm"]["exactly_once"]))
     was = results.get("wasm")
     if was:
         for key, label in (("wasm", "one WebAssembly file"), ("unmetered", "one WebAssembly file, unmetered"), ("process", "its own process")):
@@ -209,6 +211,14 @@ def rows(results):
             table.append((f"7. Tic-tac-toe move with the app in its own process, {q} (ms); the app in the server in the reference column",
                           _fmt(ext["outside"]["move"][q], 1), _fmt(ext["inside"]["move"][q], 1) + " (in the server)", _x(r),
                           "≤ 1.5× at p99" if q == "p99" else "", _met(r is not None and r <= 1.5) if q == "p99" else ""))
+        if "wasm" in ext:
+            for q in ("p50", "p99"):
+                r = _ratio(ext["wasm"]["move"][q], ext["inside"]["move"][q])
+                below = ext["wasm"]["move"]["p99"] < ext["outside"]["move"]["p99"]
+                table.append((f"7. Tic-tac-toe move with the app as one WebAssembly file (its Embedded Swift port, {ext['wasm_bytes'] / 1024:.0f} KiB), {q} (ms); the app in the server in the reference column",
+                              _fmt(ext["wasm"]["move"][q], 1), _fmt(ext["inside"]["move"][q], 1) + " (in the server)", _x(r),
+                              "≤ 1.5× at p99, and below its own process's" if q == "p99" else "",
+                              _met(r is not None and r <= 1.5 and below) if q == "p99" else ""))
         c = ext["connected"]
         table.append((f"7. Server memory per connected app, {c['apps']} apps (KiB); idle CPU {c['idle_cpu'] * 100:.2f}% of a core",
                       _fmt(c["per_app"] / 1024, 1), "—", "—", "reported", ""))
@@ -374,8 +384,11 @@ def write(results, directory, name=None):
     if ext:
         lines += ["## Apps outside the server", "",
                   "The same Tic-Tac-Toe moves, once with the app in the server and once run by `parlor apps run` "
-                  "in its own process on the server's core (the same CPU budget), one after the other in this run.", ""]
-        for label, key in (("in the server", "inside"), ("in its own process", "outside")):
+                  "in its own process on the server's core (the same CPU budget), and once as its Embedded Swift port in one WebAssembly file "
+                  "(examples/tictactoe-wasm, built by `parlor apps build`), one after the other in this run.", ""]
+        for label, key in (("in the server", "inside"), ("in its own process", "outside"), ("as one WebAssembly file", "wasm")):
+            if key not in ext:
+                continue
             h = ext[key]
             lines.append(f"- {label}: whole move p50 {h['move']['p50']:.1f} ms, p99 {h['move']['p99']:.1f} ms "
                          f"(tap → app frame p50 {h['tap_to_view']['p50']:.1f}, appEvent → staged {h['event_to_staged']['p50']:.1f}, "

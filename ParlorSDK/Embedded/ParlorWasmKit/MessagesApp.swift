@@ -40,6 +40,9 @@ public protocol MessagesApp {
     /// Checks a message of this app before Parlor commits it: `head` is the message it replaces in
     /// its session (nil when it starts one). Throw to refuse it; the sender is trusted, the rest not.
     func validate(_ message: AppMessage, replacing head: AppMessage?) throws(AppError)
+    /// `message` was staged on a session head that someone else has since replaced with `head`:
+    /// the message to send instead (the same change made on `head`), or nil to leave it staged.
+    func rebase(_ message: AppMessage, onto head: AppMessage) throws(AppError) -> AppMessage?
 }
 
 extension MessagesApp {
@@ -49,6 +52,7 @@ extension MessagesApp {
     public func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) { throw .unimplemented }
     public func didReceive(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) { throw .unimplemented }
     public func validate(_ message: AppMessage, replacing head: AppMessage?) throws(AppError) { throw .unimplemented }
+    public func rebase(_ message: AppMessage, onto head: AppMessage) throws(AppError) -> AppMessage? { throw .unimplemented }
 }
 
 // MARK: Answering a call
@@ -76,7 +80,12 @@ extension MessagesApp {
                 try validate(AppMessage(json: call["message"]), replacing: call["head"].isNull ? nil : AppMessage(json: call["head"]))
                 return ["type": "result", "result": .object(result)]
             }
-            guard !same(hook, "rebase") else { throw AppError.unimplemented }
+            if same(hook, "rebase") {
+                if let instead = try rebase(AppMessage(json: call["message"]), onto: AppMessage(json: call["head"])) {
+                    result.append(("message", instead.json))
+                }
+                return ["type": "result", "result": .object(result)]
+            }
             let context = try Context(json: call["context"])
             var state = call["state"].isNull ? initialState : try State(json: call["state"])
             var effects = Effects()

@@ -1,5 +1,5 @@
 import Foundation
-import ParlorHost
+@_spi(Hosting) import ParlorHost
 import ParlorKit
 import ParlorTesting
 import ParlorWasmHost
@@ -106,5 +106,26 @@ struct EmbeddedSwiftTests {
         } throws: { error in
             "\(error)".contains("There is no manifest at \(folder.path)/manifest.json")
         }
+    }
+
+    @Test("A game of Tic-Tac-Toe in Embedded Swift runs in instances reused from call to call: its calls fit the module's first megabyte, so Parlor puts it back instead of making a new one")
+    func reusedInstances() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tictactoe-\(UUID().uuidString).wasm")
+        defer { try? FileManager.default.removeItem(at: output) }
+        _ = try WasmAppBuilder(app: Self.root.appendingPathComponent("examples/tictactoe-wasm")).build(to: output)
+        let module = try WasmAppModule(bytes: Array(try Data(contentsOf: output)))
+        let link = WasmAppLink(module: module)
+        let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [AnyMessagesApp(RemoteApp(manifest: module.manifest, link: link))])
+        let alice = simulator.participant("Alice"), bob = simulator.participant("Bob")
+        _ = try await alice.openApp(named: module.manifest.name)
+        try await alice.tap("square4")
+        _ = try await alice.sendStaged()
+        for (person, square) in [(bob, 0), (alice, 8), (bob, 2)] {
+            _ = try await person.tapLatestMessage()
+            try await person.tap("square\(square)")
+            _ = try await person.sendStaged()
+        }
+        let made = link.instancesMade
+        #expect(made >= 1 && made <= WasmAppLink.maxConcurrentCalls, "\(made) instances for a game of some twenty calls")
     }
 }

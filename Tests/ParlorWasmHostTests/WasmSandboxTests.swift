@@ -354,6 +354,56 @@ struct WasmSandboxTests {
         }
     }
 
+    /// Traps when an earlier call's mark is still there (in memory, in a global the module does
+    /// not export, or in a table slot), then leaves its own marks.
+    static let marker = module(
+        body: """
+            (if (i32.eq (i32.load8_u (i32.const 300)) (i32.const 1)) (then unreachable))
+            (if (global.get $seen) (then unreachable))
+            (if (i32.eqz (ref.is_null (table.get $t (i32.const 1)))) (then unreachable))
+            (i32.store8 (i32.const 300) (i32.const 1))
+            (global.set $seen (i32.const 1))
+            (table.set $t (i32.const 1) (table.get $t (i32.const 0)))
+            """,
+        extra: "(global $seen (mut i32) (i32.const 0)) (table $t 2 2 funcref) (elem (i32.const 0) $mark) (func $mark)")
+
+    @Test("Calls reuse an instance, each starting as a new one would: what a call left in memory, in a global the module does not export or in a table is gone for the next, on every lane")
+    func reusedAsNew() async throws {
+        let link = try Self.link(Self.marker)
+        for _ in 0..<6 {
+            let call = Self.call()
+            #expect(try await link.call(call, container: nil, upload: nil).id == call.id)
+        }
+        #expect(link.instancesMade == 1, "one call at a time: one lane, one instance, reused")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<12 {
+                group.addTask { _ = try await link.call(Self.call(), container: nil, upload: nil) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(link.instancesMade <= WasmAppLink.maxConcurrentCalls, "at most one instance per lane")
+    }
+
+    @Test("An instance that trapped, or whose memory grew, is not used again; a module whose state Parlor cannot put back (a passive data segment) gets a new instance per call")
+    func notReused() async throws {
+        let trapsOnHandle = try Self.link(Self.module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then unreachable))"))
+        _ = try await trapsOnHandle.call(Self.call(), container: nil, upload: nil)
+        #expect(await Self.failure(trapsOnHandle, Self.call(.handle))?.code == .appUnavailable)
+        _ = try await trapsOnHandle.call(Self.call(), container: nil, upload: nil)
+        #expect(trapsOnHandle.instancesMade == 2, "the trapped instance was dropped")
+
+        let grower = try Self.link(Self.module(body: "(drop (memory.grow (i32.const 1)))"))
+        for _ in 0..<3 { _ = try await grower.call(Self.call(), container: nil, upload: nil) }
+        #expect(grower.instancesMade == 3)
+
+        let passive = try Self.link(Self.module(body: "(memory.init $later (i32.const 400) (i32.const 0) (i32.const 2)) (data.drop $later)", extra: #"(data $later "hi")"#))
+        for _ in 0..<3 {
+            let call = Self.call()
+            #expect(try await passive.call(call, container: nil, upload: nil).id == call.id, "memory.init works in every call: its segment is there again")
+        }
+        #expect(passive.instancesMade == 3)
+    }
+
     /// A container holding `values`.
     final class Container: AppContainer {
         let values: [String: Data]

@@ -187,19 +187,20 @@ def test_an_app_in_its_own_process_keeps_score_across_a_restart(server, browsers
 
 
 @pytest.mark.flow
-def test_an_app_that_is_one_webassembly_file_is_added_and_played_by_two(server, browsers, artifacts, tmp_path):
-    # Tic-Tac-Toe ported to Embedded Swift with ParlorWasmKit (examples/tictactoe-wasm), built as
-    # one .wasm file by `parlor apps build` with the Swift toolchain alone; the operator adds the
-    # file to the running server, and nothing else runs: no process, no credential. (Dice in C,
-    # the other Wasm example, is played in the simulator and on two nodes.)
-    module = tmp_path / "tictactoe.wasm"
-    built = subprocess.run([str(parlor_binary()), "apps", "build", str(ROOT / "examples" / "tictactoe-wasm"), "-o", str(module)],
-                           capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert built.returncode == 0, built.stderr
-    added = subprocess.run([str(parlor_binary()), "apps", "add", str(module), "--data-dir", server.data_dir],
-                           capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert added.returncode == 0, added.stderr
-    assert "Added Tic-Tac-Toe (Wasm) (org.example.tictactoe-wasm), a WebAssembly app" in added.stdout, added.stdout
+def test_apps_that_are_one_webassembly_file_are_added_and_used_by_two(server, browsers, artifacts, tmp_path):
+    # Tic-Tac-Toe and Quick Poll ported to Embedded Swift with ParlorWasmKit (examples/*-wasm),
+    # each built as one .wasm file by `parlor apps build` with the Swift toolchain alone; the
+    # operator adds the files to the running server, and nothing else runs: no process, no
+    # credential. (Dice in C, the other Wasm example, is played in the simulator and on two nodes.)
+    for example, announced in (("tictactoe-wasm", "Tic-Tac-Toe (Wasm) (org.example.tictactoe-wasm)"), ("poll-wasm", "Poll (Wasm) (org.example.poll-wasm)")):
+        module = tmp_path / f"{example}.wasm"
+        built = subprocess.run([str(parlor_binary()), "apps", "build", str(ROOT / "examples" / example), "-o", str(module)],
+                               capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert built.returncode == 0, built.stderr
+        added = subprocess.run([str(parlor_binary()), "apps", "add", str(module), "--data-dir", server.data_dir],
+                               capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert added.returncode == 0, added.stderr
+        assert f"Added {announced}, a WebAssembly app" in added.stdout, added.stdout
     alice, bob = alice_and_bob(browsers)
     name = "Tic-Tac-Toe (Wasm)"
 
@@ -230,6 +231,26 @@ def test_an_app_that_is_one_webassembly_file_is_added_and_played_by_two(server, 
     bob.wait(lambda: "It's not your turn: waiting for Alice to play X." in bob.surface_text(), "the refusal in words")
     bob.shot("wasm-tictactoe-out-of-turn")
     assert "not responding" not in bob.surface_text()
+    bob.press_in_app(f"Close {name}")
+    bob.wait_surface_closed()
+
+    # The poll: Alice asks, Bob votes from the bubble, and the one bubble counts it for both.
+    open_added_app(alice, "Poll (Wasm)")
+    alice.type_in_app("Question", "Lunch? 🍕")
+    alice.type_in_app("Option 1", "Pizza")
+    alice.type_in_app("Option 2", "Sushi")
+    alice.press_in_app("Create")
+    alice.wait_for_staged("Lunch? 🍕")
+    alice.send()
+    bob.wait_for_card("Lunch? 🍕")
+    bob.tap_card("Lunch? 🍕")
+    bob.wait_for_surface("Poll (Wasm)", style="expanded")
+    bob.press_in_app("Pizza: 0")
+    bob.wait_for_staged("Pizza 1")
+    bob.send()
+    for person in (alice, bob):
+        person.wait(lambda p=person: any("Pizza 1 · Sushi 0" in p.card_text(card) for card in p.app_cards()), "the poll bubble with Bob's vote")
+    bob.shot("wasm-poll-voted")
 
 
 @pytest.mark.flow

@@ -17,6 +17,9 @@ public struct WasmAppBuilder: Sendable {
     public var manifestFile: URL
     /// The 64 KiB pages the module's memory may grow to (4 MiB by default; Parlor's limit is 256).
     public var maxMemoryPages = 64
+    /// The pages the module starts with (1 MiB): a call whose memory stays within them leaves an
+    /// instance Parlor can reuse for the next call (`WasmResetPlan`); one that grows it does not.
+    public var initialMemoryPages = 16
     /// Where ParlorWasmKit's sources are.
     public var kit: URL = WasmAppBuilder.kitFolder
 
@@ -88,16 +91,21 @@ public struct WasmAppBuilder: Sendable {
         let appObject = work.appendingPathComponent("app.o").path
         try Self.run(swiftc, flags + ["-I", work.path, "-module-name", "App"] + sources.map(\.path) + ["-c", "-o", appObject],
             what: "the app", embedded: true)
+        // The kit's C: the runtime, and whatever else it keeps in C (the linker takes only what is used).
         let clang = try Self.tool("clang", environment: "CLANG", beside: swiftc)
-        let runtimeObject = work.appendingPathComponent("runtime.o").path
-        try Self.run(clang, ["--target=wasm32", "-nostdlib", "-Os", "-c", kit.appendingPathComponent("runtime.c").path, "-o", runtimeObject],
-            what: "ParlorWasmKit's runtime")
+        var cObjects: [String] = []
+        for name in kitSources where name.hasSuffix(".c") {
+            let object = work.appendingPathComponent("\(name).o").path
+            try Self.run(clang, ["--target=wasm32", "-nostdlib", "-Os", "-c", kit.appendingPathComponent(name).path, "-o", object],
+                what: "ParlorWasmKit's \(name)")
+            cObjects.append(object)
+        }
         let linker = try Self.tool("wasm-ld", environment: "WASM_LD", beside: swiftc)
         let linked = work.appendingPathComponent("app.wasm")
         try Self.run(linker, [
             "--no-entry", "--export=\(WasmABI.allocExport)", "--export=\(WasmABI.callExport)",
-            "--max-memory=\(maxMemoryPages * 65536)", "--strip-debug", appObject, kitObject, runtimeObject, "-o", linked.path,
-        ], what: "the module")
+            "--max-memory=\(maxMemoryPages * 65536)", "--initial-memory=\(initialMemoryPages * 65536)", "--strip-debug", appObject, kitObject,
+        ] + cObjects + ["-o", linked.path], what: "the module")
         do {
             let module = try Data(contentsOf: linked)
             let bytes = Self.withManifest(Array(module), manifest: Array(manifest))

@@ -5,8 +5,8 @@ import Foundation
 import ParlorKit
 import Synchronization
 
-/// A WebAssembly app as any other app to the host: a `RemoteApp` whose link runs each call in a
-/// new instance of the module instead of sending it over a socket, so the lifecycle, the rules
+/// A WebAssembly app as any other app to the host: a `RemoteApp` whose link runs each call in an
+/// instance of the module (each call starting as in a new one) instead of sending it over a socket, so the lifecycle, the rules
 /// and every limit are the ones every app is held to.
 ///
 /// ```swift
@@ -36,6 +36,16 @@ public final class WasmAppLink: AppLink, Sendable {
     /// The most calls of one app that run at once.
     public static let maxConcurrentCalls = 4
 
+    /// How many instances of the module this link has made: one per lane while calls end well and
+    /// the module can be reset (`WasmResetPlan`), one per call otherwise.
+    public var instancesMade: Int { instances.load(ordering: .relaxed) }
+    private let instances = Atomic<Int>(0)
+
+    private func instantiate() throws(MessagesError) -> WasmInstance {
+        instances.add(1, ordering: .relaxed)
+        return try WasmInstance(module: module)
+    }
+
     public init(module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.module = module
         self.log = log
@@ -45,7 +55,7 @@ public final class WasmAppLink: AppLink, Sendable {
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
         if unimplemented.withLock({ $0.contains(call.hook) }) { return AppWire.Result(id: call.id, unimplemented: true) }
         let input = Array(AppWire.encode(call))
-        let environment = WasmCall.Environment(container: container, now: Date(), log: log)
+        let environment = WasmInstance.Environment(container: container, now: Date(), log: log)
         let module = module
         let name = module.manifest.name
         let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { continuation in
@@ -59,8 +69,12 @@ public final class WasmAppLink: AppLink, Sendable {
                     lane.calls.subtract(1, ordering: .relaxed)
                 }
                 answered.resume(Result { () throws(MessagesError) -> [UInt8] in
-                    let run = try WasmCall(module: module, environment: environment, watchdog: watchdog)
-                    return try run.run(input)
+                    // The lane's instance, put back as it started after its last call, or a new one.
+                    let instance: WasmInstance
+                    if let spare = lane.spare.take() { instance = spare } else { instance = try self.instantiate() }
+                    let answer = try instance.run(input, environment: environment, watchdog: watchdog)
+                    if instance.reset() { lane.spare.keep(instance) }
+                    return answer
                 }.mapError { $0 })
             }
             // Past the deadline (a call waiting behind others on its lane or on a container read, or
@@ -95,10 +109,25 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 }
 
-/// One of an app's lanes: a serial queue and the calls in it (running or waiting).
+/// One of an app's lanes: a serial queue, the calls in it (running or waiting), and the instance
+/// its calls reuse.
 private final class Lane: Sendable {
     let queue: DispatchQueue
     let calls = Atomic<Int>(0)
+    let spare = Spare()
+
+    /// The instance a lane's next call may use. Only the lane's serial queue takes and keeps it,
+    /// so one instance never runs two calls at once.
+    final class Spare: @unchecked Sendable {
+        private var instance: WasmInstance?
+
+        func take() -> WasmInstance? {
+            defer { instance = nil }
+            return instance
+        }
+
+        func keep(_ instance: WasmInstance) { self.instance = instance }
+    }
 
     init(queue: DispatchQueue) {
         self.queue = queue

@@ -21,6 +21,9 @@ public struct WasmAppModule: Sendable {
     public let byteCount: Int
     let module: Module
     let engine: EngineBox
+    /// What the host puts back after each call so that an instance can answer the next one; nil:
+    /// each call runs in a new instance.
+    let resetPlan: WasmResetPlan?
 
     /// Reads and checks `bytes`.
     /// - Parameters:
@@ -65,12 +68,19 @@ public struct WasmAppModule: Sendable {
         self.manifest = manifest
         self.limits = limits
         byteCount = bytes.count
-        self.module = module
+        // Rewritten so that the host can put back what the module keeps between calls; a module
+        // it cannot do that for runs each call in a new instance.
+        if let prepared = WasmResetPlan.prepare(bytes), let rewritten = try? parseWasm(bytes: prepared.bytes) {
+            self.module = rewritten
+            resetPlan = prepared.plan
+        } else {
+            self.module = module
+            resetPlan = nil
+        }
         engine = EngineBox(metered: limits.fuelPerCall > 0)
         // Instantiated once now, so that what only an instance shows (the memory's limits, the
-        // exports' signatures, a start function that traps) refuses the module here, not at a call.
-        let run = try WasmCall(module: self, environment: .inspection)
-        try run.checkExports()
+        // exports' signatures) refuses the module here, not at a call.
+        try WasmInstance(module: self).checkExports()
     }
 }
 

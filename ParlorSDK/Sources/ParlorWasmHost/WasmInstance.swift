@@ -6,12 +6,15 @@ import ParlorKit
 import Synchronization
 @_spi(Fuzzing) import WasmKit
 
-/// One call of a WebAssembly app: a new instance of its module (so a call starts from the
-/// module's own memory, never from what another person's call left there), the call's JSON
+/// An instance of a WebAssembly app's module, which answers calls one at a time: the call's JSON
 /// written into it, `parlor_call` run under the fuel budget, and the answer read back within
-/// bounds. Synchronous, on the thread that runs it: `WasmAppLink` runs it off Swift's
-/// cooperative threads, since a container read waits.
-struct WasmCall {
+/// bounds. After a call that ended well, `reset()` puts back everything the module keeps (its
+/// memory's first image, its mutable globals, its tables: `WasmResetPlan`), so the next call,
+/// another person's, starts as in a new instance and never from what this one left; the code
+/// WasmKit translated stays. A module without a plan, an instance that trapped, ran out of fuel
+/// or grew its memory, is not used again. Synchronous, on the thread that runs it: `WasmAppLink`
+/// runs it off Swift's cooperative threads (a container read waits), one call at a time.
+final class WasmInstance {
     /// What the host functions of one call answer from.
     struct Environment: Sendable {
         /// The person's container (nil: every read answers "nothing stored").
@@ -29,31 +32,70 @@ struct WasmCall {
     private let instance: Instance
     private let limits: WasmLimits
     private let name: String
+    private let call: CallState
+    /// What `reset()` puts back; nil when the module has no plan.
+    private let image: Image?
 
-    /// Instantiates `module` for one call.
-    /// - Parameter watchdog: holds the call's store while it runs, so that a call past its
-    ///   deadline can be stopped from another thread.
+    /// The state the instance started from, as `WasmResetPlan` names it.
+    private struct Image {
+        var memory: [UInt8]
+        var globals: [(Global, Value)]
+        var tables: [(Table, [Reference])]
+    }
+
+    /// Instantiates `module`.
     /// - Throws: `invalidValue` when it cannot be instantiated (for a module being added), with the reason.
-    init(module: WasmAppModule, environment: Environment, watchdog: Watchdog? = nil) throws(MessagesError) {
+    init(module: WasmAppModule) throws(MessagesError) {
         store = Store(engine: module.engine.engine)
         // Memory and tables cannot grow past the limits, whatever the module declares.
         store.resourceLimiter = Limiter(maxMemoryBytes: Self.memoryBytes(module.limits))
-        watchdog?.watch(store)
         limits = module.limits
         name = module.manifest.name
-        // The start function, if any, runs under the same budget as the call.
-        if module.limits.fuelPerCall > 0 { store.fuel = Fuel(remaining: module.limits.fuelPerCall) }
+        call = CallState()
+        // Instantiating runs no code (a start function is refused), but a metered store needs fuel.
+        if limits.fuelPerCall > 0 { store.fuel = Fuel(remaining: limits.fuelPerCall) }
         var imports = Imports()
         for function in WasmABI.HostFunction.allCases {
-            imports.define(
-                module: WasmABI.importModule, name: function.rawValue,
-                Self.hostFunction(function, store: store, environment: environment))
+            imports.define(module: WasmABI.importModule, name: function.rawValue, Self.hostFunction(function, store: store, call: call))
         }
         do {
             instance = try module.module.instantiate(store: store, imports: imports)
         } catch {
             throw MessagesError(.invalidValue, "The module cannot start: \(error).")
         }
+        if let plan = module.resetPlan, let memory = instance.exports[memory: WasmABI.memoryExport] {
+            var globals: [(Global, Value)] = []
+            for name in plan.globals {
+                guard let global = instance.exports[global: name] else { image = nil; return }
+                globals.append((global, global.value))
+            }
+            var tables: [(Table, [Reference])] = []
+            for name in plan.tables {
+                guard let table = instance.exports[table: name] else { image = nil; return }
+                tables.append((table, (0..<Int(table.type.limits.min)).map { table[$0] }))
+            }
+            image = Image(memory: memory.withUnsafeBufferPointer(offset: 0, count: memory.byteCount) { Array($0) }, globals: globals, tables: tables)
+        } else {
+            image = nil
+        }
+    }
+
+    /// Puts back what the module keeps, for the next call; false when this instance cannot be
+    /// used again (no plan, or its memory grew).
+    func reset() -> Bool {
+        guard let image, let memory = instance.exports[memory: WasmABI.memoryExport], memory.byteCount == image.memory.count else {
+            return false
+        }
+        memory.withUnsafeMutableBufferPointer(offset: 0, count: image.memory.count) { $0.copyBytes(from: image.memory) }
+        do {
+            for (global, value) in image.globals { try global.assign(value) }
+        } catch {
+            return false
+        }
+        for (table, elements) in image.tables {
+            for (index, element) in elements.enumerated() { table[index] = element }
+        }
+        return true
     }
 
     private static func memoryBytes(_ limits: WasmLimits) -> Int {
@@ -88,9 +130,14 @@ struct WasmCall {
         }
     }
 
-    /// Runs the call and reads its answer.
+    /// Runs a call and reads its answer.
+    /// - Parameter watchdog: holds the instance's store while the call runs, so that a call past
+    ///   its deadline can be stopped from another thread.
     /// - Throws: `appUnavailable` for a trap, an exhausted budget, or an answer out of bounds or too large.
-    func run(_ input: [UInt8]) throws(MessagesError) -> [UInt8] {
+    func run(_ input: [UInt8], environment: Environment, watchdog: Watchdog? = nil) throws(MessagesError) -> [UInt8] {
+        call.begin(environment)
+        if limits.fuelPerCall > 0 { store.fuel = Fuel(remaining: limits.fuelPerCall) }
+        watchdog?.watch(store)
         guard let memory = instance.exports[memory: WasmABI.memoryExport],
             let alloc = instance.exports[function: WasmABI.allocExport],
             let call = instance.exports[function: WasmABI.callExport]
@@ -129,7 +176,7 @@ struct WasmCall {
         let maxMemoryBytes: Int
         init(maxMemoryBytes: Int) { self.maxMemoryBytes = maxMemoryBytes }
         func limitMemoryGrowth(to desired: Int) throws -> Bool { desired <= maxMemoryBytes }
-        func limitTableGrowth(to desired: Int) throws -> Bool { desired <= WasmCall.maxTableElements }
+        func limitTableGrowth(to desired: Int) throws -> Bool { desired <= WasmInstance.maxTableElements }
     }
 
     private func unavailable(_ reason: String) -> MessagesError {
@@ -151,17 +198,25 @@ struct WasmCall {
 
     // MARK: Host functions
 
-    /// What one call's host functions share: its log lines and container reads so far.
-    private final class Counters: Sendable {
+    /// What the host functions answer from during the call that runs: its environment, and its
+    /// log lines, container reads and random bytes so far (each call starts from none).
+    private final class CallState: Sendable {
+        private let current = Mutex<Environment>(.inspection)
         let logLines = Atomic<Int>(0)
         let reads = Atomic<Int>(0)
         let randomBytes = Atomic<Int>(0)
+
+        func begin(_ environment: Environment) {
+            current.withLock { $0 = environment }
+            logLines.store(0, ordering: .relaxed)
+            reads.store(0, ordering: .relaxed)
+            randomBytes.store(0, ordering: .relaxed)
+        }
+
+        var environment: Environment { current.withLock { $0 } }
     }
 
-    private static func hostFunction(
-        _ function: WasmABI.HostFunction, store: Store, environment: Environment
-    ) -> Function {
-        let counters = Counters()
+    private static func hostFunction(_ function: WasmABI.HostFunction, store: Store, call counters: CallState) -> Function {
         let signature = function.signature
         let type = FunctionType(
             parameters: signature.parameters.map(\.valueType), results: signature.results.map(\.valueType))
@@ -175,6 +230,7 @@ struct WasmCall {
                 else { throw HostFault("a host function was given a place outside the module's memory") }
                 return (UInt64(offset), Int(count))
             }
+            let environment = counters.environment
             switch function {
             case .log:
                 let (offset, count) = try bytes(arguments[0], arguments[1])

@@ -1,5 +1,5 @@
 /* What Embedded Swift calls without a libc: memory functions and an allocator. Each call of a
- * Parlor app runs in a new instance, so the allocator never needs to give memory back. */
+ * Parlor app starts as in a new instance, so the allocator never needs to give memory back. */
 typedef unsigned long size_t;
 
 static unsigned char heap[2 * 1024 * 1024];

@@ -1,7 +1,7 @@
 /* What Embedded Swift calls without a libc, for a Parlor app (docs/APPS-WASM.md §6): the memory
  * functions, and an allocator that takes memory from the end of the module's data and grows the
- * memory as it needs, up to the maximum the module declares. Each call of a Parlor app runs in a
- * new instance, so nothing is given back. Built by the Swift toolchain's clang (--target=wasm32). */
+ * memory as it needs, up to the maximum the module declares. Each call of a Parlor app starts as in a
+ * new instance (its memory put back as it was), so nothing is given back. Built by the Swift toolchain's clang (--target=wasm32). */
 typedef unsigned long size_t;
 
 /* Parlor's host functions (docs/APPS-WASM.md §2), called by Host.swift through these C functions;

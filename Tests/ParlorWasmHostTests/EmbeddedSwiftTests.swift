@@ -33,12 +33,17 @@ struct EmbeddedSwiftTests {
 
     /// An app of `source` (one Swift file) and `manifest`, built by `WasmAppBuilder` in a folder
     /// of its own.
-    static func build(_ source: String, manifest: String = #"{"id": "org.example.echo", "name": "Echo", "icon": {"url": "https://example.org/echo.png"}}"#) throws -> (WasmAppBuilder.Report, URL) {
+    static func build(
+        _ source: String, manifest: String = #"{"id": "org.example.echo", "name": "Echo", "icon": {"url": "https://example.org/echo.png"}}"#,
+        toolchainUnicode: Bool = true
+    ) throws -> (WasmAppBuilder.Report, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wasm-app-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(source.utf8).write(to: folder.appendingPathComponent("App.swift"))
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
-        let report = try WasmAppBuilder(app: folder).build(to: folder.appendingPathComponent("app.wasm"))
+        var builder = try WasmAppBuilder(app: folder)
+        builder.usesToolchainUnicodeData = toolchainUnicode
+        let report = try builder.build(to: folder.appendingPathComponent("app.wasm"))
         return (report, folder)
     }
 
@@ -86,6 +91,24 @@ struct EmbeddedSwiftTests {
         }
         try await alice.submit("", in: "say")
         #expect(await alice.appError() == MessagesError(.invalidValue, "Say something."))
+    }
+
+    @Test("A kit app compares, hashes and changes the case of Strings as Swift does (the Unicode data linked in: the toolchain's, or the kit's generated tables): é typed decomposed equals the composed é, is one key of a Set, and lowercases", arguments: [true, false])
+    func unicodeStrings(toolchainUnicode: Bool) async throws {
+        let unicode = Self.echo.replacingOccurrences(
+            of: "state.said = text",
+            with: #"state.said = "\(text.lowercased()) \(text == "CAFÉ" ? "same" : "different") \(Set([text, "CAFÉ"]).count) \(["ß": 1][text.lowercased()] ?? 0)""#)
+        let (report, folder) = try Self.build(unicode, toolchainUnicode: toolchainUnicode)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let simulator = ConversationSimulator(participants: ["Alice"], hosting: [WasmApp.app(try WasmAppModule(bytes: Array(try Data(contentsOf: report.output))))])
+        let alice = simulator.participant("Alice")
+        _ = try await alice.openApp(named: "Echo")
+        try await alice.submit("CAFE\u{301}", in: "say")
+        #expect(await alice.view().visibleTexts.last == "cafe\u{301} same 1 0")
+        try await alice.submit("Café", in: "say")
+        #expect(await alice.view().visibleTexts.last == "café different 2 0")
+        try await alice.submit("ß", in: "say")
+        #expect(await alice.view().visibleTexts.last == "ß different 2 1")
     }
 
     @Test("parlor apps build says what is wrong: the compiler's own words for an app that does not compile, and where the manifest should be")

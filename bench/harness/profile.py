@@ -141,6 +141,14 @@ async def load(scenario, tool, out, seconds, rate, work):
         module = work / "dice.wasm"
         subprocess.run([str(wasm.DICE_C / "build"), str(module)], check=True, capture_output=True)
         await wasm.wasm_rolls(work / "wasm", config, print, module)
+    elif scenario == "wasm-tictactoe":
+        # Tic-Tac-Toe's Embedded Swift port as one WebAssembly file, played by pairs (scenario 7's third part).
+        config = SimpleNamespace(app_pairs=4, app_rate=rate / 100, app_seconds=seconds)
+        module = work / "tictactoe.wasm"
+        import servers
+        subprocess.run([str(servers.PARLOR), "apps", "build", str(ROOT / "examples" / "tictactoe-wasm"), "-o", str(module)],
+                       check=True, capture_output=True)
+        await app_trip.measure(work / "wasm-tictactoe", config, print, wasm=module)
     elif scenario == "reads":
         # Mostly reads (each moving the mark by one), after the messages they read are written.
         count = int(rate * seconds)
@@ -172,7 +180,7 @@ def demangle(text):
 
 def main():
     parser = argparse.ArgumentParser(prog="bench/profile")
-    parser.add_argument("scenario", choices=["fanout", "app", "wasm", "durable", "idle", "cluster", "reads", "prosody-fanout", "ejabberd-fanout"])
+    parser.add_argument("scenario", choices=["fanout", "app", "wasm", "wasm-tictactoe", "durable", "idle", "cluster", "reads", "prosody-fanout", "ejabberd-fanout"])
     parser.add_argument("--connections", type=int, default=500, help="idle sessions (with --tool massif)")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=float, default=500.0, help="deliveries/s for fanout and cluster; moves/s ×100 for app; reads/s for reads")

@@ -158,7 +158,9 @@ class ParlorServer(Server):
             if not line:
                 raise RuntimeError(f"parlor exited ({self.process.poll()}); see {self.data_dir / 'parlor.log'}")
             if b"Parlor is running" in line:
-                for _ in self.outside:
+                # Each outside app's line follows, among the others the server prints then (where
+                # its metrics and docs are), all written at once.
+                while len(self.credentials) < len(self.outside):
                     found = re.search(rb"PARLOR_APP_SECRET=\$\(cat (\S+)\) parlor apps run (\S+)", self.process.stdout.readline())
                     if found:
                         self.credentials[found.group(2).decode()] = Path(found.group(1).decode()).read_text().strip()

@@ -98,10 +98,9 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
     public init(nilLiteral: ()) { self = .null }
 }
 
-/// Whether two strings hold the same bytes. Embedded Swift's `==` on strings compares them as
-/// Unicode says (é written one way or two), which needs Unicode tables this toolchain does not
-/// give wasm32; apps compare what they wrote themselves (ids, names of actions), so bytes are what
-/// they mean.
+/// Whether two strings hold the same bytes: what the kit compares ids, names and keys it wrote
+/// itself with. `==` compares as Unicode says (é written one way or two equal), which is what an
+/// app means for text people typed; it works too (`parlor apps build` links the Unicode data).
 public func same(_ a: String, _ b: String) -> Bool {
     a.utf8.elementsEqual(b.utf8)
 }

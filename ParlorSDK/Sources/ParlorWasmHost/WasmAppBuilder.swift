@@ -20,6 +20,9 @@ public struct WasmAppBuilder: Sendable {
     /// The pages the module starts with (1 MiB): a call whose memory stays within them leaves an
     /// instance Parlor can reuse for the next call (`WasmResetPlan`); one that grows it does not.
     public var initialMemoryPages = 16
+    /// Whether the toolchain's own Unicode data library is linked when it has one (else, or when
+    /// false, the kit's generated tables: Unicode 15.0).
+    public var usesToolchainUnicodeData = true
     /// Where ParlorWasmKit's sources are.
     public var kit: URL = WasmAppBuilder.kitFolder
 
@@ -91,21 +94,25 @@ public struct WasmAppBuilder: Sendable {
         let appObject = work.appendingPathComponent("app.o").path
         try Self.run(swiftc, flags + ["-I", work.path, "-module-name", "App"] + sources.map(\.path) + ["-c", "-o", appObject],
             what: "the app", embedded: true)
-        // The kit's C: the runtime, and whatever else it keeps in C (the linker takes only what is used).
+        // The kit's C: the runtime, and whatever else it keeps in C (the linker takes only what is
+        // used). The Unicode data the standard library reads to compare, hash or change the case of
+        // Strings: the toolchain's own library for wasm32 when it has one (the data native Swift
+        // has), else the kit's tables generated from Debian's Unicode 15.0 (tools/generate_unicode_tables.py).
         let clang = try Self.tool("clang", environment: "CLANG", beside: swiftc)
-        var cObjects: [String] = []
-        for name in kitSources where name.hasSuffix(".c") {
+        let unicodeLibrary = usesToolchainUnicodeData ? Self.unicodeDataTables(beside: swiftc) : nil
+        var runtimeInputs: [String] = unicodeLibrary.map { [$0.path] } ?? []
+        for name in kitSources where name.hasSuffix(".c") && !(unicodeLibrary != nil && name == Self.generatedUnicodeTables) {
             let object = work.appendingPathComponent("\(name).o").path
             try Self.run(clang, ["--target=wasm32", "-nostdlib", "-Os", "-c", kit.appendingPathComponent(name).path, "-o", object],
                 what: "ParlorWasmKit's \(name)")
-            cObjects.append(object)
+            runtimeInputs.append(object)
         }
         let linker = try Self.tool("wasm-ld", environment: "WASM_LD", beside: swiftc)
         let linked = work.appendingPathComponent("app.wasm")
         try Self.run(linker, [
             "--no-entry", "--export=\(WasmABI.allocExport)", "--export=\(WasmABI.callExport)",
             "--max-memory=\(maxMemoryPages * 65536)", "--initial-memory=\(initialMemoryPages * 65536)", "--strip-debug", appObject, kitObject,
-        ] + cObjects + ["-o", linked.path], what: "the module")
+        ] + runtimeInputs + ["-o", linked.path], what: "the module")
         do {
             let module = try Data(contentsOf: linked)
             let bytes = Self.withManifest(Array(module), manifest: Array(manifest))
@@ -122,6 +129,16 @@ public struct WasmAppBuilder: Sendable {
         let name = Array(WasmABI.manifestSection.utf8)
         let body = leb128(name.count) + name + manifest
         return module + [0] + leb128(body.count) + body
+    }
+
+    /// The kit's own Unicode tables, used when the toolchain has none for wasm32.
+    static let generatedUnicodeTables = "unicode_tables.c"
+
+    /// The toolchain's Unicode data library for Embedded Swift on wasm32, if it has one.
+    static func unicodeDataTables(beside swiftc: URL) -> URL? {
+        let library = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a")
+        return FileManager.default.fileExists(atPath: library.path) ? library : nil
     }
 
     static func leb128(_ value: Int) -> [UInt8] {

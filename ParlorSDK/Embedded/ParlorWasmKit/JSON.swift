@@ -144,24 +144,45 @@ extension JSON {
     }
 
     static func writeString(_ text: String, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-            case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-            case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
-            case 0..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
+        // Runs of bytes that need no escape are copied whole: this is most of every answer (an
+        // SVG in a data URL, a caption), and byte by byte it is what an interpreter spends its time on.
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var start = 0
+            for index in 0..<bytes.count where needsEscape(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                writeEscaped(bytes[index], to: &out)
+                start = index + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
+        }
+        if copied == nil {
+            for byte in text.utf8 {
+                if needsEscape(byte) { writeEscaped(byte, to: &out) } else { out.append(byte) }
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    static func writeEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            out.append(UInt8(ascii: "\\"))
+            out.append(byte)
+        case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
+        case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
+        case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+        case 0..<0x20:
+            out.append(contentsOf: "\\u00".utf8)
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        default: out.append(byte)
+        }
     }
 }
 
@@ -311,6 +332,12 @@ struct JSONReader {
         index += 1  // the opening quote
         var out: [UInt8] = []
         while true {
+            // A run without escapes is copied whole.
+            let run = index
+            while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                index += 1
+            }
+            if index > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
             guard index < bytes.count else { throw fail() }
             let byte = bytes[index]
             index += 1

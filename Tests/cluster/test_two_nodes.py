@@ -792,3 +792,66 @@ def test_a_webassembly_app_added_on_one_node_answers_on_the_other_is_upgraded_in
     finally:
         for node in nodes:
             node.stop()
+
+
+def test_a_group_photo_and_what_someone_says_about_themselves_reach_a_member_on_the_other_node(database):
+    """Set through node A, read through node B at once: a group's photo (the image fetched there by
+    a member only), and a person's about in a 1:1 with them, told live to the other's socket."""
+    node_a, node_b = Node(database).start(), Node(database).start()
+    try:
+        alice_token, bob_token, direct = setup_conversation(node_a)
+        node_a.http("POST", "/api/auth/signup", {"username": "carol", "displayName": "Carol", "password": "password-1"})
+        group = node_a.http("POST", "/api/conversations", {"members": ["bob", "carol"], "title": "Plans"}, token=alice_token)["id"]
+        carol_token = node_b.http("POST", "/api/auth/signin", {"username": "carol", "password": "password-1"})["token"]
+        outsider = node_b.http("POST", "/api/auth/signup", {"username": "dave", "displayName": "Dave", "password": "password-1"})["token"]
+
+        async def scenario():
+            bob = await websockets.connect(f"ws://127.0.0.1:{node_b.port}/ws", additional_headers={"Authorization": f"Bearer {bob_token}"})
+            await bob.send(json.dumps({"type": protocol.Client.hello, "since": {}}))
+            told = []
+            ready = asyncio.get_running_loop().create_future()
+
+            async def read():
+                try:
+                    async for text in bob:
+                        frame = json.loads(text)
+                        if frame["type"] == protocol.Server.ready and not ready.done():
+                            ready.set_result(True)
+                        elif frame["type"] == protocol.Server.conversation and frame.get("conversationInfo"):
+                            told.append(frame["conversationInfo"])
+                except websockets.ConnectionClosed:
+                    pass
+
+            reader = asyncio.create_task(read())
+            await asyncio.wait_for(ready, 10)
+            request = urllib.request.Request(f"http://127.0.0.1:{node_a.port}/api/blobs", method="POST", data=tiny_png(),
+                                             headers={"Content-Type": "image/png", "Authorization": f"Bearer {alice_token}"})
+            with urllib.request.urlopen(request, timeout=10) as response:
+                photo = json.loads(response.read())
+            node_a.http("PATCH", f"/api/conversations/{group}", {"photo": photo["hash"]}, token=alice_token)
+            node_a.http("PATCH", "/api/me", {"about": "Out until Monday"}, token=alice_token)
+            deadline = asyncio.get_running_loop().time() + 15
+            while not (any(c["id"] == group and c.get("photoURL") == photo["url"] for c in told)
+                       and any(c["id"] == direct and any(m.get("about") == "Out until Monday" for m in c["members"]) for c in told)):
+                assert asyncio.get_running_loop().time() < deadline, f"Bob on node B was not told: {told[-3:]}"
+                await asyncio.sleep(0.05)
+            await bob.close()
+            await reader
+            return photo
+
+        photo = asyncio.run(scenario())
+        seen = node_b.http("GET", f"/api/conversations/{group}", token=carol_token)
+        assert seen["photoURL"] == photo["url"]
+        fetched = urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{node_b.port}{seen['photoURL']}", headers={"Authorization": f"Bearer {carol_token}"}), timeout=10)
+        assert fetched.read() == tiny_png(), "a member fetches the photo through the other node"
+        try:
+            urllib.request.urlopen(urllib.request.Request(
+                f"http://127.0.0.1:{node_b.port}{seen['photoURL']}", headers={"Authorization": f"Bearer {outsider}"}), timeout=10)
+            raise AssertionError("someone outside the group fetched its photo")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404
+    finally:
+        node_a.stop()
+        node_b.stop()
+

@@ -155,11 +155,13 @@ struct AppsCommand: AsyncParsableCommand {
         @Argument(help: "The app's folder (its .swift files and manifest.json), or one .swift file with manifest.json beside it.") var app: String
         @Option(name: .shortAndLong, help: "The module to write (default: app.wasm in the current folder).") var output = "app.wasm"
         @Option(help: "The manifest, when it is not the app's manifest.json.") var manifest: String?
+        @Option(help: "ParlorWasmKit's folder (ParlorSDK/Embedded/ParlorWasmKit), when this parlor was built elsewhere; or PARLOR_WASM_KIT.") var kit: String?
 
         func run() async throws {
             do {
-                let builder = try WasmAppBuilder(
+                var builder = try WasmAppBuilder(
                     app: URL(fileURLWithPath: app), manifest: manifest.map { URL(fileURLWithPath: $0) })
+                if let kit { builder.kit = URL(fileURLWithPath: kit) }
                 let report = try builder.build(to: URL(fileURLWithPath: output))
                 let module = try WasmAppModule(bytes: Array(try Data(contentsOf: report.output)))
                 print("\(report.output.path): \(module.manifest.name) (\(module.manifest.id)), \(report.byteCount) bytes. Add it with: parlor apps add \(output)")

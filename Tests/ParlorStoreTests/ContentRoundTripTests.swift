@@ -127,9 +127,21 @@ struct NewerContentTests {
         let decoder = JSONDecoder()
         let newer = #"{"kind":"event","event":{"wallpaper":{"colour":"teal"}}}"#
         #expect(try decoder.decode(StoredContent.self, from: Data(newer.utf8)) == .event(.unknown))
-        for known in [ConversationEvent.photo(isSet: true), .renamed(title: "Friday"), .left] {
+        let people = [UserID(), UserID()]
+        let every: [ConversationEvent] = [
+            .added(people: people), .removed(person: people[0]), .left, .renamed(title: "Friday"), .renamed(title: nil),
+            .admin(person: people[1], isAdmin: true), .photo(isSet: true), .unknown,
+        ]
+        for known in every {
             let written = try JSONEncoder().encode(StoredContent.event(known))
             #expect(try decoder.decode(StoredContent.self, from: written) == .event(known))
+            let object = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+            let kind = try #require((object["event"] as? [String: Any])?.keys.first)
+            #expect(ConversationEvent.kinds.contains(kind), "\(kind) is listed among the kinds")
+        }
+        let damaged = #"{"kind":"event","event":{"renamed":{"title":7}}}"#
+        #expect(throws: DecodingError.self, "a known kind that cannot be read is an error, not a change") {
+            try decoder.decode(StoredContent.self, from: Data(damaged.utf8))
         }
     }
 }

@@ -112,4 +112,30 @@ struct PollWasmTests {
         #expect(await simulator.messages.count == 3)
         #expect(try await Self.bubble(of: simulator) == "x | ", "Bob's own, valid vote went through")
     }
+
+    @Test("A state written with a name twice is refused: a poll whose question is given twice (one shown, one swapped in after the votes), and a vote of -0, which no count would show")
+    func duplicateNamesAndOddNumbers() async throws {
+        let simulator = try await Self.lunchPoll()
+        let bob = simulator.participant("Bob"), carol = simulator.participant("Carol")
+        _ = try await carol.tapMessage(containing: "Lunch?")
+        try await carol.tap("Sushi: 0")
+        let head = try #require(try await carol.sendStaged())
+        let carolID = try await carol.participantID(in: "Poll (Wasm)"), bobID = try await bob.participantID(in: "Poll (Wasm)")
+
+        func message(_ json: String, session: Session? = head.message?.session) -> Message {
+            let state = Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            return Message(session: session, url: URL(string: "https://parlor.example/poll?state=\(state)"), layout: .template(TemplateLayout(caption: "x")))
+        }
+        let votes = #""\#(carolID.compactString)":1"#
+        let twice = #"{"byParticipant":{\#(votes)},"fixed":{"options":["Pizza","Sushi"],"text":"Fire Bob?","text":"Lunch? 🍕"}}"#
+        let refused = await #expect(throws: MessagesError.self) { try await bob.sendRawMessage(message(twice), app: "Poll (Wasm)", replacing: head.id) }
+        #expect(refused?.code == .malformedURLState)
+        let started = await #expect(throws: MessagesError.self) { try await bob.sendRawMessage(message(twice, session: Session()), app: "Poll (Wasm)", replacing: nil) }
+        #expect(started?.code == .malformedURLState, "nor may a new poll start with a name twice")
+        let minusZero = #"{"byParticipant":{\#(votes),"\#(bobID.compactString)":-0},"fixed":{"options":["Pizza","Sushi"],"text":"Lunch? 🍕"}}"#
+        _ = try await bob.sendRawMessage(message(minusZero), app: "Poll (Wasm)", replacing: head.id)
+        _ = try await bob.tapMessage(containing: "x")
+        #expect(await bob.view().visibleTexts.contains("✓ Pizza: 1"), "a vote of -0 is a vote for the first option, counted and shown")
+    }
 }

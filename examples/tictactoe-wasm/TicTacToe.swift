@@ -46,7 +46,7 @@ struct TicTacToe: MessagesApp {
         let me = context.localParticipant
         let match = state.match
         let game = match?.game ?? Game()
-        return VStack(spacing: 12) {
+        return VStack(alignment: .center, spacing: 12) {
             Text(status(of: state, for: me), style: .headline, id: "status")
             board(game)
             if let match, game.outcome != .inProgress, match.mark(of: me) != nil {
@@ -58,7 +58,7 @@ struct TicTacToe: MessagesApp {
     private func board(_ game: Game) -> View {
         var winningLine: [Int] = []
         if case .won(_, let line) = game.outcome { winningLine = line }
-        return VStack(spacing: 4) {
+        return VStack(alignment: .center, spacing: 4) {
             for row in 0..<3 {
                 HStack(spacing: 4) {
                     for column in 0..<3 {

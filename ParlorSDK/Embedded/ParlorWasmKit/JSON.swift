@@ -269,6 +269,9 @@ struct JSONReader {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail() }
                 let name = try string()
+                // A name given twice would let a lookup (the first) and what another reader takes
+                // (often the last) disagree: refused, as a forged state's trick.
+                guard !members.contains(where: { same($0.0, name) }) else { throw fail() }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail() }
                 index += 1

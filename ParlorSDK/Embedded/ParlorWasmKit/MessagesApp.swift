@@ -86,6 +86,10 @@ extension MessagesApp {
                 }
                 return ["type": "result", "result": .object(result)]
             }
+            // A hook with no place here (didBecomeActive, willResignActive, …, or one Parlor added
+            // later) does nothing, whatever the call carries.
+            let handled = ["render", "handle", "willBecomeActive", "didResignActive", "didSelect", "didReceive"]
+            guard handled.contains(where: { same($0, hook) }) else { throw AppError.unimplemented }
             let context = try Context(json: call["context"])
             var state = call["state"].isNull ? initialState : try State(json: call["state"])
             var effects = Effects()
@@ -105,9 +109,8 @@ extension MessagesApp {
             case _ where same(hook, "didReceive"):
                 try didReceive(AppMessage(json: call["message"]), state: &state, context: context, effects: &effects)
             default:
-                // A hook this SDK has no place for (didBecomeActive, willResignActive, …), or one
-                // Parlor added later: nothing to do.
-                throw AppError.unimplemented
+                throw AppError.unimplemented  // not reached: `handled` lists the hooks above
+
             }
             result.append(("state", state.json))
             if !effects.list.isEmpty { result.append(("effects", .array(effects.list))) }

@@ -189,15 +189,25 @@ extension ParticipantID {
 }
 
 extension JSON: Equatable {
-    /// The same value: objects with the same members in any order, numbers as written, strings byte for byte.
+    /// The same value: objects with the same members in any order (each name once on both sides,
+    /// as the reader requires), whole numbers by value (`-0` is `0`), other numbers as written,
+    /// strings byte for byte.
     public static func == (a: JSON, b: JSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case (.bool(let x), .bool(let y)): return x == y
-        case (.number(let x), .number(let y)), (.string(let x), .string(let y)): return same(x, y)
+        case (.number(let x), .number(let y)):
+            if let whole = a.int, let other = b.int { return whole == other }
+            return same(x, y)
+        case (.string(let x), .string(let y)): return same(x, y)
         case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { $0 == $1 }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in y.contains { same($0.0, member.0) && $0.1 == member.1 } }
+            guard x.count == y.count else { return false }
+            for (name, value) in x {
+                let matches = y.filter { same($0.0, name) }
+                guard matches.count == 1, matches[0].1 == value else { return false }
+            }
+            return true
         default: return false
         }
     }

@@ -83,7 +83,8 @@ func adding(_ members: [(String, JSON)], _ optional: [(String, JSON?)]) -> JSON 
 public struct VStack: ViewContent {
     public let view: View
 
-    public init(alignment: Alignment = .center, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
+    /// - Parameter alignment: `.leading` by default, as ParlorKit's.
+    public init(alignment: Alignment = .leading, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
         view = View(json: adding(
             [("type", "stack"), ("axis", "vertical"), ("alignment", .string(alignment.rawValue))],
             [("spacing", spacing.map { JSON.int($0) }), ("children", children(content()))]))

@@ -37,10 +37,14 @@ public struct WasmAppBuilder: Sendable {
         public var description: String
     }
 
-    /// The folder of ParlorWasmKit in this checkout of Parlor.
-    public static let kitFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Embedded/ParlorWasmKit")
+    /// The folder of ParlorWasmKit: `PARLOR_WASM_KIT` when set, else the one in the checkout of
+    /// Parlor this was built from.
+    public static var kitFolder: URL {
+        if let given = ProcessInfo.processInfo.environment["PARLOR_WASM_KIT"], !given.isEmpty { return URL(fileURLWithPath: given) }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Embedded/ParlorWasmKit")
+    }
 
     /// An app in `folder` (its `.swift` files and `manifest.json`), or one Swift file with
     /// `manifest.json` beside it.
@@ -86,7 +90,9 @@ public struct WasmAppBuilder: Sendable {
         ]
         let kitSources = ((try? FileManager.default.contentsOfDirectory(atPath: kit.path)) ?? []).sorted()
         let kitSwift = kitSources.filter { $0.hasSuffix(".swift") }.map { kit.appendingPathComponent($0).path }
-        guard !kitSwift.isEmpty else { throw Failure(description: "ParlorWasmKit's sources are not at \(kit.path).") }
+        guard !kitSwift.isEmpty else {
+            throw Failure(description: "ParlorWasmKit's sources are not at \(kit.path): name the folder (ParlorSDK/Embedded/ParlorWasmKit in Parlor's sources) with --kit or PARLOR_WASM_KIT.")
+        }
         let kitObject = work.appendingPathComponent("ParlorWasmKit.o").path
         try Self.run(swiftc, flags + ["-enable-experimental-feature", "Extern", "-module-name", "ParlorWasmKit", "-emit-module",
             "-emit-module-path", work.appendingPathComponent("ParlorWasmKit.swiftmodule").path] + kitSwift + ["-c", "-o", kitObject],
@@ -110,7 +116,8 @@ public struct WasmAppBuilder: Sendable {
         let linker = try Self.tool("wasm-ld", environment: "WASM_LD", beside: swiftc)
         let linked = work.appendingPathComponent("app.wasm")
         try Self.run(linker, [
-            "--no-entry", "--export=\(WasmABI.allocExport)", "--export=\(WasmABI.callExport)",
+            // The stack below the data: overflowing it traps instead of writing over the data.
+            "--no-entry", "--stack-first", "--export=\(WasmABI.allocExport)", "--export=\(WasmABI.callExport)",
             "--max-memory=\(maxMemoryPages * 65536)", "--initial-memory=\(initialMemoryPages * 65536)", "--strip-debug", appObject, kitObject,
         ] + runtimeInputs + ["-o", linked.path], what: "the module")
         do {

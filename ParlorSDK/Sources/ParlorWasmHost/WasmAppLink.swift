@@ -68,6 +68,9 @@ public final class WasmAppLink: AppLink, Sendable {
                     watchdog.finish()
                     lane.calls.subtract(1, ordering: .relaxed)
                 }
+                // Answered already (its deadline passed while it waited on the lane): nobody wants
+                // the work, and running it would only cost the lane its instance.
+                guard !answered.isAnswered else { return }
                 answered.resume(Result { () throws(MessagesError) -> [UInt8] in
                     // The lane's instance, put back as it started after its last call, or a new one.
                     let instance: WasmInstance
@@ -141,6 +144,9 @@ private final class Once: Sendable {
     init(_ continuation: CheckedContinuation<Result<[UInt8], MessagesError>, Never>) {
         self.continuation = Mutex(continuation)
     }
+
+    /// Whether the call has its answer (or its deadline's).
+    var isAnswered: Bool { continuation.withLock { $0 == nil } }
 
     /// Resumes with `result` unless it was resumed already; whether this did.
     @discardableResult

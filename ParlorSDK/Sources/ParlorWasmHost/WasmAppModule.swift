@@ -24,6 +24,9 @@ public struct WasmAppModule: Sendable {
     /// What the host puts back after each call so that an instance can answer the next one; nil:
     /// each call runs in a new instance.
     let resetPlan: WasmResetPlan?
+    /// The memory of a new instance, put back after each call: one copy for every instance of the
+    /// module (instantiating runs no code, so every instance starts with these bytes).
+    private(set) var initialMemory: [UInt8]?
 
     /// Reads and checks `bytes`.
     /// - Parameters:
@@ -80,7 +83,9 @@ public struct WasmAppModule: Sendable {
         engine = EngineBox(metered: limits.fuelPerCall > 0)
         // Instantiated once now, so that what only an instance shows (the memory's limits, the
         // exports' signatures) refuses the module here, not at a call.
-        try WasmInstance(module: self).checkExports()
+        let inspection = try WasmInstance(module: self)
+        try inspection.checkExports()
+        if resetPlan != nil { initialMemory = inspection.memoryBytes() }
     }
 }
 

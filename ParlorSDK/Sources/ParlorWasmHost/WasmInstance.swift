@@ -38,6 +38,7 @@ final class WasmInstance {
 
     /// The state the instance started from, as `WasmResetPlan` names it.
     private struct Image {
+        /// The module's `initialMemory`, shared by its instances.
         var memory: [UInt8]
         var globals: [(Global, Value)]
         var tables: [(Table, [Reference])]
@@ -63,7 +64,7 @@ final class WasmInstance {
         } catch {
             throw MessagesError(.invalidValue, "The module cannot start: \(error).")
         }
-        if let plan = module.resetPlan, let memory = instance.exports[memory: WasmABI.memoryExport] {
+        if let plan = module.resetPlan, let memory = module.initialMemory {
             var globals: [(Global, Value)] = []
             for name in plan.globals {
                 guard let global = instance.exports[global: name] else { image = nil; return }
@@ -74,10 +75,16 @@ final class WasmInstance {
                 guard let table = instance.exports[table: name] else { image = nil; return }
                 tables.append((table, (0..<Int(table.type.limits.min)).map { table[$0] }))
             }
-            image = Image(memory: memory.withUnsafeBufferPointer(offset: 0, count: memory.byteCount) { Array($0) }, globals: globals, tables: tables)
+            image = Image(memory: memory, globals: globals, tables: tables)
         } else {
             image = nil
         }
+    }
+
+    /// The bytes of the instance's memory now.
+    func memoryBytes() -> [UInt8]? {
+        guard let memory = instance.exports[memory: WasmABI.memoryExport] else { return nil }
+        return memory.withUnsafeBufferPointer(offset: 0, count: memory.byteCount) { Array($0) }
     }
 
     /// Puts back what the module keeps, for the next call; false when this instance cannot be
@@ -136,6 +143,8 @@ final class WasmInstance {
     /// - Throws: `appUnavailable` for a trap, an exhausted budget, or an answer out of bounds or too large.
     func run(_ input: [UInt8], environment: Environment, watchdog: Watchdog? = nil) throws(MessagesError) -> [UInt8] {
         call.begin(environment)
+        // The person's container and log are not kept past their call.
+        defer { call.begin(.inspection) }
         if limits.fuelPerCall > 0 { store.fuel = Fuel(remaining: limits.fuelPerCall) }
         watchdog?.watch(store)
         guard let memory = instance.exports[memory: WasmABI.memoryExport],

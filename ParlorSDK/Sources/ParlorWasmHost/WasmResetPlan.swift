@@ -9,12 +9,18 @@
 /// export each one under a name of Parlor's (`parlor.reset.global.N`, `parlor.reset.table.N`).
 /// A module is reused only when putting those back is the whole story: tables of a fixed size,
 /// active data and element segments only (a passive segment dropped by one call would stay
-/// dropped), and constant expressions this reader knows. Any other module gets a new instance per
+/// dropped; declarative ones are emptied when instantiated), mutable globals of number types,
+/// constant expressions this reader knows, and at most 1,000 globals and 10,000 table elements. Any other module gets a new instance per
 /// call, as before. An instance whose memory grew is not reused either (a memory cannot shrink).
 struct WasmResetPlan: Sendable, Equatable {
     /// The exports the rewritten module has for its mutable globals and its tables.
     var globals: [String]
     var tables: [String]
+
+    /// The most mutable globals and table elements put back after a call; a module with more
+    /// gets a new instance per call.
+    static let maxGlobals = 1_000
+    static let maxTableElements = 10_000
 
     static let globalPrefix = "parlor.reset.global."
     static let tablePrefix = "parlor.reset.table."
@@ -31,6 +37,7 @@ struct WasmResetPlan: Sendable, Equatable {
         }
         var mutableGlobals: [UInt32] = []
         var tableCount: UInt32 = 0
+        var tableElements = 0
         var exports: (count: UInt32, entries: ArraySlice<UInt8>)? = nil
         var names: [[UInt8]] = []
         for (id, payload) in sections {
@@ -47,6 +54,7 @@ struct WasmResetPlan: Sendable, Equatable {
                     guard let type = section.byte(), type == 0x70 || type == 0x6F, section.byte() == 0x01,
                         let minimum = section.u32(), let maximum = section.u32(), minimum == maximum
                     else { return nil }
+                    tableElements += Int(minimum)
                 }
                 tableCount = count
             case 6:  // globals: the mutable ones are put back
@@ -55,7 +63,12 @@ struct WasmResetPlan: Sendable, Equatable {
                     guard let type = section.byte(), [0x7F, 0x7E, 0x7D, 0x7C, 0x7B, 0x70, 0x6F].contains(type),
                         let mutability = section.byte(), mutability <= 1, section.constantExpression()
                     else { return nil }
-                    if mutability == 1 { mutableGlobals.append(index) }
+                    // A mutable global is put back by value: numbers only (a reference belongs to
+                    // one instance).
+                    if mutability == 1 {
+                        guard [0x7F, 0x7E, 0x7D, 0x7C].contains(type) else { return nil }
+                        mutableGlobals.append(index)
+                    }
                 }
             case 7:
                 guard let count = section.u32() else { return nil }
@@ -71,6 +84,7 @@ struct WasmResetPlan: Sendable, Equatable {
                     switch section.u32() {
                     case 0?: guard section.constantExpression() else { return nil }
                     case 2?: guard section.u32() != nil, section.constantExpression(), section.byte() == 0x00 else { return nil }
+                    case 3?: guard section.byte() == 0x00 else { return nil }  // declarative: emptied when instantiated
                     default: return nil
                     }
                     guard let functions = section.u32() else { return nil }
@@ -90,6 +104,8 @@ struct WasmResetPlan: Sendable, Equatable {
                 break
             }
         }
+        // What is put back after every call, outside the call's fuel: bounded.
+        guard mutableGlobals.count <= maxGlobals, tableElements <= maxTableElements else { return nil }
         let plan = WasmResetPlan(
             globals: mutableGlobals.map { "\(globalPrefix)\($0)" }, tables: (0..<tableCount).map { "\(tablePrefix)\($0)" })
         guard !names.contains(where: { $0.starts(with: Array("parlor.reset.".utf8)) }) else { return nil }

@@ -22,6 +22,10 @@ public enum ConversationEvent: Sendable, Hashable, Codable {
     /// to read the page of messages it is on.
     case unknown
 
+    /// The names the cases are written under (Codable's: each case's name), so that a reader can
+    /// tell a kind a newer node wrote from a known one that is damaged. A new case adds its name.
+    public static let kinds: Set<String> = ["added", "removed", "left", "renamed", "admin", "photo", "unknown"]
+
     /// The people the line names besides its sender.
     public var people: [UserID] {
         switch self {

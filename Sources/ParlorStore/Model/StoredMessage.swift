@@ -168,6 +168,14 @@ public enum StoredContent: Sendable, Hashable, Codable {
         return nil
     }
 
+    /// The one key of an event's object: its kind.
+    private struct EventKind: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(String.self, forKey: .kind) {
@@ -183,8 +191,14 @@ public enum StoredContent: Sendable, Hashable, Codable {
         case "app": self = .app(try container.decode(Message.self, forKey: .message))
         case "attachment": self = .attachment(try container.decode(StoredAttachment.self, forKey: .attachment))
         case "event":
-            // A newer node's kind of line (a rolling upgrade) is read as one this node can show.
-            self = .event((try? container.decode(ConversationEvent.self, forKey: .event)) ?? .unknown)
+            // A newer node's kind of line (a rolling upgrade) is read as one this node can show; a
+            // known kind that cannot be read is an error, as any damaged message is.
+            let names = try container.nestedContainer(keyedBy: EventKind.self, forKey: .event).allKeys.map(\.stringValue)
+            if names.count == 1, !ConversationEvent.kinds.contains(names[0]) {
+                self = .event(.unknown)
+            } else {
+                self = .event(try container.decode(ConversationEvent.self, forKey: .event))
+            }
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "Unknown message kind '\(other)'")
         }

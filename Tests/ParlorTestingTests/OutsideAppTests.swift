@@ -200,7 +200,7 @@ struct OutsideAppTests {
     func unreadableAnswer() async throws {
         let manifest = try JSONDecoder().decode(AppManifest.self, from: Data(#"{"id": "org.example.spoiler", "name": "Spoiler", "icon": {"url": "https://example.org/icon.png"}}"#.utf8))
         // A deadline far beyond the test's patience: only failing the named call at once passes.
-        let spoiler = try OutOfProcess.process(manifest: manifest, command: ["python3", "-c", Self.spoiler], deadline: .seconds(60))
+        let spoiler = try OutOfProcess.process(manifest: manifest, command: ["python3", "-c", Self.spoiler], deadline: .seconds(300))
         defer { spoiler.terminate() }
         let simulator = ConversationSimulator(participants: ["Alice", "Bob"], hosting: [spoiler.app])
         let alice = simulator.participant("Alice")
@@ -209,8 +209,9 @@ struct OutsideAppTests {
         _ = try? await alice.openApp(named: "Spoiler")
         let error = await alice.appError()
         #expect(error?.code == .appUnavailable && error?.message == "Spoiler answered something Parlor could not use; try again.", "\(String(describing: error))")
-        // Half the deadline: Python's start under the whole suite took 11 s once on a 2-core machine.
-        #expect(ContinuousClock.now - started < .seconds(30), "failed at once, not at the deadline")
+        // Half the deadline: Python's start under the whole suite took 11 s once, and 33 s another
+        // time, on a 2-core machine.
+        #expect(ContinuousClock.now - started < .seconds(150), "failed at once, not at the deadline")
 
         let reopened = try await alice.openApp(named: "Spoiler")
         #expect(reopened.visibleTexts == ["Parlor said malformedFrame"])

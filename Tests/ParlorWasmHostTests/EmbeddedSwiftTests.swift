@@ -7,7 +7,9 @@ import Testing
 
 /// An app written in Embedded Swift and built with the Swift toolchain alone
 /// (examples/hello-embedded-swift), hosted as one WebAssembly file.
-@Suite("WebAssembly apps: Embedded Swift")
+/// Its tests build modules with the Swift toolchain, one at a time: several at once, beside the
+/// rest of the suite, would starve tests that wait on the clock.
+@Suite("WebAssembly apps: Embedded Swift", .serialized)
 struct EmbeddedSwiftTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

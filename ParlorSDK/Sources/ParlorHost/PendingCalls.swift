@@ -116,10 +116,12 @@ import Synchronization
         do {
             frame = try AppWire.decode(AppWire.AppFrame.self, from: data)
         } catch {
+            // The app is told first, so that it hears of its bad answer before any call that the
+            // failure lets the person make next.
+            reply(.error(code: "malformedFrame", message: error.message, id: nil))
             if let id = Self.callID(in: data) {
                 fail(id, MessagesError(.appUnavailable, "\(appName) answered something Parlor could not use; try again."))
             }
-            reply(.error(code: "malformedFrame", message: error.message, id: nil))
             return error
         }
         switch frame {

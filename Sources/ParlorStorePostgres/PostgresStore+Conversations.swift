@@ -203,6 +203,10 @@ extension PostgresStore {
                 ) AND (SELECT is_group FROM conversations WHERE id = \(id))
                 AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = \(id) AND is_admin)
                 """, logger: self.logger)
+            // A group everyone left keeps no photo (its upload is its owner's again).
+            try await connection.rows(
+                "UPDATE conversations SET photo = NULL WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = \(id))",
+                logger: self.logger)
         }
     }
 

@@ -142,6 +142,10 @@ extension SQLiteStore {
                     AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = ?1 AND is_admin = 1)
                     """,
                 arguments: [conversation.description])
+            // A group everyone left keeps no photo (its upload is its owner's again).
+            try db.execute(
+                sql: "UPDATE conversations SET photo = NULL WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM members WHERE conversation_id = ?1)",
+                arguments: [conversation.description])
         }
     }
 

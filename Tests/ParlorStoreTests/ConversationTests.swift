@@ -253,6 +253,20 @@ struct ConversationTests {
         }
     }
 
+    @Test("A group's photo goes with its last member, in the same removal; it stays while anyone is left", arguments: StoreBackend.all)
+    func photoGoesWithTheLastMember(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let group = try await store.makeConversation(alice, bob, title: "Friday")
+            try await store.setPhoto(String(repeating: "c4", count: 32), of: group.id)
+            try await store.removeMember(alice.id, from: group.id)
+            #expect(try await store.conversation(id: group.id)?.photo != nil, "Bob is still in it")
+            try await store.removeMember(bob.id, from: group.id)
+            #expect(try await store.conversation(id: group.id)?.photo == nil)
+        }
+    }
+
     @Test("One conversation's summary is exactly its entry in the member's list; nil for someone outside it", arguments: StoreBackend.all)
     func singleSummary(backend: StoreBackend) async throws {
         try await backend.withStore { store in

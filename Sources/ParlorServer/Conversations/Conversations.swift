@@ -208,10 +208,9 @@ final class Conversations: Sendable {
             guard record.isGroup else { throw Self.notAGroup("Only group conversations let you remove others; you can leave this one.") }
             try Self.requireAdmin(user, of: record)
         }
+        // The store also takes a group's photo away when its last member leaves: nobody can see
+        // it, and the upload is its owner's to be swept like any other they no longer use.
         try await store.removeMember(removed, from: record.id)
-        // A group everyone left keeps no photo: nobody can see it, and the upload is its owner's
-        // to be swept like any other they no longer use.
-        if record.members == [removed], record.photo != nil { try await store.setPhoto(nil, of: record.id) }
         await apps.removeInstances(of: removed, in: record.id)
         await notices.announce(record.id, to: record.members)
         await messaging.record(removed == user ? .left : .removed(person: removed), by: user, in: record.id)

@@ -13,7 +13,8 @@ public protocol ConversationStore: Sendable {
     func conversationSummary(_ conversation: ConversationID, for user: UserID) async throws -> ConversationSummary?
     func addMember(_ user: UserID, to conversation: ConversationID) async throws
     /// Removes a member. When they were a group's last admin, the longest-standing member left
-    /// becomes admin in the same transaction: a group with members always has one.
+    /// becomes admin in the same transaction: a group with members always has one. When they were
+    /// the last member, the group's photo goes in the same transaction.
     func removeMember(_ user: UserID, from conversation: ConversationID) async throws
     /// Makes a member a group admin, or not, as `actor` asks: in one transaction that checks
     /// `actor` is an admin and that the group keeps one. Nothing happens for a non-member.

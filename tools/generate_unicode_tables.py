@@ -57,7 +57,8 @@ import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from generated_file import ROOT, settle
+
 OUTPUT = os.path.join(ROOT, "ParlorSDK", "Embedded", "ParlorWasmKit", "unicode_tables.c")
 DEFAULT_UCD = "/usr/share/unicode"
 UCD_FILES = ("UnicodeData.txt", "DerivedNormalizationProps.txt", "SpecialCasing.txt")
@@ -466,23 +467,7 @@ def main():
     if os.path.abspath(arguments.ucd) != DEFAULT_UCD:
         command += f" --ucd {arguments.ucd}"
     source, summary = c_source(UCD(arguments.ucd), command)
-    relative = os.path.relpath(arguments.output, ROOT)
-    if arguments.check:
-        try:
-            with open(arguments.output, encoding="utf-8") as file:
-                committed = file.read()
-        except FileNotFoundError:
-            committed = None
-        if committed != source:
-            print(f"{relative} is not what tools/generate_unicode_tables.py writes: run it", file=sys.stderr)
-            return 1
-        print(f"{relative} is up to date ({summary})")
-        return 0
-    with open(arguments.output, "w", encoding="utf-8") as file:
-        file.write(source)
-    print(f"wrote {relative} ({summary})")
-    return 0
-
+    return settle(arguments.check, arguments.output, source, "tools/generate_unicode_tables.py", summary)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,9 +14,15 @@ def write_or_check(description: str, output: str, source: str, generator: str, s
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true", help="exit 1 if the committed file is not what this writes")
     arguments = parser.parse_args()
+    return settle(arguments.check, output, source, generator, summary)
+
+
+def settle(check: bool, output: str, source: str, generator: str, summary: str = "") -> int:
+    """Writes `source` to `output`, or with `check` compares them, for a generator that parses its
+    own command line. Returns the exit status: 1 when the committed file is out of date."""
     relative = os.path.relpath(output, ROOT)
     suffix = f" ({summary})" if summary else ""
-    if arguments.check:
+    if check:
         try:
             with open(output, encoding="utf-8") as file:
                 committed = file.read()

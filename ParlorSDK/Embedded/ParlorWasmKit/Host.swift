@@ -18,14 +18,7 @@ public enum Host {
         bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { parlorRandomBytes(base, 16) } }
         bytes[6] = bytes[6] & 0x0F | 0x40  // version 4
         bytes[8] = bytes[8] & 0x3F | 0x80  // RFC 4122 variant
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return uuidText(bytes)
     }
 
     /// A line in the operator's log (at most 16 a call, 1 KiB each).

@@ -161,14 +161,7 @@ extension ParticipantID {
     /// Reads `compact`'s form; nil unless `text` is exactly the 22 characters of an id.
     public init?(compact text: String) {
         guard text.utf8.count == 22, let bytes = Base64URL.decode(text), bytes.count == 16 else { return nil }
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
-        }
-        self.init(String(decoding: out, as: UTF8.self))
+        self.init(uuidText(bytes))
     }
 
     /// The id's 16 bytes.

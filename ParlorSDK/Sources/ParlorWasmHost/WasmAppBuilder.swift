@@ -133,9 +133,7 @@ public struct WasmAppBuilder: Sendable {
     /// `module` with `manifest` as its `parlor.manifest` custom section (after the others, as a
     /// custom section may be: id 0, its size, its name, its bytes).
     public static func withManifest(_ module: [UInt8], manifest: [UInt8]) -> [UInt8] {
-        let name = Array(WasmABI.manifestSection.utf8)
-        let body = leb128(name.count) + name + manifest
-        return module + [0] + leb128(body.count) + body
+        module + WasmBinary.section(0, WasmBinary.name(WasmABI.manifestSection) + manifest)
     }
 
     /// The kit's own Unicode tables, used when the toolchain has none for wasm32.
@@ -146,17 +144,6 @@ public struct WasmAppBuilder: Sendable {
         let library = swiftc.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("lib/swift/embedded/wasm32-unknown-none-wasm/libswiftUnicodeDataTables.a")
         return FileManager.default.fileExists(atPath: library.path) ? library : nil
-    }
-
-    static func leb128(_ value: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        var rest = value
-        repeat {
-            let byte = UInt8(rest & 0x7F)
-            rest >>= 7
-            out.append(byte | (rest == 0 ? 0 : 0x80))
-        } while rest != 0
-        return out
     }
 
     /// A tool of the toolchain: from the environment variable, beside `swiftc`, or on the PATH.

@@ -92,24 +92,7 @@ public struct WasmAppModule: Sendable {
 extension WasmAppModule {
     /// Whether the module has a start section (id 8), which would run code when it is instantiated.
     static func hasStartFunction(_ bytes: [UInt8]) -> Bool {
-        var at = 8
-        while at < bytes.count {
-            let id = bytes[at]
-            at += 1
-            var size = 0
-            var shift = 0
-            while at < bytes.count, shift < 35 {
-                let byte = bytes[at]
-                at += 1
-                size |= Int(byte & 0x7F) << shift
-                shift += 7
-                if byte < 0x80 { break }
-            }
-            if id == 8 { return true }
-            guard size <= bytes.count - at else { return false }
-            at += size
-        }
-        return false
+        WasmBinary.sections(of: bytes)?.contains { $0.id == 8 } ?? false
     }
 }
 

@@ -28,20 +28,14 @@ struct WasmResetPlan: Sendable, Equatable {
     /// The plan for `bytes` and the module rewritten to follow it; nil when the module cannot be
     /// reset (it then runs each call in a new instance).
     static func prepare(_ bytes: [UInt8]) -> (plan: WasmResetPlan, bytes: [UInt8])? {
-        var reader = Reader(bytes: bytes, at: 8)
-        var sections: [(id: UInt8, payload: ArraySlice<UInt8>)] = []
-        guard bytes.count >= 8 else { return nil }
-        while !reader.atEnd {
-            guard let id = reader.byte(), let size = reader.u32(), let payload = reader.take(Int(size)) else { return nil }
-            sections.append((id, payload))
-        }
+        guard let sections = WasmBinary.sections(of: bytes) else { return nil }
         var mutableGlobals: [UInt32] = []
         var tableCount: UInt32 = 0
         var tableElements = 0
         var exports: (count: UInt32, entries: ArraySlice<UInt8>)? = nil
         var names: [[UInt8]] = []
         for (id, payload) in sections {
-            var section = Reader(bytes: Array(payload), at: 0)
+            var section = WasmBinary.Reader(bytes: Array(payload), at: 0)
             switch id {
             case 2:  // imports: functions only (the module was checked), so no global or table is imported
                 guard let count = section.u32() else { return nil }
@@ -110,103 +104,23 @@ struct WasmResetPlan: Sendable, Equatable {
             globals: mutableGlobals.map { "\(globalPrefix)\($0)" }, tables: (0..<tableCount).map { "\(tablePrefix)\($0)" })
         guard !names.contains(where: { $0.starts(with: Array("parlor.reset.".utf8)) }) else { return nil }
         var added: [UInt8] = []
-        for (name, index) in zip(plan.globals, mutableGlobals) { added += Self.name(name) + [0x03] + Self.leb(index) }
-        for (name, index) in zip(plan.tables, 0..<tableCount) { added += Self.name(name) + [0x01] + Self.leb(index) }
+        for (name, index) in zip(plan.globals, mutableGlobals) { added += WasmBinary.name(name) + [0x03] + WasmBinary.leb(index) }
+        for (name, index) in zip(plan.tables, 0..<tableCount) { added += WasmBinary.name(name) + [0x01] + WasmBinary.leb(index) }
         let entryCount = (exports?.count ?? 0) + UInt32(plan.globals.count + plan.tables.count)
-        let exportPayload = Self.leb(entryCount) + Array(exports?.entries ?? []) + added
+        let exportPayload = WasmBinary.leb(entryCount) + Array(exports?.entries ?? []) + added
         // The export section where it was, or where the order of sections puts it (before start,
         // element, data count, code and data).
         var out = Array(bytes[0..<8])
         var written = false
         for (id, payload) in sections {
             if !written, id == 7 || [8, 9, 12, 10, 11].contains(id) {
-                out += [7] + Self.leb(UInt32(exportPayload.count)) + exportPayload
+                out += WasmBinary.section(7, exportPayload)
                 written = true
                 if id == 7 { continue }
             }
-            out += [id] + Self.leb(UInt32(payload.count)) + Array(payload)
+            out += WasmBinary.section(id, Array(payload))
         }
-        if !written { out += [7] + Self.leb(UInt32(exportPayload.count)) + exportPayload }
+        if !written { out += WasmBinary.section(7, exportPayload) }
         return (plan, out)
-    }
-
-    static func leb(_ value: UInt32) -> [UInt8] {
-        var out: [UInt8] = []
-        var rest = value
-        repeat {
-            let byte = UInt8(rest & 0x7F)
-            rest >>= 7
-            out.append(byte | (rest == 0 ? 0 : 0x80))
-        } while rest != 0
-        return out
-    }
-
-    static func name(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        return leb(UInt32(bytes.count)) + bytes
-    }
-
-    /// Reads a module's bytes; every read answers nil past the end or for a malformed number.
-    struct Reader {
-        let bytes: [UInt8]
-        var at: Int
-
-        var atEnd: Bool { at >= bytes.count }
-
-        mutating func byte() -> UInt8? {
-            guard at < bytes.count else { return nil }
-            defer { at += 1 }
-            return bytes[at]
-        }
-
-        mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-            guard count >= 0, count <= bytes.count - at else { return nil }
-            defer { at += count }
-            return bytes[at..<at + count]
-        }
-
-        /// An unsigned LEB128 of at most 32 bits.
-        mutating func u32() -> UInt32? {
-            var value: UInt32 = 0
-            for shift in stride(from: 0, through: 28, by: 7) {
-                guard let byte = byte() else { return nil }
-                value |= UInt32(byte & 0x7F) << UInt32(shift)
-                if byte < 0x80 { return shift == 28 && byte > 0x0F ? nil : value }
-            }
-            return nil
-        }
-
-        /// A signed LEB128 of at most `bits` bits, skipped.
-        mutating func skipSigned(bits: Int) -> Bool {
-            for _ in 0..<(bits + 6) / 7 {
-                guard let byte = byte() else { return false }
-                if byte < 0x80 { return true }
-            }
-            return false
-        }
-
-        mutating func name() -> [UInt8]? {
-            guard let count = u32(), let bytes = take(Int(count)) else { return nil }
-            return Array(bytes)
-        }
-
-        /// Skips a constant expression through its `end`; false for an instruction this reader
-        /// does not know there.
-        mutating func constantExpression() -> Bool {
-            while let opcode = byte() {
-                switch opcode {
-                case 0x0B: return true  // end
-                case 0x41: guard skipSigned(bits: 32) else { return false }  // i32.const
-                case 0x42: guard skipSigned(bits: 64) else { return false }  // i64.const
-                case 0x43: guard take(4) != nil else { return false }  // f32.const
-                case 0x44: guard take(8) != nil else { return false }  // f64.const
-                case 0x23, 0xD2: guard u32() != nil else { return false }  // global.get, ref.func
-                case 0xD0: guard byte() != nil else { return false }  // ref.null
-                case 0x6A, 0x6B, 0x6C, 0x7C, 0x7D, 0x7E: break  // extended constants: add, sub, mul
-                default: return false
-                }
-            }
-            return false
-        }
     }
 }

@@ -131,7 +131,7 @@ public enum ParlorServer {
                     }
                 },
                 HTTPClientService(client: httpClient), ClusterSync(services: services, store: store),
-            ],
+            ] + (bus is SingleNodeBus ? [] : [PresenceReporter(hub: services.fanOut.hub, bus: bus, logger: logger)]),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 // The server accepts connections only once this returns: warm up beside it.

@@ -90,7 +90,7 @@ final class ParlorServices: Sendable {
         }
         pushSubscriptions = PushSubscriptions(store: store, keys: pushKeys, configuration: configuration)
         pushSender = PushSender(
-            store: store, renderer: renderer, hub: fanOut.hub, client: httpClient, keys: pushKeys, deadline: configuration.pushDeadline,
+            store: store, renderer: renderer, hub: fanOut.hub, bus: fanOut.bus, client: httpClient, keys: pushKeys, deadline: configuration.pushDeadline,
             metrics: metrics, logger: logger)
         conversations = Conversations(
             store: store, membership: membership, messaging: messaging, notices: notices, apps: apps, limits: .init(configuration))

@@ -13,6 +13,12 @@ public protocol ClusterBus: Sendable {
     /// Returns once this node hears the other nodes (at once when there are none, or once the
     /// bus has stopped).
     func ready() async
+    /// Tells the other nodes that `arrived` now have a connection to this node and `left` no
+    /// longer have any (what decides whether a message for them is pushed: `presentElsewhere`).
+    func reportPresence(arrived: [UserID], left: [UserID]) async throws
+    /// Which of `users` have a connection to another node that is running. A node that stops,
+    /// or dies, counts for no one from then on.
+    func presentElsewhere(_ users: [UserID]) async throws -> Set<UserID>
 }
 
 extension ClusterBus {
@@ -25,4 +31,6 @@ public struct SingleNodeBus: ClusterBus {
     public init() {}
     public func publish(_ event: ClusterEvent) async {}
     public func events() -> AsyncStream<ClusterEnvelope> { AsyncStream { $0.finish() } }
+    public func reportPresence(arrived: [UserID], left: [UserID]) async throws {}
+    public func presentElsewhere(_ users: [UserID]) async throws -> Set<UserID> { [] }
 }

@@ -31,7 +31,9 @@ final class ClusterListener: Sendable {
         self.logger = logger
     }
 
-    var applicationName: String { "parlor-listener \(nodeID)" }
+    /// What the name of every node's listening connection starts with: the node id follows.
+    static let applicationNamePrefix = "parlor-listener "
+    var applicationName: String { Self.applicationNamePrefix + nodeID }
 
     /// A new stream of the other nodes' events; it finishes when the listener stops.
     func events() -> AsyncStream<ClusterEnvelope> {

@@ -321,6 +321,12 @@ enum PostgresSchema {
             // The line a person writes about themselves.
             "ALTER TABLE users ADD COLUMN about TEXT",
         ]),
+        Migration(name: "v21: who is connected to which node", statements: [
+            // Read before a push: someone with a tab open on another node is not pushed to.
+            // A node's rows count while its listening connection is open (pg_stat_activity).
+            "CREATE TABLE cluster_presence (node TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (node, user_id))",
+            "CREATE INDEX cluster_presence_by_user ON cluster_presence(user_id)",
+        ]),
     ]
 
     /// Applies the migrations not yet recorded, in one transaction holding an advisory lock, so

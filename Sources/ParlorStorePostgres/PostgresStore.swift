@@ -36,6 +36,8 @@ public final class PostgresStore: ParlorStore, ClusterBus, Service {
     let appendQueue: GroupCommitQueue<AppendRequest, PostgresCommitBatcher.Appended>
     let listener: ClusterListener
     let participantIDs = ParticipantIDCache()
+    /// When this node last swept the presence of nodes no longer running (`reportPresence`).
+    let presenceSwept = Mutex<ContinuousClock.Instant?>(nil)
     private let gate: MigrationGate
 
     /// Connects to the database at `url` (`postgres://user:password@host:port/database`, see

@@ -23,6 +23,26 @@ final class ScriptedBus: ClusterBus {
     var published: [ClusterEvent] { sent.withLock { $0 } }
     func events() -> AsyncStream<ClusterEnvelope> { stream }
 
+    /// Who this node last said has a connection to it (`reportPresence`).
+    private let reported = Mutex<Set<UserID>>([])
+    var present: Set<UserID> { reported.withLock { $0 } }
+
+    func reportPresence(arrived: [UserID], left: [UserID]) async throws {
+        reported.withLock { present in
+            present.formUnion(arrived)
+            present.subtract(left)
+        }
+    }
+
+    func presentElsewhere(_ users: [UserID]) async throws -> Set<UserID> { [] }
+
+    /// Waits (up to 10 s) until this node has said that exactly `users` are connected to it.
+    func waitUntilPresent(_ users: Set<UserID>) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while present != users, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return present == users
+    }
+
     /// Another node announces `event`.
     func announce(_ event: ClusterEvent, from origin: String = "other-node") {
         continuation.yield(ClusterEnvelope(origin: origin, event: event))
@@ -96,6 +116,19 @@ struct ClusterSyncTests {
             let own = try await scene.commitElsewhere(["seven"])
             scene.bus.announce(.messagesCommitted(own), from: scene.bus.nodeID)
             #expect(try await scene.lateMessages().isEmpty, "a notification from this node itself delivers nothing")
+        }
+    }
+
+    @Test("The other nodes are told that Bob is connected here from his first connection until his last one closes (who is pushed to depends on it)")
+    func presenceReported() async throws {
+        try await OtherNodeScene.run { scene in
+            #expect(try await scene.bus.waitUntilPresent([scene.bob.id]), "Bob's socket is open")
+            let second = try await TestSocket.session(port: try #require(scene.api.port), as: scene.bob)
+            await second.disconnect()
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(scene.bus.present == [scene.bob.id], "his first socket is still open")
+            scene.bobSocket.close()
+            #expect(try await scene.bus.waitUntilPresent([]), "both sockets closed")
         }
     }
 

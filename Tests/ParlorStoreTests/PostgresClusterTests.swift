@@ -76,6 +76,37 @@ struct PostgresClusterTests {
         }
     }
 
+    @Test("Who is connected to which node: another node's people count while it runs, a node's own do not, and a node that stops counts for no one")
+    func presenceAcrossNodes() async throws {
+        try await backend.withDatabase { database in
+            let a = try await database.openNode()
+            // Node B is run here, to be stopped as a node is.
+            let b = try PostgresStore(url: try #require(database.postgresURL), logger: .quiet)
+            let running = Task { try? await b.run() }
+            await b.waitUntilListening()
+            let (alice, bob, carol) = (UserID(), UserID(), UserID())
+
+            try await b.reportPresence(arrived: [alice, bob], left: [])
+            #expect(try await a.presentElsewhere([alice, bob, carol]) == [alice, bob])
+            #expect(try await b.presentElsewhere([alice, bob, carol]) == [], "a node's own people are not elsewhere")
+
+            // Bob moves from B to A.
+            try await a.reportPresence(arrived: [bob], left: [])
+            try await b.reportPresence(arrived: [], left: [bob])
+            #expect(try await a.presentElsewhere([alice, bob]) == [alice])
+            #expect(try await b.presentElsewhere([alice, bob]) == [bob])
+
+            // B stops: Alice is connected nowhere, although B never said she left.
+            running.cancel()
+            await running.value
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await !a.presentElsewhere([alice]).isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await a.presentElsewhere([alice]).isEmpty, "B has stopped")
+        }
+    }
+
     @Test("Appends are durable on commit even where the database's default says otherwise")
     func commitsAreSynchronous() async throws {
         try await backend.withDatabase { database in

@@ -59,6 +59,12 @@ struct SchemaParityTests {
             for table in ftsTables { sqlite[table] = nil }
             return !ftsTables.isEmpty && postgres["messages"]?.columns.remove("search") != nil
         },
+        EngineSpecific(
+            what: "cluster_presence (PostgreSQL)",
+            why: "who is connected to which node: only a cluster has other nodes, and SQLite serves one"
+        ) { postgres, _ in
+            postgres.removeValue(forKey: "cluster_presence") != nil
+        },
     ]
 
     @Test("Every table has the same columns, NOT NULLs, keys and unique constraints on both engines")

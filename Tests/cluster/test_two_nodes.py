@@ -671,10 +671,11 @@ def test_readyz_turns_503_when_a_nodes_database_goes_away_and_200_when_it_is_bac
         relay.stop()
 
 
-def test_a_message_is_pushed_once_whichever_node_it_was_sent_through_and_both_nodes_sign_with_one_key(database):
+def test_a_message_is_pushed_once_whichever_node_it_was_sent_through_and_not_while_a_tab_is_open_on_either(database):
     """Web Push on two nodes: each message to someone with Parlor closed reaches their device's push
     service once (from the node it was sent through, not from every node that fans it out), and
-    both nodes give browsers the same VAPID key (one in the shared database)."""
+    both nodes give browsers the same VAPID key (one in the shared database). While Bob has Parlor
+    open on node B, nothing is pushed to him, also for messages sent through node A."""
     import base64
     import threading
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -715,6 +716,24 @@ def test_a_message_is_pushed_once_whichever_node_it_was_sent_through_and_both_no
             time.sleep(0.05)
         time.sleep(1.5)  # room for a second push of any of them
         assert len(received) == 10, f"{len(received)} pushes for 10 messages"
+
+        async def while_bob_reads_on_node_b():
+            socket = await open_socket(node_b, bob_token)
+            await asyncio.sleep(1)  # node B tells the others he is there
+            for index in range(4):
+                node = node_a if index % 2 == 0 else node_b
+                await asyncio.to_thread(node.http, "POST", f"/api/conversations/{conversation}/messages",
+                                        {"id": str(uuid.uuid4()), "text": f"seen {index}"}, token=alice_token)
+            await asyncio.sleep(1.5)
+            await socket.close()
+        asyncio.run(while_bob_reads_on_node_b())
+        assert len(received) == 10, "no push while Bob has Parlor open on node B, whichever node the message came through"
+        time.sleep(1)  # node B tells the others he left
+        node_a.http("POST", f"/api/conversations/{conversation}/messages", {"id": str(uuid.uuid4()), "text": "gone"}, token=alice_token)
+        deadline = time.monotonic() + 15
+        while len(received) < 11 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(received) == 11, "pushed again once his tab is closed"
     finally:
         node_a.stop()
         node_b.stop()

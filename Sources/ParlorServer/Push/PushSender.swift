@@ -7,8 +7,9 @@ import ParlorKit
 import ParlorStore
 import Synchronization
 
-/// Turns a message into pushes (RFC 8030) and sends them: each member with no connection to this
-/// node and a device subscribed is told who wrote where (and what, unless they turned that off),
+/// Turns a message into pushes (RFC 8030) and sends them: each member with no connection (to this
+/// node, nor to another node of a cluster: `ClusterBus.presentElsewhere`) and a device subscribed
+/// is told who wrote where (and what, unless they turned that off),
 /// not in a conversation they muted unless it mentions them. Each push is encrypted for its
 /// browser (RFC 8291) and signed with the server's VAPID key (RFC 8292), with a `Topic` per
 /// conversation so that a burst waiting at the push service collapses into one. Every push shows
@@ -30,6 +31,7 @@ final class PushSender: Sendable {
     let store: any Store
     let renderer: Renderer
     let hub: Hub
+    let bus: any ClusterBus
     let client: HTTPClient
     let keys: PushKeys
     let deadline: Duration
@@ -48,12 +50,13 @@ final class PushSender: Sendable {
     static let messageTTL = 24 * 3600
 
     init(
-        store: any Store, renderer: Renderer, hub: Hub, client: HTTPClient, keys: PushKeys, deadline: Duration, metrics: ServerMetrics,
+        store: any Store, renderer: Renderer, hub: Hub, bus: any ClusterBus, client: HTTPClient, keys: PushKeys, deadline: Duration, metrics: ServerMetrics,
         logger: Logger
     ) {
         self.store = store
         self.renderer = renderer
         self.hub = hub
+        self.bus = bus
         self.client = client
         self.keys = keys
         self.deadline = deadline
@@ -86,8 +89,11 @@ final class PushSender: Sendable {
         for member in conversation.members where member != message.sender {
             if await !hub.isOnline(member) { offline.append(member) }
         }
-        let subscriptions = try await store.pushSubscriptions(of: offline, now: Date())
+        var subscriptions = try await store.pushSubscriptions(of: offline, now: Date())
         guard !subscriptions.isEmpty else { return [] }
+        // Asked only about those with a device to push to. Not known (the database is away): pushed.
+        let elsewhere = (try? await bus.presentElsewhere(Array(Set(subscriptions.map(\.user))))) ?? []
+        subscriptions.removeAll { elsewhere.contains($0.user) }
         // What the notification says is the same for everyone it goes to: read once.
         let alerted = Set(message.content.alertedUsers)
         let muted = try await store.mutedMembers(of: conversation.id)

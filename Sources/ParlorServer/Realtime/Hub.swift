@@ -29,6 +29,8 @@ actor Hub {
     static let endedTokenMemory: Duration = .seconds(60)
     static let maxEndedTokens = 10_000
     let metrics: ServerMetrics
+    /// Rings when someone's first connection opens or their last one closes.
+    nonisolated let presence = PresenceSignal()
 
     init(metrics: ServerMetrics) {
         self.metrics = metrics
@@ -46,8 +48,10 @@ actor Hub {
     func register(_ connection: ClientConnection, limit: Int) -> Registration {
         forgetEndedTokens()
         guard !endedTokenSet.contains(connection.tokenHash) else { return .signedOut }
-        guard (connections[connection.user]?.count ?? 0) < limit else { return .overCap }
+        let open = connections[connection.user]?.count ?? 0
+        guard open < limit else { return .overCap }
         connections[connection.user, default: [:]][connection.id] = connection
+        if open == 0 { presence.ring() }
         return .registered
     }
 
@@ -66,7 +70,10 @@ actor Hub {
 
     func unregister(_ connection: ClientConnection) {
         connections[connection.user]?[connection.id] = nil
-        if connections[connection.user]?.isEmpty == true { connections[connection.user] = nil }
+        if connections[connection.user]?.isEmpty == true {
+            connections[connection.user] = nil
+            presence.ring()
+        }
     }
 
     /// Queues `item` for every connection of every user in `users`.

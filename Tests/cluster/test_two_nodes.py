@@ -120,7 +120,8 @@ class Client:
                 elif frame["type"] == protocol.Server.message and frame["message"]["conversation"] == self.conversation:
                     self.received.append(frame["message"]["sequence"])
                     self.texts[frame["message"]["sequence"]] = frame["message"].get("text")
-                elif frame["type"] in (protocol.Server.reactions, protocol.Server.typing, protocol.Server.readReceipt) and frame.get("conversation") == self.conversation:
+                elif frame["type"] in (protocol.Server.reactions, protocol.Server.typing, protocol.Server.readReceipt, protocol.Server.conversation) \
+                        and frame.get("conversation") == self.conversation:
                     self.others.append(frame)
                 elif frame["type"] == protocol.Server.messageChanged and frame["message"]["conversation"] == self.conversation:
                     self.others.append(frame)
@@ -256,10 +257,16 @@ def test_reactions_edits_receipts_and_typing_cross_nodes(database):
             await alice.socket.send(json.dumps({"type": protocol.Client.edit, "conversation": conversation, "message": message, "text": "hello, edited"}))
             await until(lambda: any(f["type"] == protocol.Server.messageChanged and f["message"].get("text") == "hello, edited" for f in bob.others),
                         "Bob to see the edit")
-            # Bob reads on node B: Alice on node A sees his receipt.
+            # Bob reads on node B: Alice on node A sees his receipt, and Bob's other tab, on node A,
+            # his unread count go to 0 (which also closes his notifications there).
+            bobs_other_tab = Client(node_a, bob_token, conversation)
+            await bobs_other_tab.connect()
             await bob.socket.send(json.dumps({"type": protocol.Client.read, "conversation": conversation, "sequence": 1}))
             await until(lambda: any(f["type"] == protocol.Server.readReceipt and f["receipt"]["sequence"] == 1 for f in alice.others),
                         "Alice to see Bob's read receipt")
+            await until(lambda: any(f["type"] == protocol.Server.conversation and f["conversationInfo"]["unreadCount"] == 0
+                                    for f in bobs_other_tab.others), "Bob's tab on node A to see the conversation read")
+            await bobs_other_tab.close()
 
             # Alice types on node A: Bob on node B sees her start and stop; nothing is stored.
             for typing in (True, False):

@@ -1,18 +1,26 @@
 """Notifications: turned on from Settings (the browser's permission asked on that click), shown for
 messages in conversations not on screen, never for muted ones; the tab's title and icon count the
 unread messages of conversations not muted. With Parlor closed (Web Push): Settings lists the
-devices that receive them, each removable; the service worker shows a push as a notification, and
-opening its conversation in Parlor closes it (pushes delivered through Chromium's DevTools
+devices that receive them, each removable; the service worker shows a push as a notification, a
+read on another device closes it at the next push, and opening its conversation in Parlor closes it
+(pushes delivered through Chromium's DevTools
 protocol: headless Chromium reaches no push service; test_push.py covers the server's side
 against a stand-in)."""
 
 
+import asyncio
 import json
+import sys
 import time
+from pathlib import Path
 
 import pytest
+import websockets
 
 from parlor_api import call, sign_in
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import parlor_protocol as protocol  # noqa: E402
 
 # Headless Chromium draws no notification: record each one the page makes, then let the browser's own
 # Notification do the rest.
@@ -105,17 +113,20 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
     assert "Pixel test phone gets no more notifications." in alice.announcements()
     alice.press("Settings")
 
-    # The service worker: a push shows a notification (who, what, its conversation as the tag); a
-    # `read` push from another device takes it away.
+    # The service worker: a push shows a notification (who, what, its conversation as the tag).
     alice.js("return navigator.serviceWorker.ready.then(() => true)")
     origin = server.url.rstrip("/")
     alice.driver.execute_cdp_cmd("ServiceWorker.enable", {})
     alice.driver.get("about:blank")  # Parlor closed: no window of it in front
     alice.driver.get(origin + "/manifest.webmanifest")
+    say("Still up?", 4)
     shown = "return navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((all) => all.map((n) => [n.title, n.body, n.tag]))"
-    payload = {"type": "message", "conversation": direct["id"], "title": "Bob", "body": "Bob: Still up?", "url": f"/#/c/{direct['id']}"}
+    from_bob = ["Bob", "Bob: Still up?", direct["id"]]
+    phone = sign_in(server.url, "alice")  # Alice's other device
+    demo = next(c for c in call(server.url, "GET", "/api/conversations", token=phone) if c.get("title") == "Parlor demo")
+    from_demo = ["Carol in Parlor demo", "Carol: Pizza?", demo["id"]]
 
-    def pushed():
+    def pushed(payload, expected):
         # The registration's id is not exposed to WebDriver: each small one is tried (a wrong one
         # is refused, or takes nothing), until the notification shows.
         for registration in range(8):
@@ -125,12 +136,36 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
             except Exception:  # noqa: BLE001 - no such registration
                 continue
         for _ in range(10):
-            if alice.js(shown) == [["Bob", "Bob: Still up?", direct["id"]]]:
+            if sorted(alice.js(shown)) == sorted(expected):
                 return True
             time.sleep(0.2)
         return False
-    alice.wait(pushed, "the pushed notification")
+
+    def push(conversation, title, body):
+        return {"type": "message", "conversation": conversation, "title": title, "body": body, "url": f"/#/c/{conversation}"}
+    alice.wait(lambda: pushed(push(direct["id"], *from_bob[:2]), [from_bob]), "the pushed notification")
+    # Another conversation's push while Bob's is unread: both show.
+    alice.wait(lambda: pushed(push(demo["id"], *from_demo[:2]), [from_bob, from_demo]), "both notifications")
+
+    # Alice reads Bob's message on her phone: no push comes only to close a notification (browsers
+    # forbid pushes that show nothing), so the next one closes Bob's here, and shows its own.
+    async def read_on_the_phone():
+        async with websockets.connect(f"ws://127.0.0.1:{origin.rsplit(':', 1)[1]}/ws",
+                                      additional_headers={"Authorization": f"Bearer {phone}"}) as socket:
+            await socket.send(json.dumps({"type": protocol.Client.hello, "since": {}}))
+            while json.loads(await socket.recv())["type"] != protocol.Server.ready:
+                pass
+            last = call(server.url, "GET", f"/api/conversations/{direct['id']}", token=phone)["lastSequence"]
+            await socket.send(json.dumps({"type": protocol.Client.read, "conversation": direct["id"], "sequence": last}))
+            for _ in range(50):
+                if call(server.url, "GET", f"/api/conversations/{direct['id']}", token=phone)["unreadCount"] == 0:
+                    return
+                await asyncio.sleep(0.1)
+    asyncio.run(read_on_the_phone())
+    assert sorted(alice.js(shown)) == sorted([from_bob, from_demo]), "nothing closes before a push comes"
+    alice.wait(lambda: pushed(push(demo["id"], *from_demo[:2]), [from_demo]), "Bob's notification closed by the next push")
+
     # Opening the conversation in Parlor closes it.
-    alice.driver.get(f"{origin}/#/c/{direct['id']}")
-    alice.wait(lambda: alice.conversation_title() == "Bob", "the conversation open")
+    alice.driver.get(f"{origin}/#/c/{demo['id']}")
+    alice.wait(lambda: alice.conversation_title() == "Parlor demo", "the conversation open")
     alice.wait(lambda: alice.js(shown) == [], "the notification closed once the conversation is open")

@@ -462,8 +462,8 @@ final class Messaging: Sendable {
         if await showReceipt(of: user, in: conversation) {
             await bus.publish(.readMoved(user: user, conversation: conversation))
         }
-        // The user's other tabs show the unread count.
-        await notices.send(conversation, to: [user])
+        // The user's other tabs, on every node, show the unread count (and close its notifications).
+        await notices.announceToOwner(conversation, user: user)
     }
 
     /// How far each member who shares read receipts has read, for a member (but those blocked

@@ -119,8 +119,10 @@ async function kept(path) {
 // Notifications with Parlor closed (Web Push): the server sends, encrypted for this browser (the
 // push service sees only ciphertext), who wrote where and, unless the person turned it off, what.
 // One notification per conversation (its tag, replaced by the next). Every push shows one: a
-// browser revokes (Safari) or flags (Chrome) a push that shows nothing. Opening the conversation
-// in Parlor closes it (js/push.js).
+// browser revokes (Safari) or flags (Chrome) a push that shows nothing, so no push comes only to
+// close one. A conversation read on another device loses its notification here at the next push
+// (closeRead) or when Parlor opens here and sees it read (js/notify.js); opening it in Parlor here
+// closes it at once (js/push.js).
 self.addEventListener('push', (event) => {
   event.waitUntil((async () => {
     let push = null;
@@ -137,8 +139,22 @@ self.addEventListener('push', (event) => {
       icon: '/icons/parlor-192.png',
       data: { url: typeof push.url === 'string' ? push.url : '/' },
     });
+    await closeRead(push.conversation).catch(() => {});
   })());
 });
+
+// Closes the notifications of conversations the person has read since (on any device), but for
+// `except`'s, just shown: asked of the server with this browser's sign-in, only when others show.
+async function closeRead(except) {
+  const shown = (await self.registration.getNotifications()).filter((notification) => notification.tag && notification.tag !== except);
+  if (shown.length === 0) return;
+  const response = await fetch('/api/conversations', { headers: { Accept: 'application/json' } });
+  if (!response.ok) return;
+  const conversations = await response.json();
+  if (!Array.isArray(conversations)) return;
+  const unread = new Set(conversations.filter((conversation) => conversation.unreadCount > 0).map((conversation) => conversation.id));
+  for (const notification of shown) if (!unread.has(notification.tag)) notification.close();
+}
 
 // Clicked: the conversation opens in a Parlor window already there, or in a new one.
 self.addEventListener('notificationclick', (event) => {

@@ -1,9 +1,12 @@
 // Alerts for new messages while the person looks elsewhere: a browser notification (once they
 // turned notifications on, which asks the browser's permission on that click, never on load),
 // not for muted conversations; and the unread count of the conversations not muted, in the tab's
-// title and as a badge on its icon (a mention counts even in a muted conversation).
+// title and as a badge on its icon (a mention counts even in a muted conversation). A
+// conversation read here or on another device loses its notifications, this page's and the
+// service worker's.
 
 import { alertsUser } from './mentions.js';
+import { closeNotifications } from './push.js';
 import { on, previewOf, state, conversationTitle } from './state.js';
 
 /** Where this browser keeps whether the signed-in person turned notifications on: per account. */
@@ -30,6 +33,9 @@ export async function setNotifications(wanted) {
   return true;
 }
 
+/** The notifications this page showed, by conversation. */
+const shownHere = new Map();
+
 /** Shows new messages as notifications and keeps the title and icon's count; `open(id)` shows a conversation. */
 export function startAlerts({ isShowing, open }) {
   on('incoming', (message) => {
@@ -48,12 +54,35 @@ export function startAlerts({ isShowing, open }) {
         open(message.conversation);
         notification.close();
       };
+      shownHere.get(message.conversation)?.close();
+      shownHere.set(message.conversation, notification);
+      notification.onclose = () => { if (shownHere.get(message.conversation) === notification) shownHere.delete(message.conversation); };
     } catch {
       // Some browsers show notifications only from a service worker; the badge still counts.
     }
   });
-  on('conversations', () => showCount());
+  on('conversations', () => {
+    showCount();
+    closeRead();
+  });
   showCount();
+  closeRead();
+}
+
+/** Read conversations whose notifications were still up: each shown on this device goes. */
+const closedFor = new Set();
+function closeRead() {
+  const read = [];
+  for (const conversation of state.conversations.values()) {
+    if (conversation.unreadCount > 0) {
+      closedFor.delete(conversation.id);
+    } else if (!closedFor.has(conversation.id)) {
+      closedFor.add(conversation.id);
+      shownHere.get(conversation.id)?.close();
+      read.push(conversation.id);
+    }
+  }
+  closeNotifications(...read);
 }
 
 /** The unread messages of conversations not muted, and the unread mentions of muted ones. */

@@ -58,10 +58,12 @@ export async function unsubscribePush() {
   }
 }
 
-/** Closes the notifications a push showed for a conversation (the person opened it here). */
-export function closeNotifications(conversationId) {
-  navigator.serviceWorker?.getRegistration().then((registration) => registration?.getNotifications({ tag: conversationId }))
-    .then((shown) => { for (const notification of shown ?? []) notification.close(); })
+/** Closes the notifications pushes showed for these conversations (opened or read). */
+export function closeNotifications(...conversationIds) {
+  if (conversationIds.length === 0) return;
+  const ids = new Set(conversationIds);
+  navigator.serviceWorker?.getRegistration().then((registration) => registration?.getNotifications())
+    .then((shown) => { for (const notification of shown ?? []) if (ids.has(notification.tag)) notification.close(); })
     .catch(() => {});
 }
 

@@ -205,6 +205,41 @@ struct WasmSandboxTests {
         #expect(try await link.call(call, container: nil, upload: nil).id == call.id, "the next call is answered")
     }
 
+    @Test("A person whose calls keep failing has them rest, failing at once without running, for a second, then two; someone else's calls still run; one good answer forgets it", .timeLimit(.minutes(1)))
+    func failingCallsRest() async throws {
+        // Traps in `handle` ("h"), answers everything else.
+        let link = try Self.link(Self.module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then unreachable))"))
+        let (mallory, bob) = (ParticipantID(), ParticipantID())
+        func call(_ hook: AppWire.Hook, for person: ParticipantID) -> AppWire.Call {
+            AppWire.Call(
+                id: UUID().uuidString, hook: hook, state: .null,
+                context: AppWire.Context(
+                    style: .compact, surface: .messages, modal: nil, localParticipant: person, remoteParticipants: nil, selectedMessage: nil))
+        }
+        for _ in 0..<3 {
+            let trap = await Self.failure(link, call(.handle, for: mallory))
+            #expect(trap?.message.contains("unreachable") == true, "\(String(describing: trap))")
+        }
+        let made = link.instancesMade
+        let resting = await Self.failure(link, call(.render, for: mallory))
+        #expect(resting?.code == .appUnavailable)
+        #expect(resting?.message == "Sandboxed failed several times in a row; try again in 1 second.")
+        #expect(link.instancesMade == made, "a resting call does not run")
+        let other = call(.render, for: bob)
+        #expect(try await link.call(other, container: nil, upload: nil).id == other.id, "Bob's calls run")
+
+        // After the rest, the next call runs; failing again, the rest doubles.
+        try await Task.sleep(for: .milliseconds(1_100))
+        #expect(await Self.failure(link, call(.handle, for: mallory))?.message.contains("unreachable") == true)
+        #expect(await Self.failure(link, call(.render, for: mallory))?.message.contains("2 seconds") == true)
+        try await Task.sleep(for: .milliseconds(2_100))
+        let good = call(.render, for: mallory)
+        #expect(try await link.call(good, container: nil, upload: nil).id == good.id, "tried again after the rest")
+        #expect(await Self.failure(link, call(.handle, for: mallory))?.message.contains("unreachable") == true, "a good answer forgot the failures")
+        let answered = call(.render, for: mallory)
+        #expect(try await link.call(answered, container: nil, upload: nil).id == answered.id, "one failure does not rest")
+    }
+
     /// A container whose reads wait until `release()`.
     final class HeldContainer: AppContainer {
         private let gate = AsyncStream<Void>.makeStream()

@@ -25,13 +25,15 @@ public enum WasmApp {
 /// Runs calls in instances of one module, off Swift's cooperative threads (a call is synchronous
 /// and may wait for a container read), on `maxConcurrentCalls` lanes of its own, each call on the
 /// lane with the fewest waiting: a call that burns its whole budget holds up its own lane only,
-/// and no thread is held waiting for a lane.
+/// and no thread is held waiting for a lane. A person whose calls keep failing has them rest a
+/// while (`CallerBackoff`).
 public final class WasmAppLink: AppLink, Sendable {
     public let module: WasmAppModule
     private let log: @Sendable (String) -> Void
     private let lanes: [Lane]
     /// The hooks the module said it has no code for: not called again.
     private let unimplemented = Mutex<Set<AppWire.Hook>>([])
+    private let backoff = Mutex(CallerBackoff())
 
     /// The most calls of one app that run at once.
     public static let maxConcurrentCalls = 4
@@ -54,6 +56,29 @@ public final class WasmAppLink: AppLink, Sendable {
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
         if unimplemented.withLock({ $0.contains(call.hook) }) { return AppWire.Result(id: call.id, unimplemented: true) }
+        // Whom the call is for: a call for no one in particular never rests.
+        guard let caller = call.context?.localParticipant ?? call.message?.senderParticipantIdentifier else {
+            return try await run(call, container: container).get()
+        }
+        if let rest = backoff.withLock({ $0.rest(of: caller) }) {
+            let parts = rest.components
+            let seconds = max(1, Int(parts.seconds) + (parts.attoseconds > 0 ? 1 : 0))
+            throw MessagesError(
+                .appUnavailable, "\(module.manifest.name) failed several times in a row; try again in \(seconds) second\(seconds == 1 ? "" : "s").")
+        }
+        let answer: Result<AppWire.Result, MessagesError>
+        do {
+            answer = try await run(call, container: container)
+        } catch {
+            backoff.withLock { $0.failed(caller) }
+            throw error
+        }
+        backoff.withLock { $0.answered(caller) }
+        return try answer.get()
+    }
+
+    /// The module's answer to `call`: a result, or its refusal. Throws when the module failed.
+    private func run(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> Result<AppWire.Result, MessagesError> {
         let input = Array(AppWire.encode(call))
         let environment = WasmInstance.Environment(container: container, now: Date(), log: log)
         let module = module
@@ -103,9 +128,9 @@ public final class WasmAppLink: AppLink, Sendable {
             if result.unimplemented == true, call.hook.mayBeUnimplemented {
                 unimplemented.withLock { _ = $0.insert(call.hook) }
             }
-            return result
+            return .success(result)
         case .refuse(let refusal) where refusal.id == call.id:
-            throw refusal.error
+            return .failure(refusal.error)
         default:
             throw MessagesError(.appUnavailable, "\(module.manifest.name) answered another call.")
         }

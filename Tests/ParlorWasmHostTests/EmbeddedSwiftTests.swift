@@ -95,6 +95,32 @@ struct EmbeddedSwiftTests {
         #expect(await alice.appError() == MessagesError(.invalidValue, "Say something."))
     }
 
+    @Test("A kit app fetches through Parlor (Host.fetch): the answer reaches its view; a host the manifest does not allow gets the manifest's sentence")
+    func kitFetch() async throws {
+        let fetching = Self.echo.replacingOccurrences(of: "state.said = text", with: #"""
+            switch Host.fetch("https://\(text)/feed", method: "POST", headers: [("Accept", "text/plain")], body: "hi") {
+            case .success(let response): state.said = "\(response.status) \(response.body)"
+            case .failure(let error): throw error
+            }
+            """#)
+        let manifest = #"{"id": "org.example.echo", "name": "Echo", "icon": {"url": "https://example.org/echo.png"}, "allowedHosts": ["feeds.example.org"]}"#
+        let (report, folder) = try Self.build(fetching, manifest: manifest)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = WasmSandboxTests.RecordingFetchClient()
+        let simulator = ConversationSimulator(
+            participants: ["Alice"], hosting: [WasmApp.app(try WasmAppModule(bytes: Array(try Data(contentsOf: report.output))))], httpClient: client)
+        let alice = simulator.participant("Alice")
+        _ = try await alice.openApp(named: "Echo")
+        try await alice.submit("feeds.example.org", in: "say")
+        #expect(await alice.view().visibleTexts.last == "200 hello")
+        let sent = client.requests.withLock { $0 }
+        #expect(sent.map(\.url.absoluteString) == ["https://feeds.example.org/feed"])
+        #expect(sent.first?.method == "POST" && sent.first?.headers == ["Accept": "text/plain"] && sent.first?.body == Data("hi".utf8))
+        try await alice.submit("elsewhere.example", in: "say")
+        let refusal = await alice.appError()
+        #expect(refusal?.code == .hostNotAllowed && refusal?.message.contains("may not reach elsewhere.example") == true, "\(String(describing: refusal))")
+    }
+
     @Test("A kit app compares, hashes and changes the case of Strings as Swift does (the Unicode data linked in: the toolchain's, or the kit's generated tables): é typed decomposed equals the composed é, is one key of a Set, and lowercases", arguments: [true, false])
     func unicodeStrings(toolchainUnicode: Bool) async throws {
         let unicode = Self.echo.replacingOccurrences(

@@ -3,6 +3,7 @@ import ParlorHost
 import ParlorKit
 import ParlorTesting
 import ParlorWasmHost
+import Synchronization
 import Testing
 import WAT
 
@@ -238,6 +239,52 @@ struct WasmSandboxTests {
         #expect(await Self.failure(link, call(.handle, for: mallory))?.message.contains("unreachable") == true, "a good answer forgot the failures")
         let answered = call(.render, for: mallory)
         #expect(try await link.call(answered, container: nil, upload: nil).id == answered.id, "one failure does not rest")
+    }
+
+    /// Answers every request with 200 and "hello", and keeps them.
+    final class RecordingFetchClient: FetchClient {
+        let requests = Mutex<[FetchRequest]>([])
+        func send(_ request: FetchRequest) async throws -> FetchResponse {
+            requests.withLock { $0.append(request) }
+            return FetchResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Data("hello".utf8))
+        }
+    }
+
+    @Test("fetch sends a request through the host to a host the manifest allows, once even when asked again with room; another host gets the manifest's sentence; a call with no person behind it (render) is refused")
+    func fetchThroughTheHost() async throws {
+        let allowed = #"{"url":"https://feeds.example.org/a","method":"POST","body":"hi"}"#
+        let other = #"{"url":"https://elsewhere.example/b"}"#
+        func quoted(_ json: String) -> String { json.replacingOccurrences(of: "\"", with: "\\\"") }
+        let imports = #"(import "parlor" "log" (func $log (param i32 i32))) (import "parlor" "fetch" (func $fetch (param i32 i32 i32 i32) (result i32)))"#
+        let text = Self.module(
+            body: """
+                (if (i32.eq (call $hookInitial (local.get $in)) (i32.const 119)) (then
+                  (drop (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 1)))
+                  (call $log (i32.const 5000) (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 4096)))
+                  (call $log (i32.const 9000) (call $fetch (i32.const 1200) (i32.const \(other.utf8.count)) (i32.const 9000) (i32.const 4096)))))
+                (if (i32.eq (call $hookInitial (local.get $in)) (i32.const 114)) (then
+                  (if (i32.ne (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 4096)) (i32.const -2))
+                    (then unreachable))))
+                """,
+            extra: imports + #" (data (i32.const 1000) "\#(quoted(allowed))") (data (i32.const 1200) "\#(quoted(other))")"#)
+        let manifest = AppManifest(
+            id: Self.manifest.id, name: Self.manifest.name, icon: Self.manifest.icon, summary: "Fetches.", allowedHosts: ["feeds.example.org"])
+        let module = try WasmAppModule(bytes: try wat2wasm(text), manifest: manifest)
+        let lines = Mutex<[String]>([])
+        let client = RecordingFetchClient()
+        let simulator = ConversationSimulator(
+            participants: ["Alice", "Bob"], hosting: [WasmApp.app(module, log: { line in lines.withLock { $0.append(line) } })], httpClient: client)
+        _ = try await simulator.participant("Alice").openApp(named: "Sandboxed")
+
+        let sent = client.requests.withLock { $0 }
+        #expect(sent.map(\.url.absoluteString) == ["https://feeds.example.org/a"], "sent once, although asked for twice")
+        #expect(sent.first?.method == "POST" && sent.first?.body == Data("hi".utf8))
+        let logged = lines.withLock { $0 }
+        let answer = try JSONSerialization.jsonObject(with: Data(try #require(logged.first).utf8)) as? [String: Any]
+        #expect(answer?["status"] as? Int == 200 && answer?["body"] as? String == "hello", "\(logged)")
+        let refusal = try JSONSerialization.jsonObject(with: Data(try #require(logged.dropFirst().first).utf8)) as? [String: [String: String]]
+        #expect(refusal?["error"]?["code"] == "hostNotAllowed", "\(logged)")
+        #expect(refusal?["error"]?["message"]?.contains("may not reach elsewhere.example") == true, "\(logged)")
     }
 
     /// A container whose reads wait until `release()`.

@@ -1,4 +1,4 @@
-// What Parlor gives a module (docs/APPS-WASM.md §2): random bytes, the time, a log line. The
+// What Parlor gives a module (docs/APPS-WASM.md §2): random bytes, the time, a log line, HTTP. The
 // imports are declared in runtime.c, with C's calling convention (a Swift function has more
 // parameters in WebAssembly than it shows).
 
@@ -10,6 +10,19 @@ func parlorLog(_ pointer: UnsafeRawPointer, _ length: Int32)
 
 @_extern(c, "parlor_now_ms")
 func parlorNowMilliseconds() -> Int64
+
+@_extern(c, "parlor_fetch")
+func parlorFetch(_ request: UnsafeRawPointer, _ length: Int32, _ out: UnsafeMutableRawPointer, _ capacity: Int32) -> Int32
+
+/// The answer to `Host.fetch`, whatever its status.
+public struct FetchResponse {
+    /// The HTTP status code (200, 404).
+    public var status: Int
+    /// The header fields, as an object of strings.
+    public var headers: JSON
+    /// The body, as UTF-8 text.
+    public var body: String
+}
 
 public enum Host {
     /// A new random UUID in upper case (a new session's id).
@@ -29,4 +42,47 @@ public enum Host {
 
     /// Milliseconds since 1970, the same through one call.
     public static func nowMilliseconds() -> Int64 { parlorNowMilliseconds() }
+
+    /// Sends an HTTP request through Parlor, only to the hosts the manifest allows
+    /// (`allowedHosts`), from a hook a person's action runs (`handle`, `willBecomeActive`…, not
+    /// `body`), at most 4 a call, each answered within the call's 5 seconds.
+    public static func fetch(
+        _ url: String, method: String = "GET", headers: [(String, String)] = [], body: String? = nil
+    ) -> Result<FetchResponse, AppError> {
+        var members: [(String, JSON)] = [("url", .string(url)), ("method", .string(method))]
+        if !headers.isEmpty { members.append(("headers", .object(headers.map { ($0.0, JSON.string($0.1)) }))) }
+        if let body { members.append(("body", .string(body))) }
+        var request: [UInt8] = []
+        JSON.object(members).write(to: &request)
+        var out = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let length = request.withUnsafeBytes { requestBytes in
+                out.withUnsafeMutableBytes { outBytes -> Int32 in
+                    guard let requestBase = requestBytes.baseAddress, let outBase = outBytes.baseAddress else { return -2 }
+                    return parlorFetch(requestBase, Int32(requestBytes.count), outBase, Int32(outBytes.count))
+                }
+            }
+            guard length >= 0 else {
+                return .failure(AppError(.networkFailure, "Parlor sent no request: at most 4 a call, and none while drawing."))
+            }
+            // Too long for the room given: asked again with room, it is not sent again.
+            if Int(length) > out.count {
+                out = [UInt8](repeating: 0, count: Int(length))
+                continue
+            }
+            let read: JSON? = out.withUnsafeBufferPointer { buffer in
+                do throws(JSONError) {
+                    return try JSON(parsing: UnsafeBufferPointer(rebasing: buffer[0..<Int(length)]))
+                } catch {
+                    return nil
+                }
+            }
+            guard let answer = read else { return .failure(AppError(.networkFailure, "Parlor's answer could not be read.")) }
+            if !answer["error"].isNull {
+                let code = answer["error"]["code"].string.flatMap { ErrorCode(rawValue: $0) } ?? .networkFailure
+                return .failure(AppError(code, answer["error"]["message"].string ?? "The request failed."))
+            }
+            return .success(FetchResponse(status: answer["status"].int ?? 0, headers: answer["headers"], body: answer["body"].string ?? ""))
+        }
+    }
 }

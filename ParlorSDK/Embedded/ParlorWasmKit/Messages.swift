@@ -157,6 +157,8 @@ public enum ErrorCode: String {
     case actionRefused, invalidValue, malformedURLState, textExceedsMaxSize, urlExceedsMaxSize
     case sendWithoutRecentInteraction, sendWhileNotVisible, apiUnavailableInPresentationContext
     case sessionConflict, fileNotFound, unknown
+    /// What `Host.fetch` fails with: a host the manifest does not allow, a request that failed.
+    case hostNotAllowed, networkFailure
 }
 
 /// Refuses a call: the person sees `message` in the app; for `validate`, the message is refused.

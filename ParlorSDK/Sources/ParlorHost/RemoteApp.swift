@@ -13,6 +13,16 @@ public protocol AppLink: Sendable {
     ///   - container: the person's container, which the app may read during the call (`containerGet`).
     ///   - upload: stores an image the app uploads during the call (`upload`), for the person.
     func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result
+    /// Sends a hook's `call`, made in `context`: a link that runs the app itself also answers its
+    /// requests over HTTP through `context.fetch` (the manifest's hosts, the host's client).
+    func call(_ call: AppWire.Call, context: AppContext, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result
+}
+
+extension AppLink {
+    /// An app in its own process makes its own requests: only its container is answered.
+    public func call(_ call: AppWire.Call, context: AppContext, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await self.call(call, container: context.container, upload: upload)
+    }
 }
 
 /// An app that runs outside the host, hosted like any `MessagesApp`: the same `AppInstance` runs
@@ -137,7 +147,7 @@ public struct RemoteApp: MessagesApp, RendersAsynchronously {
             guard case .upload(let id) = try await conversation.upload(image: image) else { throw MessagesError(.unknown, "The upload has no id.") }
             return id
         }
-        let result = try await link.call(call, container: context.container, upload: upload).taken(for: hook)
+        let result = try await link.call(call, context: context, upload: upload).taken(for: hook)
         let effects = result.effects ?? []
         guard effects.count <= AppWire.maxEffectsPerAnswer else {
             throw MessagesError(.appUnavailable, "\(manifest.name) asked for \(effects.count) things at once; the limit is \(AppWire.maxEffectsPerAnswer).")

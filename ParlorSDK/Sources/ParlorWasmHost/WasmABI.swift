@@ -32,13 +32,22 @@ public enum WasmABI {
         /// nothing is stored, -2 when the read is refused (too many in one call, or the container
         /// did not answer in time).
         case containerGet = "container_get"
+        /// `fetch(request: i32, requestLength: i32, out: i32, capacity: i32) -> i32`: sends the
+        /// HTTP request described at `request` (`{"url", "method", "headers", "body"}` as JSON;
+        /// all but `url` may be left out) through Parlor, to the hosts the manifest allows only,
+        /// and copies its answer to `out` as JSON, up to `capacity` bytes: `{"status", "headers",
+        /// "body"}` (the body as UTF-8 text) or `{"error": {"code", "message"}}`. Returns the
+        /// answer's whole length (larger than `capacity`: ask again with room, which does not send
+        /// the request again), -2 when refused (more than `maxFetchesPerCall` requests, a request
+        /// that is not such JSON, or a hook with no person behind it, such as `render`).
+        case fetch
 
         /// Its WebAssembly signature.
         var signature: (parameters: [Kind], results: [Kind]) {
             switch self {
             case .log, .randomBytes: ([.i32, .i32], [])
             case .nowMilliseconds: ([], [.i64])
-            case .containerGet: ([.i32, .i32, .i32, .i32], [.i32])
+            case .containerGet, .fetch: ([.i32, .i32, .i32, .i32], [.i32])
             }
         }
     }
@@ -51,6 +60,11 @@ public enum WasmABI {
     /// What `container_get` answers when nothing is stored, and when it refuses.
     static let absent: Int32 = -1
     static let refused: Int32 = -2
+    /// The most requests one call sends, the longest request description, and the largest
+    /// answer one copies in (a longer body fails that request with `networkFailure`).
+    static let maxFetchesPerCall = 4
+    static let maxFetchRequestBytes = 64 * 1024
+    static let maxFetchAnswerBytes = 1024 * 1024
     /// The most log lines one call writes, and the longest.
     static let maxLogLinesPerCall = 16
     static let maxLogLineBytes = 1024

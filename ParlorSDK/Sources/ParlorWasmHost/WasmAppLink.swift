@@ -55,10 +55,20 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await perform(call, environment: WasmInstance.Environment(container: container, now: Date(), log: log))
+    }
+
+    /// A hook's call: the module's requests over HTTP go through `context.fetch`.
+    public func call(_ call: AppWire.Call, context: AppContext, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
+        try await perform(
+            call, environment: WasmInstance.Environment(container: context.container, now: Date(), log: log) { try await context.fetch($0) })
+    }
+
+    private func perform(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> AppWire.Result {
         if unimplemented.withLock({ $0.contains(call.hook) }) { return AppWire.Result(id: call.id, unimplemented: true) }
         // Whom the call is for: a call for no one in particular never rests.
         guard let caller = call.context?.localParticipant ?? call.message?.senderParticipantIdentifier else {
-            return try await run(call, container: container).get()
+            return try await run(call, environment: environment).get()
         }
         if let rest = backoff.withLock({ $0.rest(of: caller) }) {
             let parts = rest.components
@@ -68,7 +78,7 @@ public final class WasmAppLink: AppLink, Sendable {
         }
         let answer: Result<AppWire.Result, MessagesError>
         do {
-            answer = try await run(call, container: container)
+            answer = try await run(call, environment: environment)
         } catch {
             backoff.withLock { $0.failed(caller) }
             throw error
@@ -78,9 +88,8 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 
     /// The module's answer to `call`: a result, or its refusal. Throws when the module failed.
-    private func run(_ call: AppWire.Call, container: (any AppContainer)?) async throws(MessagesError) -> Result<AppWire.Result, MessagesError> {
+    private func run(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> Result<AppWire.Result, MessagesError> {
         let input = Array(AppWire.encode(call))
-        let environment = WasmInstance.Environment(container: container, now: Date(), log: log)
         let module = module
         let name = module.manifest.name
         let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { continuation in

@@ -23,6 +23,9 @@ final class WasmInstance {
         var now: Date
         /// Where `log` lines go.
         var log: @Sendable (String) -> Void
+        /// Sends the module's HTTP requests (`AppContext.fetch`: the manifest's hosts, the host's
+        /// client); nil where no person is behind the call (`fetch` is refused).
+        var fetch: (@Sendable (FetchRequest) async throws -> FetchResponse)? = nil
 
         /// For the check when a module is added: no container, no log.
         static var inspection: Environment { Environment(container: nil, now: Date(), log: { _ in }) }
@@ -214,12 +217,17 @@ final class WasmInstance {
         let logLines = Atomic<Int>(0)
         let reads = Atomic<Int>(0)
         let randomBytes = Atomic<Int>(0)
+        let fetches = Atomic<Int>(0)
+        /// The last request sent and its answer: asked again with more room, it is not sent again.
+        let lastFetch = Mutex<(request: [UInt8], answer: [UInt8])?>(nil)
 
         func begin(_ environment: Environment) {
             current.withLock { $0 = environment }
             logLines.store(0, ordering: .relaxed)
             reads.store(0, ordering: .relaxed)
             randomBytes.store(0, ordering: .relaxed)
+            fetches.store(0, ordering: .relaxed)
+            lastFetch.withLock { $0 = nil }
         }
 
         var environment: Environment { current.withLock { $0 } }
@@ -287,8 +295,107 @@ final class WasmInstance {
                     memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: data.count) { $0.copyBytes(from: data) }
                 }
                 return [.i32(UInt32(data.count))]
+            case .fetch:
+                let (requestOffset, requestCount) = try bytes(arguments[0], arguments[1])
+                let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
+                guard requestCount <= WasmABI.maxFetchRequestBytes, let fetch = environment.fetch else {
+                    return [.i32(UInt32(bitPattern: WasmABI.refused))]
+                }
+                let description = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
+                let answer: [UInt8]
+                if let last = counters.lastFetch.withLock({ $0 }), last.request == description {
+                    answer = last.answer
+                } else {
+                    guard counters.fetches.add(1, ordering: .relaxed).newValue <= WasmABI.maxFetchesPerCall,
+                        let request = FetchDescription.request(from: description)
+                    else { return [.i32(UInt32(bitPattern: WasmABI.refused))] }
+                    answer = send(request, through: fetch)
+                    counters.lastFetch.withLock { $0 = (description, answer) }
+                }
+                if answer.count <= capacity {
+                    memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: answer.count) { $0.copyBytes(from: answer) }
+                }
+                return [.i32(UInt32(answer.count))]
             }
         }
+    }
+
+    /// A request as a module describes it to `fetch`.
+    private struct FetchDescription: Decodable {
+        var url: String
+        var method: String?
+        var headers: [String: String]?
+        var body: String?
+
+        /// The request `bytes` describe; nil when they describe none (not such JSON, not an
+        /// http(s) address, a method that is not a word of capitals, more than 32 header fields).
+        static func request(from bytes: [UInt8]) -> FetchRequest? {
+            guard let description = try? JSONDecoder().decode(FetchDescription.self, from: Data(bytes)),
+                let url = URL(string: description.url), url.host != nil
+            else { return nil }
+            let method = description.method ?? "GET"
+            guard (1...16).contains(method.utf8.count), method.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }),
+                (description.headers?.count ?? 0) <= 32
+            else { return nil }
+            return FetchRequest(
+                url: url, method: method, headers: description.headers ?? [:], body: description.body.map { Data($0.utf8) },
+                timeout: AppWire.callDeadline)
+        }
+    }
+
+    /// What `fetch` copies to the module.
+    private enum FetchAnswer: Encodable {
+        case response(status: Int, headers: [String: String], body: String)
+        case error(code: String, message: String)
+
+        enum CodingKeys: String, CodingKey { case status, headers, body, error }
+        enum ErrorKeys: String, CodingKey { case code, message }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .response(let status, let headers, let body):
+                try container.encode(status, forKey: .status)
+                try container.encode(headers, forKey: .headers)
+                try container.encode(body, forKey: .body)
+            case .error(let code, let message):
+                var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
+                try error.encode(code, forKey: .code)
+                try error.encode(message, forKey: .message)
+            }
+        }
+
+        var bytes: [UInt8] { Array((try? JSONEncoder().encode(self)) ?? Data()) }
+    }
+
+    private final class FetchOutcome: Sendable {
+        let answer = Mutex<FetchAnswer?>(nil)
+    }
+
+    /// Sends `request`, waiting on this thread as `read` does, and writes its answer for the module.
+    private static func send(_ request: FetchRequest, through fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse) -> [UInt8] {
+        let host = request.url.host ?? ""
+        let done = DispatchSemaphore(value: 0)
+        let outcome = FetchOutcome()
+        Task(priority: .high) {
+            let answer: FetchAnswer
+            do {
+                let response = try await fetch(request)
+                answer = response.body.count > WasmABI.maxFetchAnswerBytes
+                    ? .error(code: MessagesError.Code.networkFailure.name, message: "The answer from \(host) is larger than 1 MiB.")
+                    : .response(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+            } catch let error as MessagesError {
+                answer = .error(code: error.code.name, message: error.message)
+            } catch {
+                answer = .error(code: MessagesError.Code.networkFailure.name, message: "Could not reach \(host).")
+            }
+            outcome.answer.withLock { $0 = answer }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + readDeadline) == .success, let answer = outcome.answer.withLock({ $0 }) else {
+            return FetchAnswer.error(code: MessagesError.Code.networkFailure.name, message: "\(host) did not answer in time.").bytes
+        }
+        return answer.bytes
     }
 
     /// How long a container read may take before it is refused: the call's whole deadline.

@@ -134,6 +134,14 @@ public enum ParlorServer {
             ] + (bus is SingleNodeBus ? [] : [PresenceReporter(hub: services.fanOut.hub, bus: bus, logger: logger)]),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
+                // Apps added with `parlor apps` (outside the server, or one WebAssembly file) are
+                // hosted before the first connection is accepted: a browser reconnecting after a
+                // restart finds them in its drawer, not "get it from the store".
+                do {
+                    try await services.remoteApps.sync()
+                } catch {
+                    logger.warning("The apps added with `parlor apps` could not be read yet; tried again every second", metadata: ["error": "\(error)"])
+                }
                 // The server accepts connections only once this returns: warm up beside it.
                 // It says it is ready once it also hears the other nodes: a message another node
                 // commits before then would reach this node's connections only with the next one.

@@ -123,6 +123,22 @@ struct RemoteAppTests {
         }
     }
 
+    @Test("After a restart, an app added with `parlor apps` is listed from the first request: the server reads the registrations before it takes connections")
+    func listedFromTheFirstRequest() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-restart-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("parlor.sqlite")
+        try await Self.server().run(.live, database: database) { _, store in
+            _ = try await Self.register(store)
+        }
+        try await Self.server().run(.live, database: database) { api, _ in
+            let alice = try await api.signUp("alice")
+            let apps = try await api.get("/api/apps", as: alice).decode(Wire.Directory.self).apps
+            #expect(apps.contains { $0.id.rawValue == Self.probe }, "listed at once, not a second later")
+        }
+    }
+
     @Test("Given the nodes of one Parlor, AppRunner keeps a connection to each, so people on every node use the app")
     func runnerServesEveryNode() async throws {
         try await Self.server().run(.live) { first, firstStore in

@@ -67,8 +67,10 @@ def checks(results):
             out.append(("app as one WebAssembly file (scenario 7)", out_["wasm"]["exactly_once"]))
     was = results.get("wasm")
     if was:
-        for key, label in (("wasm", "one WebAssembly file"), ("unmetered", "one WebAssembly file, unmetered"), ("process", "its own process")):
-            out.append((f"Dice as {label} (scenario 10)", not was[key]["failures"] and was[key]["rolls"] > 0))
+        for key, label in (("wasm", "one WebAssembly file"), ("unmetered", "one WebAssembly file, unmetered"),
+                           ("neighbours", "one WebAssembly file beside a looping app"), ("process", "its own process")):
+            if key in was:
+                out.append((f"Dice as {label} (scenario 10)", not was[key]["failures"] and was[key]["rolls"] > 0))
     clu = results.get("cluster")
     if clu:
         for key, label in (("one", "one node"), ("two", "two nodes")):
@@ -232,6 +234,12 @@ def rows(results):
         r = _ratio(was["wasm"]["roll"]["p99"], was["unmetered"]["roll"]["p99"])
         table.append(("10. The Wasm roll, p99 (ms), with fuel metering on; metering off in the reference column",
                       _fmt(was["wasm"]["roll"]["p99"], 1), _fmt(was["unmetered"]["roll"]["p99"], 1) + " (unmetered)", _x(r), "reported", ""))
+        if "neighbours" in was:
+            n = was["neighbours"]
+            r = _ratio(n["roll"]["p99"], was["wasm"]["roll"]["p99"])
+            table.append((f"10. The Wasm roll, p99 (ms), while {n['neighbours']} neighbours keep opening an app whose every call loops; "
+                          "alone in the reference column", _fmt(n["roll"]["p99"], 1), _fmt(was["wasm"]["roll"]["p99"], 1) + " (alone)", _x(r),
+                          "reported", ""))
         load = was["loading"]
         table.append((f"10. Server memory per loaded WebAssembly app, {load['modules']} modules of {load['module_bytes']:,} bytes, each opened once (KiB)",
                       _fmt(load["per_module"] / 1024, 1), "—", "—", "reported", ""))
@@ -408,12 +416,21 @@ def write(results, directory, name=None):
                   "process on the server's core (the same CPU budget), one after the other in this run. A roll runs from the "
                   "tap on the last bubble to the new bubble at the other player. There is no Dice inside the server, so the "
                   "Wasm roll is compared with the app's own process, not with an app in the server.", ""]
-        for label, key in (("one WebAssembly file", "wasm"), ("one WebAssembly file, fuel metering off", "unmetered"), ("its own process (Python)", "process")):
+        for label, key in (("one WebAssembly file", "wasm"), ("one WebAssembly file, fuel metering off", "unmetered"),
+                           ("one WebAssembly file, while neighbours keep opening an app whose every call loops", "neighbours"),
+                           ("its own process (Python)", "process")):
+            if key not in was:
+                continue
             h = was[key]
             lines.append(f"- {label}: roll p50 {h['roll']['p50']:.1f} ms, p99 {h['roll']['p99']:.1f} ms (tap → app frame p50 "
                          f"{h['tap_to_view']['p50']:.1f}, appEvent → bubble {h['event_to_delivered']['p50']:.1f}); {h['rolls']:,} rolls; "
                          f"CPU per roll: server {h['server_cpu_per_roll'] * 1e6:,.0f} µs"
                          + (f", the app's process {h['app_cpu_per_roll'] * 1e6:,.0f} µs" if h.get("app_cpu_per_roll") else ""))
+        if "neighbours" in was:
+            n = was["neighbours"]
+            lines.append(f"- the neighbours ({n['neighbours']}) opened the looping app {n['spins_ran'] + n['spins_rested']:,} times: "
+                         f"{n['spins_ran']:,} calls ran until their budget or deadline stopped them, {n['spins_rested']:,} were refused "
+                         "at once while their caller rested (three failures in a row, then 1 s, 2 s, 4 s…)")
         load = was["loading"]
         lines.append(f"- {load['modules']} modules of {load['module_bytes']:,} bytes added and opened: server RSS {load['baseline'] / 2**20:.1f} → "
                      f"{load['loaded'] / 2**20:.1f} MiB ({load['per_module'] / 1024:.0f} KiB each); `parlor apps add` until offered "

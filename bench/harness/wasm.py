@@ -1,8 +1,10 @@
 """Scenario 10: an app that is one WebAssembly file. The same app, Dice (examples/dice-c in C,
 examples/dice in Python: the same calls and answers), played by pairs at the app rate, run by the
 server as one .wasm file and in its own process, in one run; the Wasm roll again with fuel
-metering off (what metering costs, reported only); what adding a module costs (from `parlor apps
-add` to the app offered); and the server's memory per loaded module.
+metering off (what metering costs, reported only), and again while neighbours keep opening an app
+whose every call loops (bench/harness/spinner: what one careless or hostile app costs the others);
+what adding a module costs (from `parlor apps add` to the app offered); and the server's memory per
+loaded module.
 
 A roll is what the web client does: tap the other player's last bubble (`tapMessage`; `openApp`
 for the first) → the `app` frame with the view → `appEvent` with the Roll button's action → the
@@ -24,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import parlor_protocol as protocol  # noqa: E402  (docs/protocol.json's names)
 
 APP = "org.example.dice"
+SPINNER = "org.bench.spinner"
 DICE_C = ROOT / "examples" / "dice-c"
 DICE_PY = ROOT / "examples" / "dice"
 
@@ -134,6 +137,70 @@ async def wasm_rolls(work, config, log, module, metered=True):
         server.stop()
 
 
+async def neighbour_rolls(work, config, log, module, spinner, neighbours=2):
+    """Wasm rolls while `neighbours` people each open Spinner again and again, as fast as Parlor
+    answers them: a call that loops until its budget or deadline stops it, or, once a person's
+    calls have failed three times in a row, a refusal at once (`CallerBackoff`)."""
+    server = ParlorServer(work)
+    server.data_dir.mkdir(parents=True, exist_ok=True)
+    add_module(server, module)
+    add_module(server, spinner)
+    server.start()
+    members, tasks = [], []
+    counts = {"ran": 0, "rested": 0}  # calls stopped by their budget or deadline; refused at once
+    stop = asyncio.Event()
+    try:
+        names = [f"neighbour{i}" for i in range(neighbours)]
+        tokens = await parlor_driver.sign_up(server.port, names + ["host"])
+        for index, name in enumerate(names):
+            conversation = await parlor_driver.create_conversation(server.port, tokens[name], None, ["host"])
+            member = parlor_driver.ParlorMember(server, name, tokens[name], 1000 + index)
+            member.conversation = conversation
+            members.append(member)
+        await asyncio.gather(*(m.connect() for m in members))
+        await offered(server, tokens[names[0]], SPINNER)
+
+        async def spin(member):
+            player = Player(member)
+            while not stop.is_set():
+                player.drain()
+                await member.send({"type": protocol.Client.openApp, "conversation": member.conversation, "app": SPINNER})
+                # The app's failure comes in its update (`error`), as the person sees it.
+                try:
+                    frame, _ = await player.wait(
+                        lambda f: f["type"] == protocol.Server.app and f.get("conversation") == member.conversation
+                        and f["update"].get("error") is not None, timeout=15)
+                    said = json.dumps(frame["update"]["error"])
+                except RuntimeError as error:  # an `error` frame
+                    said = str(error)
+                except asyncio.TimeoutError:
+                    said = "appUnavailable: no answer within 15 s"
+                if "try again in" in said:
+                    counts["rested"] += 1
+                elif "appUnavailable" in said:
+                    counts["ran"] += 1
+                else:
+                    raise RuntimeError(f"Spinner answered {said[:300]}")
+
+        tasks = [asyncio.create_task(spin(m)) for m in members]
+        await asyncio.sleep(1)
+        result = await rolls(server, config, log)
+        for task in tasks:
+            if task.done() and task.exception():
+                raise task.exception()
+        result.update(neighbours=neighbours, spins_ran=counts["ran"], spins_rested=counts["rested"])
+        log(f"    meanwhile {neighbours} neighbours opened Spinner {counts['ran'] + counts['rested']} times: {counts['ran']} calls ran "
+            f"until stopped, {counts['rested']} were refused at once while their caller rested")
+        return result
+    finally:
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*(m.close() for m in members), return_exceptions=True)
+        server.stop()
+
+
 async def process_rolls(work, config, log):
     """Dice in Python, in its own process dialled in, on the server's core (the same CPU budget)."""
     server = ParlorServer(work)
@@ -238,7 +305,11 @@ async def measure(work, config, log):
     wasm = await wasm_rolls(work / "wasm-in", config, log, module)
     log("  the same, fuel metering off (reported only):")
     unmetered = await wasm_rolls(work / "wasm-unmetered", config, log, module, metered=False)
+    spinner = work / "spinner.wasm"
+    subprocess.run([str(ROOT / "bench" / "harness" / "spinner" / "build"), str(spinner)], check=True, capture_output=True)
+    log("  the same, while neighbours keep opening an app whose every call loops:")
+    neighbours = await neighbour_rolls(work / "wasm-neighbours", config, log, module, spinner)
     log("  Dice in Python, in its own process:")
     process = await process_rolls(work / "wasm-process", config, log)
     loading = await adding_and_memory(work / "wasm-load", config, log, module)
-    return {"wasm": wasm, "unmetered": unmetered, "process": process, "loading": loading}
+    return {"wasm": wasm, "unmetered": unmetered, "neighbours": neighbours, "process": process, "loading": loading}

@@ -13,9 +13,9 @@ public protocol ClusterBus: Sendable {
     /// Returns once this node hears the other nodes (at once when there are none, or once the
     /// bus has stopped).
     func ready() async
-    /// Tells the other nodes that `arrived` now have a connection to this node and `left` no
-    /// longer have any (what decides whether a message for them is pushed: `presentElsewhere`).
-    func reportPresence(arrived: [UserID], left: [UserID]) async throws
+    /// Tells the other nodes who has a connection to this node (what decides whether a message
+    /// for them is pushed: `presentElsewhere`).
+    func reportPresence(_ report: PresenceReport) async throws
     /// Which of `users` have a connection to another node that is running. A node that stops,
     /// or dies, counts for no one from then on.
     func presentElsewhere(_ users: [UserID]) async throws -> Set<UserID>
@@ -31,6 +31,15 @@ public struct SingleNodeBus: ClusterBus {
     public init() {}
     public func publish(_ event: ClusterEvent) async {}
     public func events() -> AsyncStream<ClusterEnvelope> { AsyncStream { $0.finish() } }
-    public func reportPresence(arrived: [UserID], left: [UserID]) async throws {}
+    public func reportPresence(_ report: PresenceReport) async throws {}
     public func presentElsewhere(_ users: [UserID]) async throws -> Set<UserID> { [] }
+}
+
+/// What a node tells the others about who is connected to it.
+public enum PresenceReport: Sendable, Equatable {
+    /// Since the last report, `arrived` opened their first connection and `left` closed their last.
+    case changed(arrived: [UserID], left: [UserID])
+    /// Exactly these have a connection now: whatever the node said before is forgotten (after
+    /// its listener reconnected, or now and then, in case a sweep took its rows meanwhile).
+    case everyone([UserID])
 }

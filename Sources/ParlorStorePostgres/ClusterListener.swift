@@ -33,6 +33,14 @@ final class ClusterListener: Sendable {
 
     /// What the name of every node's listening connection starts with: the node id follows.
     static let applicationNamePrefix = "parlor-listener "
+    /// The longest node id: PostgreSQL cuts an `application_name` at 63 bytes.
+    static let maxNodeIDBytes = 63 - applicationNamePrefix.utf8.count
+    /// How the database notices that the machine at the other end of the listening connection is
+    /// gone: keepalives after 10 s of silence, every 5 s, 3 unanswered; unacknowledged data given
+    /// up after 30 s (`tcp_user_timeout`, milliseconds).
+    static let deadPeerSettings = [
+        ("tcp_keepalives_idle", "10"), ("tcp_keepalives_interval", "5"), ("tcp_keepalives_count", "3"), ("tcp_user_timeout", "30000"),
+    ]
     var applicationName: String { Self.applicationNamePrefix + nodeID }
 
     /// A new stream of the other nodes' events; it finishes when the listener stops.
@@ -122,6 +130,12 @@ final class ClusterListener: Sendable {
     /// Listens on one connection until it fails; `established` runs once `LISTEN` is in place.
     private func listen(on connection: PostgresConnection, restarted: Bool, established: () -> Void) async throws {
         try await connection.rows("SELECT set_config('application_name', \(applicationName), false)", logger: logger)
+        // Other nodes count this node's presence while this connection is in pg_stat_activity:
+        // PostgreSQL gives the connection of a machine that died up within about 30 s instead of
+        // TCP's default of hours.
+        for (setting, value) in Self.deadPeerSettings {
+            try await connection.rows("SELECT set_config(\(setting), \(value), false)", logger: logger)
+        }
         try await connection.listen(on: channel) { notifications in
             established()
             setListening(true)

@@ -55,6 +55,9 @@ public final class PostgresStore: ParlorStore, ClusterBus, Service {
         configuration: PostgresClient.Configuration, nodeID: String = UUID().uuidString, channel: String = "parlor_cluster",
         logger: Logger
     ) throws {
+        guard !nodeID.isEmpty, nodeID.utf8.count <= ClusterListener.maxNodeIDBytes else {
+            throw StoreError(.invalid, "A node id must be 1 to \(ClusterListener.maxNodeIDBytes) bytes.")
+        }
         guard !channel.isEmpty, channel.count <= 63, channel.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
             throw StoreError(.invalid, "The notification channel must be up to 63 letters, digits and underscores.")
         }

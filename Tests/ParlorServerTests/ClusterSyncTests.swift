@@ -23,14 +23,21 @@ final class ScriptedBus: ClusterBus {
     var published: [ClusterEvent] { sent.withLock { $0 } }
     func events() -> AsyncStream<ClusterEnvelope> { stream }
 
-    /// Who this node last said has a connection to it (`reportPresence`).
-    private let reported = Mutex<Set<UserID>>([])
-    var present: Set<UserID> { reported.withLock { $0 } }
+    /// Who this node last said has a connection to it (`reportPresence`), and every report.
+    private let reported = Mutex<(present: Set<UserID>, reports: [PresenceReport])>(([], []))
+    var present: Set<UserID> { reported.withLock { $0.present } }
+    var reports: [PresenceReport] { reported.withLock { $0.reports } }
 
-    func reportPresence(arrived: [UserID], left: [UserID]) async throws {
-        reported.withLock { present in
-            present.formUnion(arrived)
-            present.subtract(left)
+    func reportPresence(_ report: PresenceReport) async throws {
+        reported.withLock { state in
+            state.reports.append(report)
+            switch report {
+            case .changed(let arrived, let left):
+                state.present.formUnion(arrived)
+                state.present.subtract(left)
+            case .everyone(let everyone):
+                state.present = Set(everyone)
+            }
         }
     }
 
@@ -123,12 +130,12 @@ struct ClusterSyncTests {
     func presenceReported() async throws {
         try await OtherNodeScene.run { scene in
             #expect(try await scene.bus.waitUntilPresent([scene.bob.id]), "Bob's socket is open")
+            let reports = scene.bus.reports.count
             let second = try await TestSocket.session(port: try #require(scene.api.port), as: scene.bob)
             await second.disconnect()
-            try await Task.sleep(for: .milliseconds(400))
-            #expect(scene.bus.present == [scene.bob.id], "his first socket is still open")
             scene.bobSocket.close()
             #expect(try await scene.bus.waitUntilPresent([]), "both sockets closed")
+            #expect(scene.bus.reports.dropFirst(reports) == [.changed(arrived: [], left: [scene.bob.id])], "his second socket changed nothing")
         }
     }
 

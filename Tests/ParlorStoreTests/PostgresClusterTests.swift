@@ -86,17 +86,23 @@ struct PostgresClusterTests {
             await b.waitUntilListening()
             let (alice, bob, carol) = (UserID(), UserID(), UserID())
 
-            try await b.reportPresence(arrived: [alice, bob], left: [])
+            try await b.reportPresence(.changed(arrived: [alice, bob], left: []))
             #expect(try await a.presentElsewhere([alice, bob, carol]) == [alice, bob])
             #expect(try await b.presentElsewhere([alice, bob, carol]) == [], "a node's own people are not elsewhere")
 
             // Bob moves from B to A.
-            try await a.reportPresence(arrived: [bob], left: [])
-            try await b.reportPresence(arrived: [], left: [bob])
+            try await a.reportPresence(.changed(arrived: [bob], left: []))
+            try await b.reportPresence(.changed(arrived: [], left: [bob]))
             #expect(try await a.presentElsewhere([alice, bob]) == [alice])
             #expect(try await b.presentElsewhere([alice, bob]) == [bob])
 
-            // B stops: Alice is connected nowhere, although B never said she left.
+            // B tells everyone present again (after its listener reconnected): what it said before goes.
+            try await b.reportPresence(.everyone([carol]))
+            #expect(try await a.presentElsewhere([alice, bob, carol]) == [carol])
+            try await b.reportPresence(.everyone([alice, carol]))
+            #expect(try await a.presentElsewhere([alice, bob, carol]) == [alice, carol])
+
+            // B stops: Alice and Carol are connected nowhere, although B never said they left.
             running.cancel()
             await running.value
             let deadline = ContinuousClock.now + .seconds(10)

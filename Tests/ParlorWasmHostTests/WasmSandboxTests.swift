@@ -206,7 +206,7 @@ struct WasmSandboxTests {
         #expect(try await link.call(call, container: nil, upload: nil).id == call.id, "the next call is answered")
     }
 
-    @Test("A person whose calls keep failing has them rest, failing at once without running, for a second, then two; someone else's calls still run; one good answer forgets it", .timeLimit(.minutes(1)))
+    @Test("A person whose calls keep failing has them rest, failing at once without running, for a second, then two; drawing and someone else's calls still run; one good answer forgets it", .timeLimit(.minutes(1)))
     func failingCallsRest() async throws {
         // Traps in `handle` ("h"), answers everything else.
         let link = try Self.link(Self.module(body: "(if (i32.eq (call $hookInitial (local.get $in)) (i32.const 104)) (then unreachable))"))
@@ -222,22 +222,24 @@ struct WasmSandboxTests {
             #expect(trap?.message.contains("unreachable") == true, "\(String(describing: trap))")
         }
         let made = link.instancesMade
-        let resting = await Self.failure(link, call(.render, for: mallory))
+        let resting = await Self.failure(link, call(.didSelect, for: mallory))
         #expect(resting?.code == .appUnavailable)
         #expect(resting?.message == "Sandboxed failed several times in a row; try again in 1 second.")
         #expect(link.instancesMade == made, "a resting call does not run")
-        let other = call(.render, for: bob)
+        let drawn = call(.render, for: mallory)
+        #expect(try await link.call(drawn, container: nil, upload: nil).id == drawn.id, "drawing a bubble never rests: it draws what others sent")
+        let other = call(.didSelect, for: bob)
         #expect(try await link.call(other, container: nil, upload: nil).id == other.id, "Bob's calls run")
 
         // After the rest, the next call runs; failing again, the rest doubles.
         try await Task.sleep(for: .milliseconds(1_100))
         #expect(await Self.failure(link, call(.handle, for: mallory))?.message.contains("unreachable") == true)
-        #expect(await Self.failure(link, call(.render, for: mallory))?.message.contains("2 seconds") == true)
+        #expect(await Self.failure(link, call(.didSelect, for: mallory))?.message.contains("2 seconds") == true)
         try await Task.sleep(for: .milliseconds(2_100))
-        let good = call(.render, for: mallory)
+        let good = call(.didSelect, for: mallory)
         #expect(try await link.call(good, container: nil, upload: nil).id == good.id, "tried again after the rest")
         #expect(await Self.failure(link, call(.handle, for: mallory))?.message.contains("unreachable") == true, "a good answer forgot the failures")
-        let answered = call(.render, for: mallory)
+        let answered = call(.didSelect, for: mallory)
         #expect(try await link.call(answered, container: nil, upload: nil).id == answered.id, "one failure does not rest")
     }
 
@@ -250,10 +252,11 @@ struct WasmSandboxTests {
         }
     }
 
-    @Test("fetch sends a request through the host to a host the manifest allows, once even when asked again with room; another host gets the manifest's sentence; a call with no person behind it (render) is refused")
+    @Test("fetch sends a request through the host to a host the manifest allows, once even when asked again with room; another host gets the manifest's sentence; a description it cannot read, and a fetch while drawing (render), get theirs")
     func fetchThroughTheHost() async throws {
         let allowed = #"{"url":"https://feeds.example.org/a","method":"POST","body":"hi"}"#
         let other = #"{"url":"https://elsewhere.example/b"}"#
+        let lowercase = #"{"url":"https://feeds.example.org/a","method":"post"}"#
         func quoted(_ json: String) -> String { json.replacingOccurrences(of: "\"", with: "\\\"") }
         let imports = #"(import "parlor" "log" (func $log (param i32 i32))) (import "parlor" "fetch" (func $fetch (param i32 i32 i32 i32) (result i32)))"#
         let text = Self.module(
@@ -261,12 +264,12 @@ struct WasmSandboxTests {
                 (if (i32.eq (call $hookInitial (local.get $in)) (i32.const 119)) (then
                   (drop (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 1)))
                   (call $log (i32.const 5000) (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 4096)))
-                  (call $log (i32.const 9000) (call $fetch (i32.const 1200) (i32.const \(other.utf8.count)) (i32.const 9000) (i32.const 4096)))))
+                  (call $log (i32.const 9000) (call $fetch (i32.const 1200) (i32.const \(other.utf8.count)) (i32.const 9000) (i32.const 4096)))
+                  (call $log (i32.const 13000) (call $fetch (i32.const 1400) (i32.const \(lowercase.utf8.count)) (i32.const 13000) (i32.const 4096)))))
                 (if (i32.eq (call $hookInitial (local.get $in)) (i32.const 114)) (then
-                  (if (i32.ne (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 5000) (i32.const 4096)) (i32.const -2))
-                    (then unreachable))))
+                  (call $log (i32.const 17000) (call $fetch (i32.const 1000) (i32.const \(allowed.utf8.count)) (i32.const 17000) (i32.const 4096)))))
                 """,
-            extra: imports + #" (data (i32.const 1000) "\#(quoted(allowed))") (data (i32.const 1200) "\#(quoted(other))")"#)
+            extra: imports + #" (data (i32.const 1000) "\#(quoted(allowed))") (data (i32.const 1200) "\#(quoted(other))") (data (i32.const 1400) "\#(quoted(lowercase))")"#)
         let manifest = AppManifest(
             id: Self.manifest.id, name: Self.manifest.name, icon: Self.manifest.icon, summary: "Fetches.", allowedHosts: ["feeds.example.org"])
         let module = try WasmAppModule(bytes: try wat2wasm(text), manifest: manifest)
@@ -279,12 +282,17 @@ struct WasmSandboxTests {
         let sent = client.requests.withLock { $0 }
         #expect(sent.map(\.url.absoluteString) == ["https://feeds.example.org/a"], "sent once, although asked for twice")
         #expect(sent.first?.method == "POST" && sent.first?.body == Data("hi".utf8))
-        let logged = lines.withLock { $0 }
-        let answer = try JSONSerialization.jsonObject(with: Data(try #require(logged.first).utf8)) as? [String: Any]
-        #expect(answer?["status"] as? Int == 200 && answer?["body"] as? String == "hello", "\(logged)")
-        let refusal = try JSONSerialization.jsonObject(with: Data(try #require(logged.dropFirst().first).utf8)) as? [String: [String: String]]
-        #expect(refusal?["error"]?["code"] == "hostNotAllowed", "\(logged)")
-        #expect(refusal?["error"]?["message"]?.contains("may not reach elsewhere.example") == true, "\(logged)")
+        let logged = try lines.withLock { $0 }.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(logged.count >= 4, "\(logged)")
+        #expect(logged[0]?["status"] as? Int == 200 && logged[0]?["body"] as? String == "hello", "\(logged)")
+        func error(_ answer: [String: Any]?) -> (code: String?, message: String?) {
+            let error = answer?["error"] as? [String: String]
+            return (error?["code"], error?["message"])
+        }
+        #expect(error(logged[1]).code == "hostNotAllowed" && error(logged[1]).message?.contains("may not reach elsewhere.example") == true)
+        #expect(error(logged[2]) == ("invalidValue", "A request's method is a word of capital letters, such as GET or POST."))
+        let drawing = logged.dropFirst(3).map(error)
+        #expect(!drawing.isEmpty && drawing.allSatisfy { $0.code == "apiUnavailableInPresentationContext" }, "\(drawing)")
     }
 
     /// A container whose reads wait until `release()`.
@@ -464,6 +472,15 @@ struct WasmSandboxTests {
             try await group.waitForAll()
         }
         #expect(link.instancesMade <= WasmAppLink.maxConcurrentCalls, "at most one instance per lane")
+
+        // An app nobody uses holds no instance: the lane lets its go once idle.
+        let idle = WasmAppLink(module: try Self.load(Self.marker), idleLifetime: .milliseconds(100))
+        _ = try await idle.call(Self.call(), container: nil, upload: nil)
+        _ = try await idle.call(Self.call(), container: nil, upload: nil)
+        #expect(idle.instancesMade == 1)
+        try await Task.sleep(for: .milliseconds(400))
+        _ = try await idle.call(Self.call(), container: nil, upload: nil)
+        #expect(idle.instancesMade == 2, "the idle instance was let go; a new one answered")
     }
 
     @Test("An instance that trapped, or whose memory grew, is not used again; a module whose state Parlor cannot put back (a passive data segment) gets a new instance per call")

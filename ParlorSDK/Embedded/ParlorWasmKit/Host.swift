@@ -44,12 +44,12 @@ public enum Host {
     public static func nowMilliseconds() -> Int64 { parlorNowMilliseconds() }
 
     /// Sends an HTTP request through Parlor, only to the hosts the manifest allows
-    /// (`allowedHosts`), from a hook a person's action runs (`handle`, `willBecomeActive`…, not
-    /// `body`), at most 4 a call, each answered within the call's 5 seconds.
+    /// (`allowedHosts`), from the hooks that run for a person (`handle`, `willBecomeActive`,
+    /// `didReceive`…; not `body`), within the call's time; docs/APPS-WASM.md §2 has the limits.
     public static func fetch(
         _ url: String, method: String = "GET", headers: [(String, String)] = [], body: String? = nil
     ) -> Result<FetchResponse, AppError> {
-        var members: [(String, JSON)] = [("url", .string(url)), ("method", .string(method))]
+        var members: [(String, JSON)] = [("url", .string(url)), ("method", .string(method.uppercased()))]
         if !headers.isEmpty { members.append(("headers", .object(headers.map { ($0.0, JSON.string($0.1)) }))) }
         if let body { members.append(("body", .string(body))) }
         var request: [UInt8] = []
@@ -63,7 +63,7 @@ public enum Host {
                 }
             }
             guard length >= 0 else {
-                return .failure(AppError(.networkFailure, "Parlor sent no request: at most 4 a call, and none while drawing."))
+                return .failure(AppError(.networkFailure, "Parlor sent no request."))
             }
             // Too long for the room given: asked again with room, it is not sent again.
             if Int(length) > out.count {

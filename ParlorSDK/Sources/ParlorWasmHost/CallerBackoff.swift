@@ -1,8 +1,9 @@
 #if WasmHost
 import ParlorKit
 
-/// Whom a module failed lately (a trap, its budget spent, its deadline passed, an answer that
-/// cannot be read), and until when their calls rest: after `failuresBeforeRest` failures in a
+/// Whom a module failed lately (a trap, its budget spent, its deadline passed while it ran, an
+/// answer that cannot be read; never `render`, which draws what someone else sent), and until
+/// when their calls rest: after `failuresBeforeRest` failures in a
 /// row, a person's calls to that app fail at once, without running, for `firstRest`, doubling at
 /// each further failure up to `longestRest`; the first call after a rest is tried, and one good
 /// answer forgets it all. Kept per person (the participant the call is for), never for the app as
@@ -29,9 +30,11 @@ struct CallerBackoff: Sendable {
         return until - now
     }
 
-    /// One more failure of a call for `caller`.
+    /// One more failure of a call for `caller`. Failures further apart than `longestRest` are
+    /// not "in a row": the count starts again.
     mutating func failed(_ caller: ParticipantID, now: ContinuousClock.Instant = .now) {
-        var record = records[caller] ?? Record(failures: 0, restsUntil: nil, lastFailure: now)
+        var record = records[caller].flatMap { now - $0.lastFailure > Self.longestRest ? nil : $0 }
+            ?? Record(failures: 0, restsUntil: nil, lastFailure: now)
         record.failures += 1
         record.lastFailure = now
         let beyond = record.failures - Self.failuresBeforeRest

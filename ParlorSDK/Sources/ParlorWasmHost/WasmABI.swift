@@ -36,10 +36,11 @@ public enum WasmABI {
         /// HTTP request described at `request` (`{"url", "method", "headers", "body"}` as JSON;
         /// all but `url` may be left out) through Parlor, to the hosts the manifest allows only,
         /// and copies its answer to `out` as JSON, up to `capacity` bytes: `{"status", "headers",
-        /// "body"}` (the body as UTF-8 text) or `{"error": {"code", "message"}}`. Returns the
-        /// answer's whole length (larger than `capacity`: ask again with room, which does not send
-        /// the request again), -2 when refused (more than `maxFetchesPerCall` requests, a request
-        /// that is not such JSON, or a hook with no person behind it, such as `render`).
+        /// "body"}` (the body as UTF-8 text) or `{"error": {"code", "message"}}` (a description
+        /// Parlor cannot read, more than `maxFetchesPerCall` requests, a hook with no person
+        /// behind it such as `render`, a host the manifest does not allow, a failure). Returns the
+        /// answer's whole length; larger than `capacity`, nothing was copied: ask again with room,
+        /// which does not send the request again.
         case fetch
 
         /// Its WebAssembly signature.

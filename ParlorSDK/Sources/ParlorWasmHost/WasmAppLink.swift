@@ -48,10 +48,13 @@ public final class WasmAppLink: AppLink, Sendable {
         return try WasmInstance(module: module)
     }
 
-    public init(module: WasmAppModule, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// - Parameter idleLifetime: how long a lane keeps its instance with no call (an app nobody
+    ///   uses then holds only its module).
+    public init(module: WasmAppModule, idleLifetime: Duration = .seconds(60), log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.module = module
         self.log = log
-        lanes = (0..<Self.maxConcurrentCalls).map { Lane(queue: DispatchQueue(label: "parlor.wasm-app.\($0)")) }
+        let idle = Double(idleLifetime.components.seconds) + Double(idleLifetime.components.attoseconds) / 1e18
+        lanes = (0..<Self.maxConcurrentCalls).map { Lane(queue: DispatchQueue(label: "parlor.wasm-app.\($0)"), idleLifetime: idle) }
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
@@ -66,9 +69,10 @@ public final class WasmAppLink: AppLink, Sendable {
 
     private func perform(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> AppWire.Result {
         if unimplemented.withLock({ $0.contains(call.hook) }) { return AppWire.Result(id: call.id, unimplemented: true) }
-        // Whom the call is for: a call for no one in particular never rests.
-        guard let caller = call.context?.localParticipant ?? call.message?.senderParticipantIdentifier else {
-            return try await run(call, environment: environment).get()
+        // Whom the call is for. A call for no one in particular never rests, nor does `render`:
+        // a bubble is drawn from what someone else sent, and its failures are not the viewer's.
+        guard call.hook != .render, let caller = call.context?.localParticipant ?? call.message?.senderParticipantIdentifier else {
+            return try await run(call, environment: environment, started: Started()).get()
         }
         if let rest = backoff.withLock({ $0.rest(of: caller) }) {
             let parts = rest.components
@@ -77,10 +81,13 @@ public final class WasmAppLink: AppLink, Sendable {
                 .appUnavailable, "\(module.manifest.name) failed several times in a row; try again in \(seconds) second\(seconds == 1 ? "" : "s").")
         }
         let answer: Result<AppWire.Result, MessagesError>
+        let started = Started()
         do {
-            answer = try await run(call, environment: environment)
+            answer = try await run(call, environment: environment, started: started)
         } catch {
-            backoff.withLock { $0.failed(caller) }
+            // Only a call that ran counts: one whose deadline passed while it waited behind
+            // others' calls on its lane says nothing about this person.
+            if started.value { backoff.withLock { $0.failed(caller) } }
             throw error
         }
         backoff.withLock { $0.answered(caller) }
@@ -88,11 +95,16 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 
     /// The module's answer to `call`: a result, or its refusal. Throws when the module failed.
-    private func run(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> Result<AppWire.Result, MessagesError> {
+    private func run(
+        _ call: AppWire.Call, environment: WasmInstance.Environment, started: Started
+    ) async throws(MessagesError) -> Result<AppWire.Result, MessagesError> {
         let input = Array(AppWire.encode(call))
         let module = module
         let name = module.manifest.name
-        let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { continuation in
+        let seconds = Double(AppWire.callDeadline.components.seconds)
+        var environment = environment
+        environment.deadline = .now() + seconds
+        let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { [environment] continuation in
             let answered = Once(continuation)
             let watchdog = Watchdog()
             let lane = lanes.min { $0.calls.load(ordering: .relaxed) < $1.calls.load(ordering: .relaxed) } ?? lanes[0]
@@ -105,19 +117,19 @@ public final class WasmAppLink: AppLink, Sendable {
                 // Answered already (its deadline passed while it waited on the lane): nobody wants
                 // the work, and running it would only cost the lane its instance.
                 guard !answered.isAnswered else { return }
+                started.set()
                 answered.resume(Result { () throws(MessagesError) -> [UInt8] in
                     // The lane's instance, put back as it started after its last call, or a new one.
                     let instance: WasmInstance
                     if let spare = lane.spare.take() { instance = spare } else { instance = try self.instantiate() }
                     let answer = try instance.run(input, environment: environment, watchdog: watchdog)
-                    if instance.reset() { lane.spare.keep(instance) }
+                    if instance.reset() { lane.keepIdle(instance) }
                     return answer
                 }.mapError { $0 })
             }
             // Past the deadline (a call waiting behind others on its lane or on a container read, or
             // work its budget allows on a slow machine), the person is told at once and the call
             // stopped.
-            let seconds = Double(AppWire.callDeadline.components.seconds)
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
                 if answered.resume(.failure(MessagesError(.appUnavailable, "\(name) did not answer within \(Int(seconds)) seconds."))) {
                     watchdog.stop()
@@ -153,22 +165,50 @@ private final class Lane: Sendable {
     let calls = Atomic<Int>(0)
     let spare = Spare()
 
+    /// How long the lane keeps its instance with no call, in seconds.
+    let idleLifetime: Double
+
     /// The instance a lane's next call may use. Only the lane's serial queue takes and keeps it,
     /// so one instance never runs two calls at once.
     final class Spare: @unchecked Sendable {
         private var instance: WasmInstance?
+        /// Counts the instances kept, so that a drop scheduled for one leaves a newer one.
+        private(set) var generation = 0
 
         func take() -> WasmInstance? {
             defer { instance = nil }
             return instance
         }
 
-        func keep(_ instance: WasmInstance) { self.instance = instance }
+        func keep(_ instance: WasmInstance) {
+            self.instance = instance
+            generation += 1
+        }
+
+        func drop(ifStill generation: Int) {
+            if generation == self.generation { instance = nil }
+        }
     }
 
-    init(queue: DispatchQueue) {
+    init(queue: DispatchQueue, idleLifetime: Double) {
         self.queue = queue
+        self.idleLifetime = idleLifetime
     }
+
+    /// Keeps `instance` for the lane's next call, and drops it if none comes within `idleLifetime`.
+    /// On the lane's queue only.
+    func keepIdle(_ instance: WasmInstance) {
+        spare.keep(instance)
+        let generation = spare.generation
+        queue.asyncAfter(deadline: .now() + idleLifetime) { [spare] in spare.drop(ifStill: generation) }
+    }
+}
+
+/// Whether a call began to run (it had a lane before its deadline).
+private final class Started: Sendable {
+    private let started = Atomic<Bool>(false)
+    var value: Bool { started.load(ordering: .relaxed) }
+    func set() { started.store(true, ordering: .relaxed) }
 }
 
 /// A continuation resumed once: by the answer or by the deadline, whichever comes first.

@@ -26,6 +26,8 @@ final class WasmInstance {
         /// Sends the module's HTTP requests (`AppContext.fetch`: the manifest's hosts, the host's
         /// client); nil where no person is behind the call (`fetch` is refused).
         var fetch: (@Sendable (FetchRequest) async throws -> FetchResponse)? = nil
+        /// When the call's time is up: a container read or a request waits no longer.
+        var deadline: DispatchTime = .now() + WasmInstance.callSeconds
 
         /// For the check when a module is added: no container, no log.
         static var inspection: Environment { Environment(container: nil, now: Date(), log: { _ in }) }
@@ -286,7 +288,7 @@ final class WasmInstance {
                 let key = memory.withUnsafeBufferPointer(offset: UInt(keyOffset), count: keyCount) { String(decoding: $0, as: UTF8.self) }
                 guard let container = environment.container else { return [.i32(UInt32(bitPattern: WasmABI.absent))] }
                 let data: Data
-                switch read(key, from: container) {
+                switch read(key, from: container, until: environment.deadline) {
                 case .stored(let stored): data = stored
                 case .absent: return [.i32(UInt32(bitPattern: WasmABI.absent))]
                 case .refused: return [.i32(UInt32(bitPattern: WasmABI.refused))]
@@ -298,26 +300,40 @@ final class WasmInstance {
             case .fetch:
                 let (requestOffset, requestCount) = try bytes(arguments[0], arguments[1])
                 let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
-                guard requestCount <= WasmABI.maxFetchRequestBytes, let fetch = environment.fetch else {
-                    return [.i32(UInt32(bitPattern: WasmABI.refused))]
-                }
                 let description = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
                 let answer: [UInt8]
-                if let last = counters.lastFetch.withLock({ $0 }), last.request == description {
-                    answer = last.answer
+                if let waiting = counters.lastFetch.withLock({ $0 }), waiting.request == description {
+                    // The answer that did not fit last time, asked for again with room.
+                    answer = waiting.answer
                 } else {
-                    guard counters.fetches.add(1, ordering: .relaxed).newValue <= WasmABI.maxFetchesPerCall,
-                        let request = FetchDescription.request(from: description)
-                    else { return [.i32(UInt32(bitPattern: WasmABI.refused))] }
-                    answer = send(request, through: fetch)
-                    counters.lastFetch.withLock { $0 = (description, answer) }
+                    answer = fetchAnswer(description, environment: environment, counters: counters).bytes
                 }
-                if answer.count <= capacity {
+                let fits = answer.count <= capacity
+                if fits {
                     memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: answer.count) { $0.copyBytes(from: answer) }
                 }
+                counters.lastFetch.withLock { $0 = fits ? nil : (description, answer) }
                 return [.i32(UInt32(answer.count))]
             }
         }
+    }
+
+    /// The answer to the request `description` describes: the host's, or why there is none.
+    private static func fetchAnswer(_ description: [UInt8], environment: Environment, counters: CallState) -> FetchAnswer {
+        guard let fetch = environment.fetch else {
+            return .error(
+                .apiUnavailableInPresentationContext,
+                "Apps fetch in the hooks a person's action or a delivery runs, not while drawing (render), validating or rebasing.")
+        }
+        guard counters.fetches.add(1, ordering: .relaxed).newValue <= WasmABI.maxFetchesPerCall else {
+            return .error(.actionRefused, "A call sends at most \(WasmABI.maxFetchesPerCall) requests.")
+        }
+        let request: FetchRequest
+        switch FetchDescription.request(from: description) {
+        case .success(let described): request = described
+        case .failure(let error): return .error(error.code, error.message)
+        }
+        return send(request, through: fetch, until: environment.deadline)
     }
 
     /// A request as a module describes it to `fetch`.
@@ -327,26 +343,36 @@ final class WasmInstance {
         var headers: [String: String]?
         var body: String?
 
-        /// The request `bytes` describe; nil when they describe none (not such JSON, not an
-        /// http(s) address, a method that is not a word of capitals, more than 32 header fields).
-        static func request(from bytes: [UInt8]) -> FetchRequest? {
-            guard let description = try? JSONDecoder().decode(FetchDescription.self, from: Data(bytes)),
-                let url = URL(string: description.url), url.host != nil
-            else { return nil }
+        static let maxHeaderFields = 32
+
+        /// The request `bytes` describe, or why they describe none.
+        static func request(from bytes: [UInt8]) -> Result<FetchRequest, MessagesError> {
+            guard bytes.count <= WasmABI.maxFetchRequestBytes else {
+                return .failure(MessagesError(.invalidValue, "A request's description is at most \(WasmABI.maxFetchRequestBytes / 1024) KiB."))
+            }
+            guard let description = try? JSONDecoder().decode(FetchDescription.self, from: Data(bytes)) else {
+                return .failure(MessagesError(.invalidValue, #"A request is described as JSON: {"url", "method", "headers", "body"}, all strings but headers, an object of strings."#))
+            }
+            guard let url = URL(string: description.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+                return .failure(MessagesError(.invalidValue, "A request's url is an http or https address; \(description.url.prefix(100)) is not."))
+            }
             let method = description.method ?? "GET"
-            guard (1...16).contains(method.utf8.count), method.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }),
-                (description.headers?.count ?? 0) <= 32
-            else { return nil }
-            return FetchRequest(
+            guard (1...16).contains(method.utf8.count), method.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else {
+                return .failure(MessagesError(.invalidValue, "A request's method is a word of capital letters, such as GET or POST."))
+            }
+            guard (description.headers?.count ?? 0) <= maxHeaderFields else {
+                return .failure(MessagesError(.invalidValue, "A request has at most \(maxHeaderFields) header fields."))
+            }
+            return .success(FetchRequest(
                 url: url, method: method, headers: description.headers ?? [:], body: description.body.map { Data($0.utf8) },
-                timeout: AppWire.callDeadline)
+                timeout: AppWire.callDeadline))
         }
     }
 
     /// What `fetch` copies to the module.
-    private enum FetchAnswer: Encodable {
+    private enum FetchAnswer: Encodable, Sendable {
         case response(status: Int, headers: [String: String], body: String)
-        case error(code: String, message: String)
+        case error(MessagesError.Code, String)
 
         enum CodingKeys: String, CodingKey { case status, headers, body, error }
         enum ErrorKeys: String, CodingKey { case code, message }
@@ -360,7 +386,7 @@ final class WasmInstance {
                 try container.encode(body, forKey: .body)
             case .error(let code, let message):
                 var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
-                try error.encode(code, forKey: .code)
+                try error.encode(code.name, forKey: .code)
                 try error.encode(message, forKey: .message)
             }
         }
@@ -372,34 +398,40 @@ final class WasmInstance {
         let answer = Mutex<FetchAnswer?>(nil)
     }
 
-    /// Sends `request`, waiting on this thread as `read` does, and writes its answer for the module.
-    private static func send(_ request: FetchRequest, through fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse) -> [UInt8] {
+    /// Sends `request`, waiting on this thread as `read` does until `deadline`, the call's: past
+    /// it the request is cancelled.
+    private static func send(
+        _ request: FetchRequest, through fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse, until deadline: DispatchTime
+    ) -> FetchAnswer {
         let host = request.url.host ?? ""
+        let tooLate = FetchAnswer.error(.networkFailure, "\(host) did not answer within the call's \(Int(callSeconds)) seconds.")
+        guard deadline > .now() else { return tooLate }
         let done = DispatchSemaphore(value: 0)
         let outcome = FetchOutcome()
-        Task(priority: .high) {
+        let task = Task(priority: .high) {
             let answer: FetchAnswer
             do {
                 let response = try await fetch(request)
                 answer = response.body.count > WasmABI.maxFetchAnswerBytes
-                    ? .error(code: MessagesError.Code.networkFailure.name, message: "The answer from \(host) is larger than 1 MiB.")
+                    ? .error(.networkFailure, "The answer from \(host) is larger than \(WasmABI.maxFetchAnswerBytes / (1024 * 1024)) MiB.")
                     : .response(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
             } catch let error as MessagesError {
-                answer = .error(code: error.code.name, message: error.message)
+                answer = .error(error.code, error.message)
             } catch {
-                answer = .error(code: MessagesError.Code.networkFailure.name, message: "Could not reach \(host).")
+                answer = .error(.networkFailure, "Could not reach \(host).")
             }
             outcome.answer.withLock { $0 = answer }
             done.signal()
         }
-        guard done.wait(timeout: .now() + readDeadline) == .success, let answer = outcome.answer.withLock({ $0 }) else {
-            return FetchAnswer.error(code: MessagesError.Code.networkFailure.name, message: "\(host) did not answer in time.").bytes
+        guard done.wait(timeout: deadline) == .success, let answer = outcome.answer.withLock({ $0 }) else {
+            task.cancel()
+            return tooLate
         }
-        return answer.bytes
+        return answer
     }
 
-    /// How long a container read may take before it is refused: the call's whole deadline.
-    private static let readDeadline = DispatchTimeInterval.seconds(Int(AppWire.callDeadline.components.seconds))
+    /// The app protocol's deadline for one call, in seconds.
+    static let callSeconds = Double(AppWire.callDeadline.components.seconds)
 
     private enum Read: Sendable { case stored(Data), absent, refused }
 
@@ -408,11 +440,11 @@ final class WasmInstance {
     }
 
     /// Reads `key`, waiting on this thread (never one of Swift's cooperative threads, which the
-    /// read itself needs): refused when it fails or takes longer than `readDeadline`.
-    private static func read(_ key: String, from container: any AppContainer) -> Read {
+    /// read itself needs): refused when it fails or is not done by `deadline`, the call's.
+    private static func read(_ key: String, from container: any AppContainer, until deadline: DispatchTime) -> Read {
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()
-        Task(priority: .high) {
+        let task = Task(priority: .high) {
             let read: Read
             do {
                 read = try await container.data(forKey: key).map(Read.stored) ?? .absent
@@ -422,7 +454,10 @@ final class WasmInstance {
             outcome.read.withLock { $0 = read }
             done.signal()
         }
-        guard done.wait(timeout: .now() + readDeadline) == .success else { return .refused }
+        guard done.wait(timeout: deadline) == .success else {
+            task.cancel()
+            return .refused
+        }
         return outcome.read.withLock { $0 }
     }
 

@@ -34,7 +34,8 @@ public enum ClusterEvent: Sendable, Hashable, Codable {
     case messageChanged(conversation: ConversationID, message: MessageID)
     /// A message's reactions changed (the store has them).
     case reactionsChanged(conversation: ConversationID, message: MessageID)
-    /// A member who shares read receipts read further (the store has their mark).
+    /// A member who shares read receipts read further (the store has their mark): their receipt
+    /// shows, and their own tabs show the conversation read. (Without receipts: `listChanged`.)
     case readMoved(user: UserID, conversation: ConversationID)
     /// An account's profile changed (its picture): nodes read it again when next needed.
     case userChanged(UserID)

@@ -169,3 +169,12 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
     alice.driver.get(f"{origin}/#/c/{demo['id']}")
     alice.wait(lambda: alice.conversation_title() == "Parlor demo", "the conversation open")
     alice.wait(lambda: alice.js(shown) == [], "the notification closed once the conversation is open")
+
+    # Signing out: this browser shows nothing more of Alice's (and its subscription ends, so that
+    # pushes still waiting at the push service are dropped there).
+    say("Still there?", 5)
+    later = ["Bob", "Bob: Still there?", direct["id"]]
+    alice.wait(lambda: pushed(push(direct["id"], *later[:2]), [later]), "a notification of Bob's unread message")
+    alice.press("Sign out")
+    alice.wait(lambda: alice.visible("#auth-username"), "the sign-in form after signing out")
+    alice.wait(lambda: alice.js(shown) == [], "none of Alice's notifications left after she signed out")

@@ -68,6 +68,7 @@ struct ClusterSync: Service {
                 try await services.reactions.changedElsewhere(message, in: conversation)
             case .readMoved(let user, let conversation):
                 await services.messaging.showReceipt(of: user, in: conversation)
+                await services.conversations.notices.send(conversation, to: [user])
             case .userChanged(let user):
                 await services.renderer.caches.forgetUser(user)
             case .sessionsEnded(let user, let tokenHashes):

@@ -458,12 +458,12 @@ final class Messaging: Sendable {
         let (before, after) = try await store.markRead(user: user, conversation: conversation, upTo: target)
         // Another tab's read can have moved the mark meanwhile (and told the tabs).
         guard after > before else { return }
-        // Shown only when the reader shares receipts (the receipts hold only theirs).
-        if await showReceipt(of: user, in: conversation) {
-            await bus.publish(.readMoved(user: user, conversation: conversation))
-        }
-        // The user's other tabs, on every node, show the unread count (and close its notifications).
-        await notices.announceToOwner(conversation, user: user)
+        // The user's other tabs, on every node, show the unread count (and close its
+        // notifications); the receipt shows only when the reader shares receipts (the receipts
+        // hold only theirs). One event tells the other nodes both.
+        await notices.send(conversation, to: [user])
+        let shown = await showReceipt(of: user, in: conversation)
+        await bus.publish(shown ? .readMoved(user: user, conversation: conversation) : .listChanged(user: user, conversation: conversation))
     }
 
     /// How far each member who shares read receipts has read, for a member (but those blocked

@@ -92,7 +92,12 @@ final class PushSender: Sendable {
         var subscriptions = try await store.pushSubscriptions(of: offline, now: Date())
         guard !subscriptions.isEmpty else { return [] }
         // Asked only about those with a device to push to. Not known (the database is away): pushed.
-        let elsewhere = (try? await bus.presentElsewhere(Array(Set(subscriptions.map(\.user))))) ?? []
+        var elsewhere: Set<UserID> = []
+        do {
+            elsewhere = try await bus.presentElsewhere(Array(Set(subscriptions.map(\.user))))
+        } catch {
+            logger.warning("Who is connected to the other nodes could not be read; pushing to all", metadata: ["error": "\(error)"])
+        }
         subscriptions.removeAll { elsewhere.contains($0.user) }
         // What the notification says is the same for everyone it goes to: read once.
         let alerted = Set(message.content.alertedUsers)

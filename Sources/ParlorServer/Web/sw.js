@@ -145,15 +145,19 @@ self.addEventListener('push', (event) => {
 
 // Closes the notifications of conversations the person has read since (on any device), but for
 // `except`'s, just shown: asked of the server with this browser's sign-in, only when others show.
+// Those shown after the question was asked stay (a push that came meanwhile is news).
 async function closeRead(except) {
-  const shown = (await self.registration.getNotifications()).filter((notification) => notification.tag && notification.tag !== except);
-  if (shown.length === 0) return;
+  const others = async () => (await self.registration.getNotifications()).filter((notification) => notification.tag && notification.tag !== except);
+  if ((await others()).length === 0) return;
+  const asked = Date.now();
   const response = await fetch('/api/conversations', { headers: { Accept: 'application/json' } });
   if (!response.ok) return;
   const conversations = await response.json();
   if (!Array.isArray(conversations)) return;
   const unread = new Set(conversations.filter((conversation) => conversation.unreadCount > 0).map((conversation) => conversation.id));
-  for (const notification of shown) if (!unread.has(notification.tag)) notification.close();
+  for (const notification of await others()) {
+    if (!unread.has(notification.tag) && notification.timestamp < asked) notification.close();
+  }
 }
 
 // Clicked: the conversation opens in a Parlor window already there, or in a new one.

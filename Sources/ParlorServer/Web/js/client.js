@@ -77,6 +77,7 @@ export function stop() {
 
 export async function loadConversations() {
   const list = await api('/api/conversations');
+  state.listIsCopy = false;
   state.conversations = new Map(list.map((c) => [c.id, c]));
   const known = state.order.filter((id) => state.conversations.has(id));
   const fresh = list.map((c) => c.id).filter((id) => !known.includes(id));

@@ -13,7 +13,7 @@ import { keepFocus } from './focuskeeper.js';
 import { HomeView } from './home.js';
 import { NewConversationDialog } from './newconversation.js';
 import { notificationsOn, setNotifications, startAlerts } from './notify.js';
-import { listenForOpen, subscribePush, unsubscribePush } from './push.js';
+import { forgetPush, listenForOpen, subscribePush, unsubscribePush } from './push.js';
 import { forgetShared, ShareDialog, takeShared } from './share.js';
 import { Sidebar } from './sidebar.js';
 import { bump, emit, on, state } from './state.js';
@@ -151,7 +151,7 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
     state.drafts.forget();
     navigator.clearAppBadge?.().catch(() => {});
     location.hash = '';
-    Promise.all([deleteCopy(), forgetShared()]).finally(() => location.reload());
+    Promise.all([deleteCopy(), forgetShared(), forgetPush().catch(() => {})]).finally(() => location.reload());
   };
   /** The sign-in ended elsewhere (another device signed out everywhere, a password change). */
   const signedOut = () => {

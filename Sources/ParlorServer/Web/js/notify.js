@@ -69,9 +69,11 @@ export function startAlerts({ isShowing, open }) {
   closeRead();
 }
 
-/** Read conversations whose notifications were still up: each shown on this device goes. */
+/** Read conversations whose notifications were still up: each shown on this device goes. Not
+ * from the copy an offline start shows: what was pushed since is not in it. */
 const closedFor = new Set();
 function closeRead() {
+  if (state.listIsCopy) return;
   const read = [];
   for (const conversation of state.conversations.values()) {
     if (conversation.unreadCount > 0) {

@@ -83,6 +83,7 @@ export async function readCopy() {
 /** Puts the copy into the tab's state: its conversations in their order, each with its messages
  * (marked loaded until the server is back, when each history is read again). */
 export function restoreCopy(copy) {
+  state.listIsCopy = true;
   state.conversations = new Map(copy.conversations.map((c) => [c.id, c]));
   state.order = copy.conversations.map((c) => c.id);
   for (const [id, messages] of Object.entries(copy.messages)) {

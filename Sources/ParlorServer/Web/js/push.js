@@ -58,6 +58,16 @@ export async function unsubscribePush() {
   }
 }
 
+/** Signing out, or a sign-in that ended: this browser shows nothing more of the account. Its
+ * notifications go, and its subscription ends here too, so that pushes still waiting at the push
+ * service for it are dropped there rather than shown to whoever signs in next. */
+export async function forgetPush() {
+  const registration = await navigator.serviceWorker?.getRegistration();
+  if (!registration) return;
+  for (const notification of await registration.getNotifications()) notification.close();
+  await (await registration.pushManager?.getSubscription())?.unsubscribe();
+}
+
 /** Closes the notifications pushes showed for these conversations (opened or read). */
 export function closeNotifications(...conversationIds) {
   if (conversationIds.length === 0) return;

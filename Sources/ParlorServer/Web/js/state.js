@@ -103,6 +103,8 @@ export const state = {
   conversations: new Map(),
   /** Conversation ids, most recently active first. */
   order: [],
+  /** Whether the list is this device's copy from an earlier visit (offline.js), not yet the server's. */
+  listIsCopy: false,
   /** Conversation id → Transcript. */
   transcripts: new Map(),
   /** Conversation id → the staged item, or null. */

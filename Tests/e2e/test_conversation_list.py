@@ -70,6 +70,12 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     alice.wait(lambda: listed(alice)["list"][0] == {"title": "Bob", "pinned": True, "marked": False}, "Bob pinned at the top")
     alice.wait(lambda: focused(alice) == "More for Bob", "focus back on Bob's ⋯ button")
     phone.wait(lambda: listed(phone)["list"][:1] == [{"title": "Bob", "pinned": True, "marked": False}], "Bob pinned on her phone too")
+    # A long last message is cut short in the row: the phone's list stays as wide as the screen.
+    call(server.url, "POST", f"/api/conversations/{group['id']}/messages",
+         {"id": "00000000-0000-4000-8000-00000000f1a7", "text": "A very long message " * 20}, bob)
+    phone.wait(lambda: "A very long message" in phone.js("return document.querySelector('.sidebar').textContent"), "the long preview")
+    widths = phone.js("return [document.documentElement.clientWidth, document.querySelector('.sidebar').scrollWidth, document.documentElement.scrollWidth]")
+    assert widths[1] <= widths[0] and widths[2] <= widths[0], f"the list is wider than the phone's screen: {widths}"
     bobs_view = call(server.url, "GET", f"/api/conversations/{group['id']}", token=bob)
     assert "pinnedAt" not in bobs_view, "Bob's list is his own"
 

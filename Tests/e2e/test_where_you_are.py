@@ -5,6 +5,7 @@ opens a message's menu and a swipe to the right replies, and the offline banner 
 conversation's title alone; on a desktop a right-click or Shift+F10 opens the menu; the installed
 app's icon badge follows the unread count."""
 
+import time
 import uuid
 
 import pytest
@@ -237,6 +238,28 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
                "replying to the swiped message")
     touch(carol, swiped, swipe=20)
     assert "Unread 18" in carol.find(".composer-context")[0].text, "a short swipe changes nothing"
+    # The finger that opened the menu lifts, and the browser sends the click of that release to
+    # what is under it by then: here the menu's Copy, on the message drawn again meanwhile (Bob
+    # replied to it). Headless Chromium sends no click after a long touch, so the test sends it,
+    # as iOS Safari and emulated touch do. It chooses nothing, and the menu stays open.
+    held, held_id = bubble_entry(carol, "Unread 17")
+    finger = PointerInput(interaction.POINTER_TOUCH, "finger")
+    down = ActionBuilder(carol.driver, mouse=finger)
+    down.pointer_action.move_to(held).pointer_down().pause(0.8)
+    down.perform()
+    carol.wait(lambda: picker_for(carol) == held_id, "the held message's menu")
+    call(server.url, "POST", messages, {"id": str(uuid.uuid4()), "text": "About 17", "replyTo": held_id}, bob)
+    carol.wait(lambda: "1 reply" in carol.find(f'.entry[data-message-id="{held_id}"]')[0].text, "the held message drawn again")
+    copy = carol.wait(lambda: next((b for b in carol.visible(".reaction-picker .message-action") if b.text == "Copy"), None), "Copy")
+    up = ActionBuilder(carol.driver, mouse=finger)
+    up.pointer_action.pointer_up()
+    up.perform()
+    carol.js("arguments[0].click()", copy)
+    time.sleep(0.5)
+    assert picker_for(carol) == held_id, "the menu is still open"
+    assert "Copied" not in carol.announcements(), "lifting the finger copied the message"
+    ActionChains(carol.driver).send_keys(Keys.ESCAPE).perform()
+    carol.wait(lambda: picker_for(carol) is None, "the menu closed with Escape")
 
     carol.js("window.__parlorTest.drop(true)")
     banner = carol.wait(lambda: (carol.visible(".connection-banner") or [None])[0], "the connection-lost banner")

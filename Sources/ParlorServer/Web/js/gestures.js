@@ -10,11 +10,26 @@ const SWIPE = 64;
 const SLOP = 10;
 const LEVEL = 30;
 
+/** How long after the finger lifts its click may still come (ms). */
+const RELEASE_CLICK = 300;
+
+/** The finger that made a long press lifts: the click it makes is not a tap on whatever is under
+ * it by then (the menu that opened, or the bubble redrawn meanwhile), anywhere on the page. */
+function swallowRelease() {
+  const swallow = (event) => {
+    event.stopPropagation();
+    event.preventDefault();
+  };
+  document.addEventListener('click', swallow, { capture: true, once: true });
+  const lifted = () => setTimeout(() => document.removeEventListener('click', swallow, { capture: true }), RELEASE_CLICK);
+  window.addEventListener('pointerup', lifted, { capture: true, once: true });
+  window.addEventListener('pointercancel', lifted, { capture: true, once: true });
+}
+
 /** Adds the long press and the swipe to `element`: `onLongPress()`, `onSwipeRight()`. */
 export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
   let start = null;
   let timer = null;
-  let pressed = false;
   const reset = () => {
     clearTimeout(timer);
     start = null;
@@ -23,12 +38,11 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
   element.addEventListener('pointerdown', (event) => {
     // A link, an image or a control keeps the browser's own long press (copy the link, save the image).
     if (event.pointerType === 'mouse' || !event.isPrimary || event.target.closest('a, img, button, input, textarea')) return;
-    pressed = false;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, dx: 0, dy: 0 };
     clearTimeout(timer);
     timer = setTimeout(() => {
-      pressed = true;
       reset();
+      swallowRelease();
       onLongPress();
     }, LONG_PRESS);
   });
@@ -47,11 +61,4 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     if (swiped) onSwipeRight();
   });
   element.addEventListener('pointercancel', reset);
-  // The tap that ends a long press is not also a tap on the message.
-  element.addEventListener('click', (event) => {
-    if (!pressed) return;
-    pressed = false;
-    event.stopPropagation();
-    event.preventDefault();
-  }, true);
 }

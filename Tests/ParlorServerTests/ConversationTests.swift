@@ -183,9 +183,10 @@ struct ConversationTests {
             let bobs = try #require(try await api.get("/api/conversations", as: bob).decode([Wire.Conversation].self).first)
             #expect(bobs.unreadCount == 2)
             #expect(bobs.lastSequence == 3)
-            #expect(bobs.preview == "Bob: three")
+            #expect(bobs.preview == "You: three", "his own message, under \"You\"")
             let alices = try #require(try await api.get("/api/conversations", as: alice).decode([Wire.Conversation].self).first)
             #expect(alices.unreadCount == 1)
+            #expect(alices.preview == "Bob: three")
         }
     }
 }

@@ -76,6 +76,13 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     phone.wait(lambda: "A very long message" in phone.js("return document.querySelector('.sidebar').textContent"), "the long preview")
     widths = phone.js("return [document.documentElement.clientWidth, document.querySelector('.sidebar').scrollWidth, document.documentElement.scrollWidth]")
     assert widths[1] <= widths[0] and widths[2] <= widths[0], f"the list is wider than the phone's screen: {widths}"
+    # Her own message, sent from elsewhere, shows in her list as "You: …", live and after a reload.
+    call(server.url, "POST", f"/api/conversations/{group['id']}/messages",
+         {"id": "00000000-0000-4000-8000-00000000f1a8", "text": "On my way"}, sign_in(server.url, "alice"))
+    preview = "return [...document.querySelectorAll('.conversation-preview')].map((p) => p.textContent)"
+    phone.wait(lambda: "You: On my way" in phone.js(preview), "'You: On my way' in her list")
+    phone.driver.refresh()
+    phone.wait(lambda: "You: On my way" in phone.js(preview), "'You: On my way' in her list after a reload")
     bobs_view = call(server.url, "GET", f"/api/conversations/{group['id']}", token=bob)
     assert "pinnedAt" not in bobs_view, "Bob's list is his own"
 

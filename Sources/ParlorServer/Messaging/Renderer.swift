@@ -227,7 +227,9 @@ final class Renderer: Sendable {
         // Deleted for the viewer and nothing since: nothing of it shows, not even its last line.
         let last = summary.isDeleted ? nil : summary.lastMessage
         if let last {
-            preview = await self.preview(of: last, senderName: members.first { $0.id == last.sender }?.displayName ?? "Someone", for: viewer)
+            // The viewer's own message reads "You: …", as in every messenger's list.
+            let name = last.sender == viewer ? "You" : members.first { $0.id == last.sender }?.displayName ?? "Someone"
+            preview = await self.preview(of: last, senderName: name, for: viewer)
         }
         return Wire.Conversation(
             id: summary.conversation.id, title: summary.conversation.title, isGroup: summary.conversation.isGroup,

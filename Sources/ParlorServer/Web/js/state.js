@@ -199,9 +199,10 @@ export function conversationTitle(conversation) {
  * conversation ("Alice added Dave"), as the server counts (docs/PROTOCOL.md). */
 export const countsAsUnread = (message, me) => message.sender !== me && message.kind !== 'event';
 
-/** A one-line preview of a message for the conversation list. */
+/** A one-line preview of a message for the conversation list: the signed-in person's own reads
+ * "You: …", as the server's list says it (Renderer.conversation). */
 export function previewOf(message) {
-  const name = message.senderName;
+  const name = message.sender === state.me?.id ? 'You' : message.senderName;
   if (message.kind === 'unsent') return `${name} unsent a message`;
   // A line about the conversation ("Alice added Dave") reads as it is.
   if (message.kind === 'event') return message.text ?? '';

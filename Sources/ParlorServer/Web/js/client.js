@@ -387,6 +387,9 @@ function applyConversation(conversationId, info) {
   } else {
     state.conversations.delete(conversationId);
     state.order = state.order.filter((id) => id !== conversationId);
+    // No longer a member: a read still waiting to be sent would only be refused.
+    clearTimeout(readTimers.get(conversationId));
+    readTimers.delete(conversationId);
   }
   emit('conversations');
 }
@@ -512,8 +515,8 @@ export function markRead(conversationId) {
 
 function sendRead(conversationId) {
   const t = state.transcripts.get(conversationId);
-  // Offline, the connection queues it until it is back.
-  if (!t || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo) return;
+  // Offline, the connection queues it until it is back. Not for a conversation the person left.
+  if (!t || t.seenUpTo === undefined || t.readUpTo === t.seenUpTo || !state.conversations.has(conversationId)) return;
   t.readUpTo = t.seenUpTo;
   readSentAt.set(conversationId, Date.now());
   send({ type: ClientFrame.read, conversation: conversationId, sequence: t.seenUpTo });

@@ -349,6 +349,8 @@ export class ConversationInfo {
     this.leaveConfirmation.hidden = !ask;
     this.leaveButton.hidden = ask;
     this.leaveError.textContent = '';
+    // On a phone the question opens at the foot of a long sheet: its buttons are brought on screen.
+    if (ask) this.leaveConfirmation.scrollIntoView({ block: 'nearest' });
     if (moveFocus) focus(ask ? this.cancelLeave : this.leaveButton);
   }
 

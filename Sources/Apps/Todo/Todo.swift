@@ -75,15 +75,18 @@ public struct Todo: MessagesApp {
             } else if let list = state.list, environment.surface == .messages {
                 if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
                 SharedListView(list: list, draft: state.itemDraft)
-            } else {
+            } else if flow.canAddNotes {
                 if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
                 NoteListView(notes: state.notes, flow: flow)
                 Divider()
-                if flow.canAddNotes {
-                    NoteFormView(draft: state.draft)
-                } else {
-                    StartListView(draft: state.itemDraft)
-                }
+                NoteFormView(draft: state.draft)
+            } else {
+                // In a conversation, what people come for first: a list they all share; then
+                // one of the person's own notes to send.
+                if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
+                StartListView(draft: state.itemDraft)
+                Divider()
+                NoteListView(notes: state.notes, flow: flow)
             }
         }
     }
@@ -122,6 +125,15 @@ public struct Todo: MessagesApp {
     public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
         state.notice = nil
         show(message, in: &state)
+    }
+
+    /// What was staged is on its way: "ready to send" is no longer true. A list just started stays
+    /// open, to go on adding to it.
+    public func didStartSending(_ message: Message, state: inout State, context: AppContext) async throws {
+        state.notice = nil
+        if state.list == nil, SharedList.carries(message), let list = try? SharedList(message: message) {
+            (state.list, state.listSession) = (list, message.session)
+        }
     }
 
     /// Keeps the open shared list current when someone changes it.

@@ -22,6 +22,9 @@ struct SharedListTests {
         #expect(opened.hasControl("Start a shared list"))
         try await Self.startList(ann, with: "Buy milk")
         let annID = try await ann.participantID(in: "Todo")
+        let sent = await ann.view()
+        #expect(!sent.visibleTexts.contains("Your list is ready to send."), "sent, not waiting any more")
+        #expect(sent.rowLabels == ["Check off Buy milk, added by \(annID.mention)"], "the list she sent stays open to add to")
 
         var view = try await bob.tapMessage(containing: "Shared to-do list")
         #expect(view.rowLabels == ["Check off Buy milk, added by \(annID.mention)"])

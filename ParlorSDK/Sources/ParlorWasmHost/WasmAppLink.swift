@@ -110,22 +110,26 @@ public final class WasmAppLink: AppLink, Sendable {
             let lane = lanes.min { $0.calls.load(ordering: .relaxed) < $1.calls.load(ordering: .relaxed) } ?? lanes[0]
             lane.calls.add(1, ordering: .relaxed)
             lane.queue.async {
-                defer {
+                // The lane is free again before the caller hears back: its next call finds the
+                // lane, and the instance it kept, idle.
+                func done() {
                     watchdog.finish()
                     lane.calls.subtract(1, ordering: .relaxed)
                 }
                 // Answered already (its deadline passed while it waited on the lane): nobody wants
                 // the work, and running it would only cost the lane its instance.
-                guard !answered.isAnswered else { return }
+                guard !answered.isAnswered else { return done() }
                 started.set()
-                answered.resume(Result { () throws(MessagesError) -> [UInt8] in
+                let result = Result { () throws(MessagesError) -> [UInt8] in
                     // The lane's instance, put back as it started after its last call, or a new one.
                     let instance: WasmInstance
                     if let spare = lane.spare.take() { instance = spare } else { instance = try self.instantiate() }
                     let answer = try instance.run(input, environment: environment, watchdog: watchdog)
                     if instance.reset() { lane.keepIdle(instance) }
                     return answer
-                }.mapError { $0 })
+                }.mapError { $0 }
+                done()
+                answered.resume(result)
             }
             // Past the deadline (a call waiting behind others on its lane or on a container read, or
             // work its budget allows on a slow machine), the person is told at once and the call

@@ -188,3 +188,27 @@ def test_an_unsent_draft_survives_a_reload_but_not_signing_out(browsers):
     bob.sign_in("bob")
     bob.open_conversation("Parlor demo")
     assert bob.wait(compose_field, "the compose field").get_attribute("value") == ""
+
+
+@pytest.mark.flow
+def test_one_to_three_emoji_alone_are_drawn_large_without_a_bubble(server, browsers):
+    """As in Messages: a message of one to three emoji and nothing else is drawn large, with no
+    bubble behind it; more emoji, or emoji with words, stay a bubble of text."""
+    from parlor_api import call, sign_in
+    bob = sign_in(server.url, "bob")
+    direct = next(c for c in call(server.url, "GET", "/api/conversations", token=bob)
+                  if not c["isGroup"] and {m["username"] for m in c["members"]} == {"alice", "bob"})
+    cases = {"😂": True, "👍🏽👍🏽👍🏽": True, "🇯🇵": True, "👩‍👩‍👧‍👦": True, "😂😂😂😂": False, "Hi 😂": False, "1": False}
+    for index, text in enumerate(cases):
+        call(server.url, "POST", f"/api/conversations/{direct['id']}/messages",
+             {"id": f"00000000-0000-4000-8000-00000000e{index:03d}", "text": text}, bob)
+    alice = browsers("alice")
+    alice.open_conversation("Bob")
+    for text, large in cases.items():
+        body = alice.wait_for_text_bubble(text)
+        drawn = "bubble-emoji" in body.find_element(By.XPATH, "..").get_attribute("class")
+        assert drawn == large, f"{text!r} drawn {'large' if drawn else 'in a bubble'}"
+    big = alice.text_bubbles("😂")[0].find_element(By.XPATH, "..")
+    assert float(big.value_of_css_property("font-size").removesuffix("px")) >= 40
+    assert big.value_of_css_property("background-color") in ("rgba(0, 0, 0, 0)", "transparent")
+    alice.shot("large-emoji")

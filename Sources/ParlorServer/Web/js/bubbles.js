@@ -29,13 +29,28 @@ export function firstLink(text) {
  * A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own
  * marked; under the text, the card of the page it links to when it has one.
  */
+/** The most emoji a message of emoji alone may have to be drawn large, without a bubble. */
+const LARGE_EMOJI = 3;
+const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Emoji_Modifier}|\u200d|\ufe0f|\s)+$/u;
+
+/** Whether `text` is one to three emoji and nothing else (a digit or a letter is not an emoji here). */
+export function isLargeEmoji(text) {
+  const trimmed = text.trim();
+  if (!trimmed || !EMOJI_ONLY.test(trimmed) || /[0-9#*]/.test(trimmed) || !/\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(trimmed)) return false;
+  const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(trimmed)].filter((g) => g.segment.trim());
+  return graphemes.length <= LARGE_EMOJI;
+}
+
 export function textBubble(text, conversation = null, viewerId = null, preview = null) {
   const parts = mentionPieces(text, conversation).flatMap((piece) => {
     if (typeof piece === 'string') return linkified(piece);
     const isViewer = sameId(piece.mention, viewerId);
     return [h('span', { class: ['mention', isViewer && 'mention-me'], text: piece.name })];
   });
-  return h('div', { class: ['bubble', 'bubble-text', preview && 'has-link-preview'] }, h('p', { class: 'bubble-body' }, parts), preview ? linkPreviewCard(preview) : null);
+  // One to three emoji alone are drawn large, without a bubble, as in Messages.
+  const large = !preview && isLargeEmoji(text);
+  return h('div', { class: ['bubble', 'bubble-text', preview && 'has-link-preview', large && 'bubble-emoji'] },
+    h('p', { class: 'bubble-body' }, parts), preview ? linkPreviewCard(preview) : null);
 }
 
 /** A web page's card: its image, title, description and site; pressing it opens the page in a new tab. */

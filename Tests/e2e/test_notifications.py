@@ -10,17 +10,11 @@ against a stand-in)."""
 
 import asyncio
 import json
-import sys
 import time
-from pathlib import Path
 
 import pytest
-import websockets
 
-from parlor_api import call, sign_in
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-import parlor_protocol as protocol  # noqa: E402
+from parlor_api import call, protocol, sign_in, signed_in_socket
 
 # Headless Chromium draws no notification: record each one the page makes, then let the browser's own
 # Notification do the rest.
@@ -150,11 +144,7 @@ def test_notifications_mute_and_the_unread_badge(server, browsers):
     # Alice reads Bob's message on her phone: no push comes only to close a notification (browsers
     # forbid pushes that show nothing), so the next one closes Bob's here, and shows its own.
     async def read_on_the_phone():
-        async with websockets.connect(f"ws://127.0.0.1:{origin.rsplit(':', 1)[1]}/ws",
-                                      additional_headers={"Authorization": f"Bearer {phone}"}) as socket:
-            await socket.send(json.dumps({"type": protocol.Client.hello, "since": {}}))
-            while json.loads(await socket.recv())["type"] != protocol.Server.ready:
-                pass
+        async with signed_in_socket(server.url, phone) as socket:
             last = call(server.url, "GET", f"/api/conversations/{direct['id']}", token=phone)["lastSequence"]
             await socket.send(json.dumps({"type": protocol.Client.read, "conversation": direct["id"], "sequence": last}))
             for _ in range(50):

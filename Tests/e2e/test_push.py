@@ -23,12 +23,11 @@ from pathlib import Path
 
 import http_ece
 import pytest
-import websockets
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from parlor_api import call, sign_in
+from parlor_api import call, sign_in, signed_in_socket
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 import parlor_protocol as protocol  # noqa: E402
@@ -181,11 +180,7 @@ def test_a_message_to_someone_with_parlor_closed_is_pushed_encrypted_and_nothing
     # Bob opens Parlor: while he is connected (his tab shows its own notifications), nothing is
     # pushed; every push shows a notification, so none is sent only to close one.
     async def connected():
-        async with websockets.connect(f"ws://127.0.0.1:{server.url.rsplit(':', 1)[1]}/ws",
-                                      additional_headers={"Authorization": f"Bearer {bob}"}) as socket:
-            await socket.send(json.dumps({"type": protocol.Client.hello, "since": {}}))
-            while json.loads(await socket.recv())["type"] != protocol.Server.ready:
-                pass
+        async with signed_in_socket(server.url, bob) as socket:
             last = call(server.url, "GET", f"/api/conversations/{direct}", token=bob)["lastSequence"]
             await socket.send(json.dumps({"type": protocol.Client.read, "conversation": direct, "sequence": last}))
             send(server, alice, direct, "Are you there?")

@@ -101,7 +101,7 @@ public final class WasmAppLink: AppLink, Sendable {
         let input = Array(AppWire.encode(call))
         let module = module
         let name = module.manifest.name
-        let seconds = Double(AppWire.callDeadline.components.seconds)
+        let seconds = WasmInstance.callSeconds
         var environment = environment
         environment.deadline = .now() + seconds
         let answer: Result<[UInt8], MessagesError> = await withCheckedContinuation { [environment] continuation in

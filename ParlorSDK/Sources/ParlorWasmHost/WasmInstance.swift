@@ -394,40 +394,25 @@ final class WasmInstance {
         var bytes: [UInt8] { Array((try? JSONEncoder().encode(self)) ?? Data()) }
     }
 
-    private final class FetchOutcome: Sendable {
-        let answer = Mutex<FetchAnswer?>(nil)
-    }
-
-    /// Sends `request`, waiting on this thread as `read` does until `deadline`, the call's: past
-    /// it the request is cancelled.
+    /// Sends `request`, waiting on this thread until `deadline`, the call's: past it the request
+    /// is cancelled.
     private static func send(
         _ request: FetchRequest, through fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse, until deadline: DispatchTime
     ) -> FetchAnswer {
         let host = request.url.host ?? ""
-        let tooLate = FetchAnswer.error(.networkFailure, "\(host) did not answer within the call's \(Int(callSeconds)) seconds.")
-        guard deadline > .now() else { return tooLate }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = FetchOutcome()
-        let task = Task(priority: .high) {
-            let answer: FetchAnswer
+        let answer = waitHere(until: deadline) { () -> FetchAnswer in
             do {
                 let response = try await fetch(request)
-                answer = response.body.count > WasmABI.maxFetchAnswerBytes
+                return response.body.count > WasmABI.maxFetchAnswerBytes
                     ? .error(.networkFailure, "The answer from \(host) is larger than \(WasmABI.maxFetchAnswerBytes / (1024 * 1024)) MiB.")
                     : .response(status: response.status, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
             } catch let error as MessagesError {
-                answer = .error(error.code, error.message)
+                return .error(error.code, error.message)
             } catch {
-                answer = .error(.networkFailure, "Could not reach \(host).")
+                return .error(.networkFailure, "Could not reach \(host).")
             }
-            outcome.answer.withLock { $0 = answer }
-            done.signal()
         }
-        guard done.wait(timeout: deadline) == .success, let answer = outcome.answer.withLock({ $0 }) else {
-            task.cancel()
-            return tooLate
-        }
-        return answer
+        return answer ?? .error(.networkFailure, "\(host) did not answer within the call's \(Int(callSeconds)) seconds.")
     }
 
     /// The app protocol's deadline for one call, in seconds.
@@ -435,30 +420,37 @@ final class WasmInstance {
 
     private enum Read: Sendable { case stored(Data), absent, refused }
 
-    private final class Outcome: Sendable {
-        let read = Mutex<Read>(.refused)
+    /// Reads `key`, waiting on this thread: refused when it fails or is not done by `deadline`, the call's.
+    private static func read(_ key: String, from container: any AppContainer, until deadline: DispatchTime) -> Read {
+        waitHere(until: deadline) { () -> Read in
+            do {
+                return try await container.data(forKey: key).map(Read.stored) ?? .absent
+            } catch {
+                return .refused
+            }
+        } ?? .refused
     }
 
-    /// Reads `key`, waiting on this thread (never one of Swift's cooperative threads, which the
-    /// read itself needs): refused when it fails or is not done by `deadline`, the call's.
-    private static func read(_ key: String, from container: any AppContainer, until deadline: DispatchTime) -> Read {
+    private final class Outcome<Value: Sendable>: Sendable {
+        let value = Mutex<Value?>(nil)
+    }
+
+    /// What `work` gives, waited for on this thread (never one of Swift's cooperative threads,
+    /// which the work itself needs); nil, and the work cancelled, when it is not done by `deadline`.
+    private static func waitHere<Value: Sendable>(until deadline: DispatchTime, _ work: @escaping @Sendable () async -> Value) -> Value? {
+        guard deadline > .now() else { return nil }
         let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
+        let outcome = Outcome<Value>()
         let task = Task(priority: .high) {
-            let read: Read
-            do {
-                read = try await container.data(forKey: key).map(Read.stored) ?? .absent
-            } catch {
-                read = .refused
-            }
-            outcome.read.withLock { $0 = read }
+            let value = await work()
+            outcome.value.withLock { $0 = value }
             done.signal()
         }
         guard done.wait(timeout: deadline) == .success else {
             task.cancel()
-            return .refused
+            return nil
         }
-        return outcome.read.withLock { $0 }
+        return outcome.value.withLock { $0 }
     }
 
     private struct HostFault: Error, CustomStringConvertible {

@@ -16,6 +16,7 @@ from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from parlor_api import call, sign_in
+from test_attachments import png
 
 # Where things are in the transcript's viewport, read in one go.
 PLACE = """
@@ -108,7 +109,7 @@ def shown_react_buttons(person) -> list[str]:
 
 
 @pytest.mark.flow
-def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
+def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers, tmp_path):
     bob = sign_in(server.url, "bob")
     group = next(c for c in call(server.url, "GET", "/api/conversations", token=bob) if c.get("title") == "Parlor demo")
     messages = f"/api/conversations/{group['id']}/messages"
@@ -264,6 +265,19 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
     ActionChains(carol.driver).send_keys(Keys.ESCAPE).perform()
     carol.wait(lambda: picker_for(carol) is None, "the menu closed with Escape")
 
+    # At the newest, a photo picked grows the compose bar with its preview: the newest message
+    # moves up above it instead of under it (it was hidden there).
+    carol.js("const t = document.querySelector('.transcript'); t.scrollTop = t.scrollHeight")
+    carol.wait(lambda: place(carol)["lastInView"] and place(carol)["fromBottom"] < 2, "at the newest")
+    photo = tmp_path / "Lake.png"
+    photo.write_bytes(png(240, 160))
+    carol.find(".composer input[type=file]")[0].send_keys(str(photo))
+    preview = carol.wait(lambda: (carol.visible(".composer-files .composer-file-preview") or [None])[0], "the photo's preview")
+    carol.wait(lambda: carol.js("return arguments[0].complete && arguments[0].naturalWidth", preview) == 240, "the preview drawn")
+    carol.wait(lambda: place(carol)["lastInView"], f"the newest message above the staged photo: {place(carol)}")
+    carol.press("Remove Lake.png")
+    carol.wait(lambda: not carol.visible(".composer-files .composer-file"), "the photo taken back")
+
     carol.js("window.__parlorTest.drop(true)")
     banner = carol.wait(lambda: (carol.visible(".connection-banner") or [None])[0], "the connection-lost banner")
     overlap = carol.js("""
@@ -271,6 +285,7 @@ def test_unread_divider_jump_to_latest_and_a_quiet_phone(server, browsers):
         return {banner: [a.top, a.bottom], title: [b.top, b.bottom], overlaps: a.bottom > b.top && b.bottom > a.top && a.right > b.left && b.right > a.left};
     """, banner)
     assert not overlap["overlaps"], f"the banner covers the title: {overlap}"
+    carol.wait(lambda: place(carol)["lastInView"], f"the newest message still on screen below the banner: {place(carol)}")
     carol.shot("offline")
     carol.js("window.__parlorTest.restore()")
     carol.wait(lambda: not carol.visible(".connection-banner"), "the connection back")

@@ -128,15 +128,19 @@ export class TranscriptView {
       const y = rect.height ? (event.clientY - rect.top) / rect.height : 0.5;
       this.handlers.onPlaceSticker(under.entry.dataset.messageId, sticker, x, y);
     });
-    // Images arriving late change heights: stay at the bottom if we were there (or at the
-    // unread divider, when the conversation opened there).
+    // Images arriving late change the messages' heights: stay at the bottom if we were there (or
+    // at the unread divider, when the conversation opened there).
     const keepPlace = () => {
       if (this.stickToBottom) this.scrollToBottom();
       else if (this.holdingDivider) this.scrollToDivider();
       this.updateJump();
     };
     this.element.addEventListener('load', keepPlace, true);
-    new ResizeObserver(keepPlace).observe(this.list);
+    // So do the transcript's own: a photo staged or the compose field grown below it, a banner
+    // shown above it, the phone's keyboard opening.
+    const resized = new ResizeObserver(keepPlace);
+    resized.observe(this.list);
+    resized.observe(this.element);
     // One Tab stop for the whole transcript (a composite widget, as chat clients with good
     // keyboard support make it): the current message, the newest until another is focused, is
     // reached with Tab and its controls after it; the arrow keys, Home and End move between messages.

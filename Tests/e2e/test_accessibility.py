@@ -12,6 +12,12 @@ DARK = {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
 def assert_focus_after_sign_in(person):
     person.wait(lambda: person.focused_element() != "body", "focus to move on purpose after signing in", timeout=5)
     assert "conversations-heading" in person.focused_element(), person.focused_element()
+    # Where the keyboard is, without a ring around a heading nobody can press (a helper took
+    # it for a stray box): the heading underlined in the focus colour.
+    look = person.js("const s = getComputedStyle(document.activeElement);"
+                     " return {outline: s.outlineStyle, line: s.textDecorationLine, color: s.textDecorationColor,"
+                     " focus: getComputedStyle(document.documentElement).getPropertyValue('--focus').trim()};")
+    assert look["outline"] == "none" and look["line"] == "underline", look
 
 
 def assert_focus_ring(person, css: str, where: str):

@@ -109,6 +109,26 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     alice.wait(lambda: "Parlor demo" in titles(alice) and listed(alice)["toggle"] is None, "the group back in the list with the new message")
     phone.wait(lambda: "Parlor demo" in titles(phone), "the group back on her phone")
 
+    # Unread: its menu offers "Mark as read" (nothing offered it before), which reads it on both
+    # devices and on the server without opening it. Delete… is drawn red, as in Messages.
+    alice.wait(lambda: alice.unread_count("Parlor demo") > 0, "the new messages unread")
+    ActionChains(alice.driver).context_click(row_link(alice, "Parlor demo")).perform()
+    alice.wait(lambda: alice.visible(".list-menu"), "the group's menu")
+    items = [b.text for b in alice.visible(".list-menu .list-menu-item")]
+    assert "Mark as read" in items and "Mark as unread" not in items, items
+    colors = alice.js("""
+        const item = [...document.querySelectorAll('.list-menu-item')].find((b) => b.textContent === 'Delete…');
+        const probe = document.createElement('span'); probe.style.color = 'var(--destructive)'; document.body.append(probe);
+        const red = getComputedStyle(probe).color; probe.remove();
+        return [getComputedStyle(item).color, red, getComputedStyle([...document.querySelectorAll('.list-menu-item')][0]).color];""")
+    assert colors[0] == colors[1] != colors[2], f"Delete… in the destructive colour, the others not: {colors}"
+    choose(alice, "Mark as read")
+    alice.wait(lambda: alice.unread_count("Parlor demo") == 0, "the group read from its menu")
+    phone.wait(lambda: phone.unread_count("Parlor demo") == 0, "read on her phone too")
+    assert "Parlor demo marked read." in alice.announcements()
+    alice.wait(lambda: next(c for c in call(server.url, "GET", "/api/conversations", token=sign_in(server.url, "alice"))
+                            if c["id"] == group["id"])["unreadCount"] == 0, "read on the server")
+
     # Mark Bob unread by right-click: a dot on both devices until she opens it on one.
     alice.js("arguments[0].focus()", row_link(alice, "Bob"))
     ActionChains(alice.driver).context_click(row_link(alice, "Bob")).perform()

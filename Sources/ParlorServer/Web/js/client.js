@@ -522,6 +522,23 @@ function sendRead(conversationId) {
   send({ type: ClientFrame.read, conversation: conversationId, sequence: t.seenUpTo });
 }
 
+/** "Mark as read" in the list: everything the conversation holds now counts as seen, as if it
+ * had been opened (its senders see it read, as in Messages), and a mark of unread goes too. */
+export async function markConversationRead(conversationId) {
+  const conversation = state.conversations.get(conversationId);
+  if (!conversation) return;
+  const t = state.transcripts.get(conversationId);
+  const sequence = Math.max(conversation.lastSequence ?? 0, t?.lastSequence ?? 0);
+  if (sequence > 0 && (conversation.unreadCount > 0 || conversation.unreadMentions > 0)) {
+    conversation.unreadCount = 0;
+    conversation.unreadMentions = 0;
+    emit('conversations');
+    if (t) t.seenUpTo = t.readUpTo = Math.max(t.seenUpTo ?? 0, sequence);
+    send({ type: ClientFrame.read, conversation: conversationId, sequence });
+  }
+  if (conversation.isMarkedUnread) await setListSetting(conversationId, 'unread', false);
+}
+
 /** Sends the reads still waiting for their turn (the person leaves the conversation or the page). */
 export function flushReads() {
   for (const [conversationId, timer] of readTimers) {

@@ -35,13 +35,14 @@ export function moveListMenuOpener(opener) {
 
 /**
  * Opens the menu for one conversation (`key`) below `opener` (the row's ⋯ button), or at `point`
- * for its context menu. `items`: [{ label, run }]; the menu closes before `run`, focus back on the
+ * for its context menu. `items`: [{ label, run, destructive }] (one that destroys is drawn red,
+ * as Delete is in Messages); the menu closes before `run`, focus back on the
  * opener (or `fallback()` when its row no longer shows).
  */
 export function openListMenu(key, opener, title, items, { point = null, fallback = null } = {}) {
   closeListMenu();
   const buttons = items.map((item) => h('button', {
-    type: 'button', class: 'list-menu-item', text: item.label, tabIndex: -1, attrs: { role: 'menuitem' },
+    type: 'button', class: item.destructive ? 'list-menu-item is-destructive' : 'list-menu-item', text: item.label, tabIndex: -1, attrs: { role: 'menuitem' },
     on: {
       click: () => {
         closeListMenu(true);

@@ -202,6 +202,14 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
         throw error;
       }
     },
+    onMarkRead: async (conversationId) => {
+      try {
+        await client.markConversationRead(conversationId);
+      } catch (error) {
+        toast(error.message);
+        throw error;
+      }
+    },
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);
       announce(enabled ? 'Notifications on.' : 'Notifications off.');

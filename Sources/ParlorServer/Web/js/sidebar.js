@@ -26,6 +26,7 @@ export class Sidebar {
    * onAbout(text) → Promise<{user}>: changes the line about themselves, the same way,
    * onListSetting(conversationId, setting, on) → Promise: mutes, pins, archives or marks unread (setting
    * 'muted', 'pinned', 'archived', 'unread'), saying why when the server refuses,
+   * onMarkRead(conversationId) → Promise: everything in it seen, as if opened, and any mark of unread gone,
    * onDeleteConversation(conversationId) → Promise: deletes it for the person, saying why when refused */
   constructor(handlers) {
     this.handlers = handlers;
@@ -315,24 +316,25 @@ export class Sidebar {
     const c = state.conversations.get(conversationId);
     if (!c) return;
     const unread = (c.unreadCount || 0) > 0 || c.isMarkedUnread;
-    const change = (setting, on, said) => async () => {
+    const done = (work, said) => async () => {
       try {
-        await this.handlers.onListSetting(conversationId, setting, on);
+        await work();
         announce(said);
       } catch {
         // The handler said why.
       }
       this.focusRow(conversationId);
     };
+    const change = (setting, on, said) => done(() => this.handlers.onListSetting(conversationId, setting, on), said);
     const title = conversationTitle(c);
     openListMenu(conversationId, opener, title, [
       c.pinnedAt ? { label: 'Unpin', run: change('pinned', false, `${title} unpinned.`) } : { label: 'Pin', run: change('pinned', true, `${title} pinned at the top.`) },
-      c.isMarkedUnread ? { label: 'Mark as read', run: change('unread', false, `${title} marked read.`) }
-        : unread ? null : { label: 'Mark as unread', run: change('unread', true, `${title} marked unread.`) },
+      unread ? { label: 'Mark as read', run: done(() => this.handlers.onMarkRead(conversationId), `${title} marked read.`) }
+        : { label: 'Mark as unread', run: change('unread', true, `${title} marked unread.`) },
       c.isMuted ? { label: 'Unmute', run: change('muted', false, `${title} unmuted.`) } : { label: 'Mute', run: change('muted', true, `${title} muted.`) },
       c.isArchived ? { label: 'Unarchive', run: change('archived', false, `${title} is back in your list.`) }
         : { label: 'Archive', run: change('archived', true, `${title} archived: it comes back with the next message${c.isMuted ? ' unless it stays muted' : ''}.`) },
-      { label: 'Delete…', run: () => this.confirmDelete(conversationId, title) },
+      { label: 'Delete…', destructive: true, run: () => this.confirmDelete(conversationId, title) },
     ].filter(Boolean), { point, fallback: () => this.focusRow(conversationId) });
   }
 

@@ -92,6 +92,74 @@ struct WasmAppServerTests {
         }
     }
 
+    /// An app in Embedded Swift (ParlorWasmKit) that fetches `http://<typed>/api/rules` through
+    /// Parlor and shows the status and the body.
+    static let fetcher = #"""
+        import ParlorWasmKit
+
+        struct Fetcher: MessagesApp {
+            struct State: AppState {
+                var got = ""
+                init() {}
+                init(json: JSON) throws(AppError) { got = json["got"].string ?? "" }
+                var json: JSON { ["got": .string(got)] }
+            }
+            var initialState: State { State() }
+            func body(state: State, context: Context) -> View {
+                VStack {
+                    TextField("Address", text: "", id: "address", onSubmit: ["address": TextField.typed])
+                    Text(state.got, id: "got")
+                }.view
+            }
+            func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
+                guard let address = action["address"].string else { throw AppError(.actionRefused, "Fetcher has no such control.") }
+                switch Host.fetch("http://\(address)/api/rules") {
+                case .success(let response): state.got = "\(response.status) \(response.body)"
+                case .failure(let error): throw error
+                }
+            }
+        }
+
+        @_expose(wasm, "parlor_call") @_cdecl("parlor_call")
+        func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 { Fetcher().answer(call, length) }
+        """#
+
+    @Test("A module fetches over the network through the server, from the hosts its manifest names only: the answer reaches the person's view; another host gets the manifest's sentence")
+    func fetchesThroughTheServer() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wasm-fetcher-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.fetcher.utf8).write(to: folder.appendingPathComponent("App.swift"))
+        let manifest = #"{"id": "org.example.fetcher", "name": "Fetcher", "icon": {"url": "https://example.org/f.png"}, "allowedHosts": ["127.0.0.1"]}"#
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let module = try Data(contentsOf: try WasmAppBuilder(app: folder).build(to: folder.appendingPathComponent("app.wasm")).output)
+
+        try await TestServer { $0.adminToken(OperationsTests.token) }.run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let direct = try await api.conversation(of: alice, with: [bob])
+            let added = try await Self.post(api, module: module)
+            #expect(added.status == .created, "\(added.text)")
+            try await RemoteAppTests.waitUntilListed(api, as: alice, app: "org.example.fetcher")
+
+            let socket = try await TestSocket.session(port: port, as: alice, since: [direct.id: 0])
+            let opened = try await socket.openApp("org.example.fetcher", in: direct.id)
+            #expect(opened.error == nil, "\(String(describing: opened.error))")
+            // This server's own rules, fetched by the module over HTTP: what a person sees in the app.
+            try await socket.submit("127.0.0.1:\(port)", in: "Address", of: opened, conversation: direct.id)
+            let fetched = try await socket.appUpdate()
+            let got = fetched.view.text(id: "got") ?? ""
+            #expect(got.hasPrefix("200 {") && got.contains("\"maxAboutLength\""), "\(got) \(String(describing: fetched.error))")
+            // The same server by another name: not a host the manifest names.
+            try await socket.submit("localhost:\(port)", in: "Address", of: fetched, conversation: direct.id)
+            let refused = try await socket.appUpdate()
+            #expect(refused.error?.code == "hostNotAllowed" && refused.error?.message.contains("localhost") == true, "\(String(describing: refused.error))")
+            #expect(refused.view.text(id: "got") == got, "what was fetched before stays")
+            await socket.disconnect()
+        }
+    }
+
     @Test("A module that imports WASI, that is not WebAssembly, or larger than the limit is refused with a sentence; nothing is added")
     func refusals() async throws {
         try await TestServer {

@@ -32,6 +32,19 @@ extension TestSocket {
         ])
     }
 
+    /// Types `text` into the field labelled `label` in `update`'s view and submits it (an
+    /// `appEvent` frame with the field's `onSubmit` and the value, as the browser sends it).
+    func submit(_ text: String, in label: String, of update: Wire.AppUpdate, conversation: ConversationID, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        guard case .textField(let field)? = update.view.control(label), let submit = field.onSubmit else {
+            Issue.record("no text field labelled '\(label)' that submits, in \(update.view.visibleTexts)", sourceLocation: sourceLocation)
+            return
+        }
+        try await send("appEvent", [
+            "conversation": .string(conversation.description), "app": .string(update.appID.rawValue),
+            "event": ["kind": "action", "action": .string(submit.json), "value": .string(text)],
+        ])
+    }
+
     /// The next `app` frame's update.
     func appUpdate(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Wire.AppUpdate {
         let frame = try await next("app")

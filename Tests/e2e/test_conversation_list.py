@@ -2,6 +2,8 @@
 alone) from a row's menu (the ⋯ button, right-click, or Shift+F10 from the keyboard), seen at once
 on their other device, kept across a reload, and never shown to anyone else."""
 
+import json
+import urllib.request
 import uuid
 
 import pytest
@@ -10,6 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from parlor_api import call, sign_in
+from test_attachments import png
 
 # The list as a person sees it: each visible row's title, whether it shows the pin, and its badge.
 LIST = """
@@ -42,6 +45,55 @@ def row_link(person, title: str):
         if link.find_element(By.CSS_SELECTOR, ".conversation-name").text == title:
             return link
     return None
+
+
+def upload(server, token: str, data: bytes, kind: str | None = None) -> dict:
+    request = urllib.request.Request(server.url + "/api/blobs" + (f"?kind={kind}" if kind else ""), method="POST", data=data)
+    request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request) as response:
+        return json.loads(response.read())
+
+
+def assert_live_previews_are_the_servers(server, person, group, bob: str):
+    """Each kind of message, sent in `group` by Bob or by `person` (Alice) elsewhere: the row's
+    preview drawn live equals the one the server gives Alice."""
+    alice = sign_in(server.url, person.username)
+    members = {m["username"]: m["id"] for m in group["members"]}
+    sticker = call(server.url, "GET", "/api/apps", token=bob)["packs"][0]["stickers"][0]
+    photo = upload(server, bob, png(24, 16))
+    notes = upload(server, alice, b"Bring snacks.\n", kind="file")
+    path = f"/api/conversations/{group['id']}/messages"
+    last = None
+
+    def said(token: str, body: dict) -> dict:
+        return call(server.url, "POST", path, {"id": str(uuid.uuid4()), **body}, token)
+
+    def check(what: str, send, title: str = "Parlor demo"):
+        nonlocal last
+        before = live_preview(person, title)
+        message = send()
+        last = message or last
+        expected = next(c for c in call(server.url, "GET", "/api/conversations", token=alice) if c["id"] == group["id"])["preview"]
+        assert expected != before, f"{what}: the server's preview did not change ({expected!r})"
+        person.wait(lambda: live_preview(person, title) == expected,
+                    f"{what}: the live preview {live_preview(person, title)!r} to read as the server's {expected!r}")
+
+    check("a mention of her", lambda: said(bob, {"text": f"Lunch, <@{members['alice']}>?"}))
+    check("a long text", lambda: said(bob, {"text": "Long " + "word " * 40}))
+    check("her own text", lambda: said(alice, {"text": "Sure"}))
+    check("a sticker", lambda: said(bob, {"sticker": sticker["id"]}))
+    check("a sticker placed on a message", lambda: said(bob, {"sticker": sticker["id"], "placement": {"message": last["id"], "x": 0.5, "y": 0.5}}))
+    check("a photo", lambda: said(bob, {"attachment": {"hash": photo["hash"], "name": "Lake.png"}}))
+    check("her own file", lambda: said(alice, {"attachment": {"hash": notes["hash"], "name": "notes.txt"}}))
+    rename = lambda title: call(server.url, "PATCH", f"/api/conversations/{group['id']}", {"title": title}, bob) and None
+    check("the group renamed", lambda: rename("Demo"), title="Demo")
+    check("the group named back", lambda: rename("Parlor demo"))
+
+
+def live_preview(person, title: str) -> str | None:
+    return person.js("""
+        const row = [...document.querySelectorAll('.conversation-link')].find((l) => l.querySelector('.conversation-name')?.textContent === arguments[0]);
+        return row ? row.querySelector('.conversation-preview').textContent : null;""", title)
 
 
 def choose(person, item: str):
@@ -85,6 +137,10 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     phone.wait(lambda: "You: On my way" in phone.js(preview), "'You: On my way' in her list after a reload")
     bobs_view = call(server.url, "GET", f"/api/conversations/{group['id']}", token=bob)
     assert "pinnedAt" not in bobs_view, "Bob's list is his own"
+
+    # The page writes a row's preview as each message arrives; the server writes it for a reload and
+    # a notification. For every kind of message the two read alike, for the sender and the others.
+    assert_live_previews_are_the_servers(server, phone, group, bob)
 
     # Archive the group from the keyboard: Shift+F10 on its row opens the menu, arrows move in it.
     link = row_link(alice, "Parlor demo")

@@ -241,7 +241,8 @@ final class Renderer: Sendable {
     }
 
     /// A message in one line, as a conversation list (and a notification) shows it: "Alice: hi",
-    /// "Alice sent a photo", "Alice · RSVP", an event's line.
+    /// "Alice sent a photo", "Alice · RSVP", an event's line. The browser draws it the same way as
+    /// messages arrive (`previewOf` in state.js; test_conversation_list holds the two equal).
     func preview(of message: StoredMessage, senderName name: String, for viewer: UserID) async -> String {
         switch message.content {
         case _ where message.unsentAt != nil: "\(name) unsent a message"

@@ -199,8 +199,9 @@ export function conversationTitle(conversation) {
  * conversation ("Alice added Dave"), as the server counts (docs/PROTOCOL.md). */
 export const countsAsUnread = (message, me) => message.sender !== me && message.kind !== 'event';
 
-/** A one-line preview of a message for the conversation list: the signed-in person's own reads
- * "You: …", as the server's list says it (Renderer.conversation). */
+/** A one-line preview of a message for the conversation list, drawn as the message arrives: the
+ * server's rule (Renderer.preview), which writes it after a reload and in notifications; the
+ * person's own reads "You: …". test_conversation_list holds the two equal for every kind. */
 export function previewOf(message) {
   const name = message.sender === state.me?.id ? 'You' : message.senderName;
   if (message.kind === 'unsent') return `${name} unsent a message`;

@@ -34,6 +34,23 @@ def assert_focus_ring(person, css: str, where: str):
     assert "rgba" not in ring["color"], f"{where}: the focus outline is translucent: {ring}"
 
 
+def app_card_bounds(person) -> list[dict]:
+    """Each app message's size beside the transcript's: its width and the room a row has, its
+    height and the transcript's, and its picture's width to height as shown and as drawn."""
+    return person.js("""
+        const transcript = document.querySelector('.transcript'), list = document.querySelector('.transcript-list');
+        const style = getComputedStyle(list);
+        const room = list.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return [...document.querySelectorAll('.transcript-list .entry .app-card')].map((card) => {
+            const box = card.getBoundingClientRect(), picture = card.querySelector('img.app-media-item');
+            const shown = picture.getBoundingClientRect();
+            return {title: card.querySelector('.app-caption-main').textContent, width: box.width, room,
+                    height: box.height, transcript: transcript.clientHeight,
+                    shown: shown.width / shown.height, natural: picture.naturalWidth / picture.naturalHeight};
+        });
+    """)
+
+
 @pytest.mark.flow
 def test_every_screen_passes_axe_in_light_and_dark(browsers):
     # Signing in and up, then the list with focus on its heading.
@@ -87,7 +104,7 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     alice.press_in_app("Close Tic-Tac-Toe")
     alice.wait_surface_closed()
 
-    # RSVP compact, then its form.
+    # RSVP compact, then its form, and the invitation sent.
     alice.open_app("RSVP")
     alice.wait_for_surface("RSVP", style="compact")
     alice.assert_accessible("RSVP (compact)")
@@ -96,6 +113,11 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     alice.type_in_app("Title", "Checked by axe?")
     alice.assert_accessible("the RSVP form")
     assert_focus_ring(alice, ".surface .vt-input", "an app's text field")
+    alice.wait_for_enabled_in_app("Create")
+    alice.press_in_app("Create")
+    alice.wait_for_staged("Checked by axe?")
+    alice.send()
+    alice.wait_for_card("Checked by axe?")
     alice.press_in_app("Close RSVP")
     alice.wait_surface_closed()
 
@@ -120,6 +142,21 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     bob.open_conversation("Alice")
     bob.wait_for_text_bubble("Checked by axe")
     bob.assert_accessible("a conversation at phone width")
+    # Its app messages (a square board, a 3:2 invitation) bounded as in Messages: at most three
+    # quarters of the transcript's width, each picture whole in its own shape, and with the app
+    # drawer open below, each bubble in at most half the transcript left (one took two thirds).
+    for title in ("Want to play Tic-Tac-Toe?", "Checked by axe?"):
+        card = bob.wait_for_card(title)
+        bob.wait(lambda c=card: bob.js("const i = arguments[0].querySelector('img'); return i.complete && i.naturalWidth > 0", c),
+                 f"the picture of '{title}' drawn")
+    for card in app_card_bounds(bob):
+        assert card["width"] <= 0.75 * card["room"] + 0.5, f"wider than 3/4 of the transcript: {card}"
+        assert abs(card["shown"] - card["natural"]) < 0.02 * card["natural"], f"the picture not in its own shape: {card}"
+    bob.open_drawer()
+    bob.shot("app messages above the drawer")
+    for card in app_card_bounds(bob):
+        assert card["height"] <= card["transcript"] / 2, f"a bubble takes most of the transcript: {card}"
+    bob.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
 
     # Dark mode: signing in, a conversation with sent bubbles and the current row, the drawer,
     # an app expanded, and the Icon Store.

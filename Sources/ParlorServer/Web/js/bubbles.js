@@ -189,15 +189,25 @@ function playableURL(url) {
   return web && web.startsWith('https:') ? web : null;
 }
 
+/** Gives `element` its picture's width to height once known, so that the card's CSS draws the
+ * picture whole in its own shape, as wide as the bubble unless that would make it too tall. */
+function keepShape(element, width, height) {
+  if (width > 0 && height > 0) element.style.setProperty('--media-ratio', String(width / height));
+}
+
 function mediaElement(url, isImage, original) {
   const kind = isImage ? 'image' : mediaKind(original);
   if (kind === 'video') {
-    return h('video', { class: 'app-media-item', src: url, controls: true, preload: 'metadata' });
+    const video = h('video', { class: 'app-media-item', src: url, controls: true, preload: 'metadata' });
+    video.addEventListener('loadedmetadata', () => keepShape(video, video.videoWidth, video.videoHeight), { once: true });
+    return video;
   }
   if (kind === 'audio') {
     return h('audio', { class: 'app-media-audio', src: url, controls: true, preload: 'metadata' });
   }
-  return h('img', { class: 'app-media-item', src: url, alt: '', decoding: 'async', attrs: { 'aria-hidden': 'true', referrerpolicy: 'no-referrer' } });
+  const img = h('img', { class: 'app-media-item', src: url, alt: '', decoding: 'async', attrs: { 'aria-hidden': 'true', referrerpolicy: 'no-referrer' } });
+  img.addEventListener('load', () => keepShape(img, img.naturalWidth, img.naturalHeight), { once: true });
+  return img;
 }
 
 /** The line an older message of a session leaves where it was. */

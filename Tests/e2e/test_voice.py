@@ -50,6 +50,17 @@ LONG_PLAYER = """
 """
 
 
+# Where the newest voice message's ☺︎+ is beside its player, as with a text bubble: left of one's
+# own, right of another's, a few pixels away.
+REACT_BESIDE = """
+    const entry = [...document.querySelectorAll('.transcript-list > .entry')].filter((e) => e.querySelector('.voice-message')).at(-1);
+    const player = entry.querySelector('.voice-message').getBoundingClientRect();
+    const react = entry.querySelector('.react-button').getBoundingClientRect();
+    const side = react.right <= player.left ? 'left' : react.left >= player.right ? 'right' : 'over';
+    return {side, gap: Math.round(side === 'left' ? player.left - react.right : react.left - player.right)};
+"""
+
+
 def voice_entry(person):
     return person.wait(lambda: [e for e in person.find(".transcript-list > .entry") if e.find_elements("css selector", ".voice-message")],
                        "the voice message's entry")[-1]
@@ -90,9 +101,15 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     bob.press(bob.js(VOICE_STATE)["label"])
     paused = bob.wait(lambda: (s := bob.js(VOICE_STATE))["pressed"] == "false" and s, "paused")
     assert paused["played"] > 0, "the waveform filled as far as it played"
+    # Its ☺︎+ right beside it on a desktop, on the side a text bubble has it: left of Alice's own
+    # message (it was at the far side of the transcript), right of hers at Bob's.
+    mine, theirs = alice.js(REACT_BESIDE), bob.js(REACT_BESIDE)
+    assert mine["side"] == "left" and mine["gap"] <= 12, mine
+    assert theirs["side"] == "right" and theirs["gap"] <= 12, theirs
     # A reaction redraws the message: the player is the same, where it was.
     entry = voice_entry(alice)
     ActionChains(alice.driver).move_to_element(entry).perform()
+    alice.shot("own voice message hovered")
     alice.click(lambda: voice_entry(alice).find_element("css selector", ".react-button"), "the voice message's ☺︎+")
     alice.press("Love", root=alice.wait(lambda: (alice.visible(".reaction-picker") or [None])[0], "the reaction picker"))
     bob.wait(lambda: voice_entry(bob).find_elements("css selector", ".reaction-chip"), "Alice's heart at Bob's")

@@ -34,6 +34,11 @@ def assert_focus_ring(person, css: str, where: str):
     assert "rgba" not in ring["color"], f"{where}: the focus outline is translucent: {ring}"
 
 
+def looks(person, css: str) -> list[str]:
+    """The background and text colours of `css`, as drawn."""
+    return person.js("const s = getComputedStyle(document.querySelector(arguments[0])); return [s.backgroundColor, s.color]", css)
+
+
 def app_card_bounds(person) -> list[dict]:
     """Each app message's size beside the transcript's: its width and the room a row has, its
     height and the transcript's, and its picture's width to height as shown and as drawn."""
@@ -156,7 +161,22 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     bob.shot("app messages above the drawer")
     for card in app_card_bounds(bob):
         assert card["height"] <= card["transcript"] / 2, f"a bubble takes most of the transcript: {card}"
+    apps_open = looks(bob, ".composer-apps")
     bob.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    bob.wait(lambda: not bob.visible(".drawer"), "the drawer closed")
+
+    # The emoji picker: centred on the phone's screen (it sat 22 px from the left, 8 from the
+    # right), its ☺ button shown active while it is open, as Apps is while the drawer is.
+    bob.press("Emoji")
+    picker = bob.wait(lambda: (bob.visible(".emoji-picker") or [None])[0], "the emoji picker")
+    margins = bob.js("const r = arguments[0].getBoundingClientRect(); return [r.left, innerWidth - r.right]", picker)
+    assert abs(margins[0] - margins[1]) <= 1, f"the picker off-centre: {margins} px from the left and right edges"
+    assert looks(bob, ".composer-emoji") == apps_open, f"the ☺ button not shown active: {looks(bob, '.composer-emoji')}, Apps open: {apps_open}"
+    bob.shot("emoji picker on a phone")
+    bob.assert_accessible("the emoji picker at phone width")
+    bob.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    bob.wait(lambda: not bob.visible(".emoji-picker"), "the picker closed")
+    assert looks(bob, ".composer-emoji") != apps_open, "the ☺ button still shown active once its picker closed"
 
     # Dark mode: signing in, a conversation with sent bubbles and the current row, the drawer,
     # an app expanded, and the Icon Store.

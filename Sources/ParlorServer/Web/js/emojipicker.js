@@ -120,12 +120,16 @@ class EmojiPicker {
     });
   }
 
-  /** Above the anchor when there is room, else below; inside the window either way. */
+  /** Above the anchor when there is room, else below; inside the window either way. In line with
+   * the anchor's left edge, or centred in a narrow window (a phone's), where it takes most of the
+   * width and would otherwise sit a little to one side. */
   place() {
     const rect = this.anchor.getBoundingClientRect();
     const width = Math.min(360, window.innerWidth - 2 * MARGIN);
     const height = Math.min(380, window.innerHeight - 2 * MARGIN);
-    const left = Math.max(MARGIN, Math.min(rect.left, window.innerWidth - width - MARGIN));
+    const left = width > window.innerWidth / 2
+      ? (window.innerWidth - width) / 2
+      : Math.max(MARGIN, Math.min(rect.left, window.innerWidth - width - MARGIN));
     const above = rect.top - height - MARGIN >= MARGIN;
     const top = above ? rect.top - height - MARGIN : Math.min(rect.bottom + MARGIN, window.innerHeight - height - MARGIN);
     Object.assign(this.element.style, { left: `${left}px`, top: `${Math.max(MARGIN, top)}px`, width: `${width}px`, height: `${height}px` });

@@ -4,6 +4,7 @@ the Icon Store, the phone layout and dark mode. Focus moves on purpose after sig
 focus indicator shows in the palette's focus color."""
 
 import pytest
+from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 DARK = {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
@@ -122,9 +123,11 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     alice.press_in_app("Create")
     alice.wait_for_staged("Checked by axe?")
     alice.send()
-    alice.wait_for_card("Checked by axe?")
     alice.press_in_app("Close RSVP")
     alice.wait_surface_closed()
+    # The invitation in the transcript, with the pointer on it (its captions take a darker fill).
+    ActionChains(alice.driver).move_to_element(alice.wait_for_card("Checked by axe?")).perform()
+    alice.assert_accessible("an RSVP under the pointer")
 
     # The Icon Store's home screen and an icon's detail.
     alice.click(lambda: alice.visible('.home-app-link[data-app="org.parlor.iconstore"]')[0], "Icon Store in the sidebar")
@@ -198,8 +201,20 @@ def test_every_screen_passes_axe_in_light_and_dark(browsers):
     carol.press_in_app("Create RSVP")
     carol.wait_for_surface("RSVP", style="expanded")
     carol.assert_accessible("the RSVP form (dark)")
+    # The invitation sent, in the transcript, then under the pointer (its second line was grey on
+    # a lighter grey, 3.4:1).
+    carol.type_in_app("Title", "Dark and invited?")
+    carol.wait_for_enabled_in_app("Create")
+    carol.press_in_app("Create")
+    carol.wait_for_staged("Dark and invited?")
+    carol.send()
     carol.press_in_app("Close RSVP")
     carol.wait_surface_closed()
+    invitation = carol.wait_for_card("Dark and invited?")
+    carol.assert_accessible("a conversation holding an RSVP (dark)")
+    ActionChains(carol.driver).move_to_element(invitation).perform()
+    carol.shot("dark-rsvp-under-the-pointer")
+    carol.assert_accessible("an RSVP under the pointer (dark)")
     carol.click(lambda: carol.visible('.home-app-link[data-app="org.parlor.iconstore"]')[0], "Icon Store in the sidebar")
     carol.wait_for_surface("Icon Store")
     carol.wait(lambda: carol.visible('.surface [data-node-id="icon-grid"]'), "the grid of icons")

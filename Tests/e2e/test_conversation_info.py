@@ -38,6 +38,18 @@ def listed(person, title: str) -> bool:
     return any(e.get_attribute("textContent") == title for e in person.find(".conversation-link .conversation-name"))
 
 
+def avatar_colours(person, name: str, username: str) -> dict:
+    """The colour `name`'s initials are on in the person's list (their 1:1), beside their message
+    in the open conversation, and in its details' members."""
+    return person.js("""
+        const [name, username] = arguments, colour = (e) => e && getComputedStyle(e).backgroundImage;
+        const row = [...document.querySelectorAll('.conversation-link')].find((l) => l.querySelector('.conversation-name').textContent === name);
+        const sender = [...document.querySelectorAll('.entry-sender')].find((p) => p.querySelector('.entry-sender-name').textContent === name);
+        return {list: colour(row?.querySelector('.avatar')), transcript: colour(sender?.querySelector('.avatar')),
+                members: colour(document.querySelector(`dialog.conversation-info-dialog .info-member[data-username="${username}"] .avatar`))};
+    """, name, username)
+
+
 def open_info(person):
     person.press("Conversation info")
     return person.wait(lambda: info_dialog(person), "the conversation info dialog")
@@ -57,6 +69,8 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     call(server.url, "POST", "/api/conversations", {"members": ["bob"], "title": "Weekend"}, token=sign_in(server.url, "alice"))
     alice.open_conversation("Weekend")
     bob.open_conversation("Weekend")
+    bob.send_text("Count me in")
+    alice.wait_for_text_bubble("Count me in")
 
     # By keyboard: from the title, Tab reaches the info button; Return opens the dialog with the
     # focus inside; Escape closes it and the focus is back on the button.
@@ -73,6 +87,10 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     assert alice.js("return document.activeElement.classList.contains('info-button')"), alice.focused_element()
     press_key(alice, Keys.ENTER)
     dialog = alice.wait(lambda: info_dialog(alice), "the dialog opened again")
+    # One person, one colour: Bob's initials are on the same colour in Alice's list, beside his
+    # message and among the members (the list coloured him by their conversation's id).
+    colours = avatar_colours(alice, "Bob", "bob")
+    assert colours["list"] and colours["list"] == colours["transcript"] == colours["members"], colours
 
     # Rename: the field holds the server's title limit, and Bob's header and list follow.
     field = alice.find("#conversation-info-name")[0]

@@ -10,12 +10,19 @@ export function initials(name) {
   return (first + last).toUpperCase();
 }
 
+/** The hue of `seed`'s colour: a person's id gives them one colour wherever they are drawn (ids
+ * are compared without regard to case, as the server's are). */
+function avatarHue(seed) {
+  return [...(seed || '').toLowerCase()].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 360;
+}
+
 /**
  * A round picture: `pictureURL` when there is one (a member's profile picture), else the
- * initials of `name` on a colour of `seed`'s; the initials come back if the picture fails to load.
+ * initials of `name` on a colour of `seed`'s (a person's id, or a group's); the initials come
+ * back if the picture fails to load.
  */
 export function avatarView(name, seed, pictureURL = null, extraClass = null) {
-  const hue = [...(seed || '')].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 360;
+  const hue = avatarHue(seed);
   const el = h('span', { class: ['avatar', extraClass], attrs: { 'aria-hidden': 'true' }, text: initials(name) });
   el.style.setProperty('--avatar-hue', String(hue));
   const src = pictureURL ? safeImageURL(pictureURL) : null;
@@ -26,10 +33,12 @@ export function avatarView(name, seed, pictureURL = null, extraClass = null) {
   return el;
 }
 
-/** A conversation's picture: the other person's in a 1:1 conversation; a group's photo, else its
- * initials. */
+/** A conversation's picture: the other person's in a 1:1 conversation, in their own colour (the one
+ * they have in a group's details and beside their messages); a group's photo, else its initials
+ * in the group's colour. */
 export function conversationAvatar(conversation, extraClass = null) {
   const other = conversation.isGroup ? null : conversation.members?.find((m) => m.id !== state.me?.id);
   const picture = conversation.isGroup ? conversation.photoURL : other?.avatarURL;
-  return avatarView(conversationTitle(conversation), conversation.id, picture, [conversation.isGroup && 'avatar-group', extraClass].filter(Boolean).join(' ') || null);
+  const seed = other?.id ?? conversation.id;
+  return avatarView(conversationTitle(conversation), seed, picture, [conversation.isGroup && 'avatar-group', extraClass].filter(Boolean).join(' ') || null);
 }

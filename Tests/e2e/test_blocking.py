@@ -48,8 +48,27 @@ def test_a_blocked_person_cannot_reach_and_is_not_told(server, browsers):
     # Alice blocks Bob from their 1:1's details; the button turns to Unblock and it is said.
     alice.open_conversation("Bob")
     open_info(alice)
-    alice.wait(lambda: (row := member_row(alice, "bob")) and alice.button("Block Bob", row), "Block beside Bob")
+    block = alice.wait(lambda: (row := member_row(alice, "bob")) and alice.button("Block Bob", row), "Block beside Bob")
+    # Block is drawn as destructive (it was in the accent's blue), and asks first: "Block Bob?",
+    # what it does, Cancel focused. Escape leaves things as they were, back on Block.
+    colours = alice.js("const probe = document.createElement('span'); probe.style.color = 'var(--destructive)';"
+                       " arguments[0].after(probe); const want = getComputedStyle(probe).color; probe.remove();"
+                       " return [getComputedStyle(arguments[0]).color, want]", block)
+    assert colours[0] == colours[1], f"Block is not in the destructive colour: {colours}"
     alice.press("Block Bob")
+    question = alice.wait(lambda: (d := alice.visible("dialog.confirm-dialog")) and d[0], "the question before blocking")
+    assert alice.find("#confirm-title", question)[0].text == "Block Bob?"
+    assert "They are not told." in alice.find("#confirm-text", question)[0].text
+    assert alice.js("return document.activeElement.textContent") == "Cancel", alice.focused_element()
+    alice.assert_accessible("the question before blocking")
+    alice.shot("block-question")
+    press_key(alice, Keys.ESCAPE)
+    alice.wait(lambda: not alice.visible("dialog.confirm-dialog"), "Escape to close the question")
+    assert alice.visible(DIALOG), "Escape closed the details too"
+    assert alice.js("return document.activeElement.getAttribute('aria-label')") == "Block Bob", alice.focused_element()
+    assert call(server.url, "GET", "/api/me/blocked", token=sign_in(server.url, "alice")) == [], "blocked although Alice said no"
+    alice.press("Block Bob")
+    alice.press("Block", root=alice.wait(lambda: (d := alice.visible("dialog.confirm-dialog")) and d[0], "the question again"))
     alice.wait(lambda: alice.button("Unblock Bob", member_row(alice, "bob")), "Unblock in Block's place")
     assert "Bob is blocked. They are not told." in alice.announcements()
     assert alice.js("return document.activeElement.getAttribute('aria-label')") == "Unblock Bob", alice.focused_element()

@@ -5,6 +5,7 @@
 // or adding them, and stops typing and read receipts both ways.
 
 import { api } from './api.js';
+import { confirmAction } from './confirm.js';
 import { announce, focus, h, replaceChildren } from './dom.js';
 import { emit, on, state } from './state.js';
 
@@ -29,16 +30,33 @@ export async function setBlocked(user, blocked) {
 /** Whether the person blocked `userId` (false while the list is not read yet). */
 export const isBlocked = (userId) => Boolean(state.blocked?.has(userId));
 
-/** The Block / Unblock button for `member` in a list whose rows are redrawn; `onError(message)`. */
+/** Asks before blocking `member`, saying what it does; resolves whether the person confirmed. */
+function confirmBlocking(member) {
+  return confirmAction({
+    title: `Block ${member.displayName}?`,
+    text: `${member.displayName} will not be able to start a conversation with you or add you to one, and neither of you will see the other typing or reading. They are not told.`,
+    confirm: 'Block',
+  });
+}
+
+/** The Block / Unblock button for `member` in a list whose rows are redrawn; `onError(message)`.
+ * Block, drawn as destructive, asks first (Cancel, or Escape, leaves things as they were);
+ * either way the focus comes back to the button (the row's new one, if it was redrawn). */
 export function blockButton(member, onError) {
   const blocked = isBlocked(member.id);
   const label = blocked ? 'Unblock' : 'Block';
-  return h('button', {
-    type: 'button', class: 'button button-plain info-member-action info-block', text: label,
-    dataset: { key: `block:${member.id}` },
+  const key = `block:${member.id}`;
+  const button = h('button', {
+    type: 'button', class: ['button', 'button-plain', 'info-member-action', 'info-block', !blocked && 'is-destructive'], text: label,
+    dataset: { key },
     attrs: { 'aria-label': `${label} ${member.displayName}` },
     on: {
       click: async () => {
+        if (!blocked) {
+          const confirmed = await confirmBlocking(member);
+          focus(button.isConnected ? button : document.querySelector(`[data-key="${CSS.escape(key)}"]`));
+          if (!confirmed) return;
+        }
         try {
           await setBlocked(member, !blocked);
         } catch (error) {
@@ -47,6 +65,7 @@ export function blockButton(member, onError) {
       },
     },
   });
+  return button;
 }
 
 /** Settings › Blocked people: who is blocked, each with Unblock. */

@@ -10,6 +10,8 @@ struct TicTacToe: MessagesApp {
         var url: String?
         var session: String?
         var rematchOpponent: ParticipantID?
+        /// The game `url` carries, read once per call: every look at the board reads it from here.
+        private(set) var match: Match?
 
         init() {}
 
@@ -17,6 +19,7 @@ struct TicTacToe: MessagesApp {
             url = json["url"].string
             session = json["session"].string
             rematchOpponent = json["rematch"].string.flatMap { ParticipantID($0) }
+            match = url.flatMap { try? Match(url: $0) }
         }
 
         var json: JSON {
@@ -30,12 +33,10 @@ struct TicTacToe: MessagesApp {
         /// The state showing the game `message` carries; a new game when there is no message.
         init(showing message: AppMessage?) throws(AppError) {
             guard let message else { return }
-            _ = try Match(message: message)
+            match = try Match(message: message)
             url = message.url
             session = message.session
         }
-
-        var match: Match? { url.flatMap { try? Match(url: $0) } }
     }
 
     var initialState: State { State() }

@@ -36,7 +36,7 @@ public enum Host {
 
     /// A line in the operator's log (at most 16 a call, 1 KiB each).
     public static func log(_ line: String) {
-        let bytes = Array(line.utf8)
+        let bytes = utf8Bytes(of: line)
         bytes.withUnsafeBytes { if let base = $0.baseAddress { parlorLog(base, Int32($0.count)) } }
     }
 

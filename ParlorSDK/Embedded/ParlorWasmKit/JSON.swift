@@ -44,17 +44,20 @@ public enum JSON {
         var value = 0
         var negative = false
         var digits = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "-"), digits == 0, !negative {
-                negative = true
-            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 {
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                digits += 1
-            } else {
-                return nil
+        let read: Bool = withBytes(of: text) { bytes in
+            for byte in bytes {
+                if byte == UInt8(ascii: "-"), digits == 0, !negative {
+                    negative = true
+                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 {
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                    digits += 1
+                } else {
+                    return false
+                }
             }
+            return true
         }
-        guard digits > 0 else { return nil }
+        guard read, digits > 0 else { return nil }
         return negative ? -value : value
     }
 
@@ -102,7 +105,29 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 /// itself with. `==` compares as Unicode says (é written one way or two equal), which is what an
 /// app means for text people typed; it works too (`parlor apps build` links the Unicode data).
 public func same(_ a: String, _ b: String) -> Bool {
-    a.utf8.elementsEqual(b.utf8)
+    withBytes(of: a) { x in
+        withBytes(of: b) { y in
+            guard x.count == y.count else { return false }
+            for index in 0..<x.count where x[index] != y[index] { return false }
+            return true
+        }
+    }
+}
+
+/// `body` given `text`'s UTF-8 bytes as one buffer. The kit reads strings so, never as
+/// `text.utf8`: in Embedded Swift, going through a `String.UTF8View` copies and releases the
+/// string's storage for every byte, and under Parlor's interpreter that was most of a
+/// Tic-Tac-Toe move's time (`same` comparing keys by `elementsEqual`, `PercentEncoding.encode`
+/// writing the board's picture).
+@inline(__always)
+func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    var text = text
+    return text.withUTF8(body)
+}
+
+/// `text`'s UTF-8 bytes, copied at once (see `withBytes`).
+func utf8Bytes(of text: String) -> [UInt8] {
+    withBytes(of: text) { Array($0) }
 }
 
 // MARK: Writing
@@ -122,7 +147,7 @@ extension JSON {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .number(let text): out.append(contentsOf: text.utf8)
+        case .number(let text): withBytes(of: text) { out.append(contentsOf: $0) }
         case .string(let text): Self.writeString(text, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -147,7 +172,7 @@ extension JSON {
         out.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape are copied whole: this is most of every answer (an
         // SVG in a data URL, a caption), and byte by byte it is what an interpreter spends its time on.
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        withBytes(of: text) { bytes in
             var start = 0
             for index in 0..<bytes.count where needsEscape(bytes[index]) {
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -155,11 +180,6 @@ extension JSON {
                 start = index + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
-        }
-        if copied == nil {
-            for byte in text.utf8 {
-                if needsEscape(byte) { writeEscaped(byte, to: &out) } else { out.append(byte) }
-            }
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -207,7 +227,7 @@ extension JSON {
 
     /// Reads one JSON value from text.
     public init(parsing text: String) throws(JSONError) {
-        var copy = Array(text.utf8)
+        var copy = utf8Bytes(of: text)
         let result: Result<JSON, JSONError> = copy.withUnsafeMutableBufferPointer { buffer in
             do throws(JSONError) {
                 return .success(try JSON(parsing: UnsafeBufferPointer(buffer)))

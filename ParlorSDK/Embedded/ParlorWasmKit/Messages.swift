@@ -7,7 +7,7 @@ public struct ParticipantID: Equatable {
 
     /// `text` when it is an upper-case UUID; nil otherwise (it came from outside).
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
+        let bytes = utf8Bytes(of: text)
         guard bytes.count == 36 else { return nil }
         for (index, byte) in bytes.enumerated() {
             if index == 8 || index == 13 || index == 18 || index == 23 {

@@ -4,13 +4,16 @@ public enum PercentEncoding {
     public static func encode(_ text: String) -> String {
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
+        withBytes(of: text) { bytes in
+            out.reserveCapacity(bytes.count)
+            for byte in bytes {
+                if isUnreserved(byte) {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                }
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -19,7 +22,7 @@ public enum PercentEncoding {
     /// `text` with each `%XX` read back; nil for a `%` not followed by two hex digits.
     public static func decode(_ text: String) -> String? {
         var out: [UInt8] = []
-        let bytes = Array(text.utf8)
+        let bytes = utf8Bytes(of: text)
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
@@ -63,8 +66,8 @@ public struct QueryItems {
     /// Reads the items of `url`, which must be `base` followed by `?`.
     /// - Throws: `malformedURLState` for another address, or an item that is not `name=value`.
     public init(url: String, base: String) throws(AppError) {
-        let prefix = Array((base + "?").utf8)
-        let bytes = Array(url.utf8)
+        let prefix = utf8Bytes(of: base + "?")
+        let bytes = utf8Bytes(of: url)
         guard bytes.count >= prefix.count, bytes[0..<prefix.count].elementsEqual(prefix) else {
             throw AppError(.malformedURLState, "This message's address is not this app's.")
         }

@@ -19,12 +19,10 @@ public struct SharedState: Equatable {
     /// - Throws: `malformedURLState` when it carries none, or not of this shape.
     public init(message: AppMessage?) throws(AppError) {
         guard let url = message?.url else { throw AppError(.malformedURLState, "The message carries no state.") }
-        var base: [UInt8] = []
-        for byte in url.utf8 {
-            if byte == UInt8(ascii: "?") { break }
-            base.append(byte)
+        let base = withBytes(of: url) { bytes in
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count)]), as: UTF8.self)
         }
-        let items = try QueryItems(url: url, base: String(decoding: base, as: UTF8.self))
+        let items = try QueryItems(url: url, base: base)
         guard let bytes = Base64URL.decode(try items.require(Self.itemName)) else {
             throw AppError(.malformedURLState, "The message's state is not valid base64url.")
         }
@@ -140,16 +138,19 @@ public enum Base64URL {
         var bits: UInt32 = 0
         var count = 0
         var out: [UInt8] = []
-        for character in text.utf8 {
-            guard let value = alphabet.firstIndex(of: character) else { return nil }
-            bits = bits << 6 | UInt32(value)
-            count += 6
-            if count >= 8 {
-                count -= 8
-                out.append(UInt8(bits >> UInt32(count) & 0xFF))
+        let read: Bool = withBytes(of: text) { characters in
+            for character in characters {
+                guard let value = alphabet.firstIndex(of: character) else { return false }
+                bits = bits << 6 | UInt32(value)
+                count += 6
+                if count >= 8 {
+                    count -= 8
+                    out.append(UInt8(bits >> UInt32(count) & 0xFF))
+                }
             }
+            return true
         }
-        guard count < 6, bits & ((1 << UInt32(count)) - 1) == 0 else { return nil }
+        guard read, count < 6, bits & ((1 << UInt32(count)) - 1) == 0 else { return nil }
         return out
     }
 }
@@ -168,13 +169,15 @@ extension ParticipantID {
     var bytes: [UInt8] {
         var out: [UInt8] = []
         var high: UInt8? = nil
-        for byte in uuid.utf8 where byte != UInt8(ascii: "-") {
-            let value = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "A") + 10
-            if let first = high {
-                out.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
+        withBytes(of: uuid) { bytes in
+            for byte in bytes where byte != UInt8(ascii: "-") {
+                let value = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : byte - UInt8(ascii: "A") + 10
+                if let first = high {
+                    out.append(first << 4 | value)
+                    high = nil
+                } else {
+                    high = value
+                }
             }
         }
         return out

@@ -123,10 +123,14 @@ def test_a_group_is_managed_from_its_details_and_everyone_sees_it_live(server, b
     alice.press("Add people…")
     alice.wait(lambda: alice.visible(f'{DIALOG} .person[data-username="carol"]'), "Carol offered")
     assert not alice.find(f'{DIALOG} .person[data-username="bob"]'), "members are not offered again"
+    colour = "return getComputedStyle(document.querySelector(arguments[0])).backgroundImage"
+    offered = alice.js(colour, f'{DIALOG} .person[data-username="carol"] .avatar')
     alice.click(lambda: alice.visible(f'{DIALOG} .person[data-username="carol"]')[0], "Carol")
     alice.shot("adding-carol")
     alice.press("Add", root=dialog)
     alice.wait(lambda: members(alice) == ["alice", "bob", "carol"], "Carol among the members")
+    # Offered in her own colour, the one she has among the members (the picker drew everyone grey).
+    assert offered == alice.js(colour, f'{DIALOG} .info-member[data-username="carol"] .avatar'), offered
     carol.wait(lambda: listed(carol, "Friday dinner"), "the conversation in Carol's list")
     alice.assert_controls_named("the conversation info dialog")
     alice.assert_accessible("the conversation info dialog")

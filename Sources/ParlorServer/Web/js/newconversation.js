@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { dialogHeader, focus, h, replaceChildren } from './dom.js';
 import { state } from './state.js';
-import { initials } from './avatars.js';
+import { avatarView } from './avatars.js';
 import { rules } from './rules.js';
 
 /**
@@ -73,7 +73,7 @@ export class PeoplePicker {
             },
           },
         },
-        h('span', { class: 'avatar avatar-small', attrs: { 'aria-hidden': 'true' }, text: initials(person.displayName) }),
+        avatarView(person.displayName, person.id, person.avatarURL, 'avatar-small'),
         h('span', { class: 'person-name', text: person.displayName }),
         h('span', { class: 'person-username', text: `@${person.username}` }),
         h('span', { class: 'person-check', attrs: { 'aria-hidden': 'true' } })));

@@ -1,6 +1,9 @@
 import Crypto
 import Foundation
+import Hummingbird
+import ParlorKit
 @testable import ParlorServer
+import Synchronization
 import Testing
 
 @Suite("Web Push: message encryption (RFC 8291) and the server's identity (RFC 8292)")
@@ -64,5 +67,47 @@ struct WebPushTests {
         let signature = try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(token[2])))
         #expect(key.isValidSignature(signature, for: Data("\(token[0]).\(token[1])".utf8)))
         #expect(!key.isValidSignature(signature, for: Data("\(token[0]).x\(token[1])".utf8)))
+    }
+}
+
+/// Pushes to many devices of one push service: every Chrome's is Google's.
+@Suite("Web Push: a large group on one push service")
+struct WebPushGroupTests {
+    @Test("A message to a group of 60 with Parlor closed is pushed to each of them, all on one push service (32 went before: as many waited as ran, the rest were dropped)")
+    func everyMemberPushed() async throws {
+        let received = Mutex<Set<String>>([])
+        try await LocalWebHost.run({ router in
+            router.post("/{name}") { _, context in
+                let name = context.parameters.get("name") ?? ""
+                received.withLock { _ = $0.insert(name) }
+                return Response(status: .created)
+            }
+        }) { servicePort in
+            try await TestServer { $0.pushServiceHosts.append("127.0.0.1") }.run(.live) { api in
+                let sender = try await api.signUp("sender")
+                var members: [Person] = []
+                for index in 0..<60 { members.append(try await api.signUp("member\(index)")) }
+                let group = try await api.conversation(of: sender, with: members, title: "Everyone")
+                for member in members {
+                    let subscription: JSON = [
+                        "endpoint": .string("http://127.0.0.1:\(servicePort)/\(member.username)"),
+                        "keys": [
+                            "p256dh": .string(Base64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation)),
+                            "auth": .string(Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) })),
+                        ],
+                    ]
+                    let reply = try await api.post("/api/me/push", as: member, json: subscription)
+                    #expect(reply.status == .created, "\(reply.text)")
+                }
+                try await api.send("Lunch at one?", in: group.id, as: sender)
+                let everyone = Set(members.map(\.username))
+                let deadline = ContinuousClock.now + .seconds(15)
+                while received.withLock({ $0 }) != everyone, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let missing = everyone.subtracting(received.withLock { $0 })
+                #expect(missing.isEmpty, "no push for \(missing.count) of 60: \(missing.sorted().prefix(5))")
+            }
+        }
     }
 }

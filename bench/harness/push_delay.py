@@ -83,7 +83,9 @@ def main():
             sent.append((start, arrivals[before:]))
         delays = sorted((at - start) / 1e6 for start, batch in sent for _, at in batch)
         pick = lambda q: delays[min(len(delays) - 1, int(q * len(delays)))]
-        print(f"{len(delays)} pushes for {arguments.messages} messages × {arguments.members} members ({arguments.binary})")
+        expected = arguments.messages * arguments.members
+        print(f"{len(delays)} pushes for {arguments.messages} messages × {arguments.members} members ({arguments.binary})"
+              + (f": {expected - len(delays)} MISSING" if len(delays) < expected else ""))
         print(f"send → push request at the push service: p50 {pick(0.5):.1f} ms, p99 {pick(0.99):.1f} ms, max {delays[-1]:.1f} ms")
         last = sorted((batch[-1][1] - start) / 1e6 for start, batch in sent if batch)
         print(f"send → the last of a message's {arguments.members} pushes: p50 {last[len(last) // 2]:.1f} ms, max {last[-1]:.1f} ms")

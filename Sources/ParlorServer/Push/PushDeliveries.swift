@@ -40,9 +40,16 @@ struct PushService: Service {
     /// Requests in flight to one push service, and in all.
     static let perService = 16
     static let total = 64
+    /// Pushes waiting for a place, for one push service and in all. Most devices share one push
+    /// service (every Chrome's is Google's): a message to a group of hundreds waits its turn
+    /// there, it is not dropped (only 32 of a group's 100 pushes went when as many waited as ran).
+    /// A few KiB each at most, so a backlog stays within tens of MiB.
+    static let waitingPerService = 5_000
+    static let waitingTotal = 10_000
 
     func run() async throws {
-        let places = ConcurrencyLimit(perKey: Self.perService, total: Self.total, patience: .seconds(300))
+        let places = ConcurrencyLimit(
+            perKey: Self.perService, total: Self.total, patience: .seconds(300), waitingPerKey: Self.waitingPerService, waitingTotal: Self.waitingTotal)
         await withDiscardingTaskGroup { group in
             await withGracefulShutdownHandler {
                 for await job in deliveries.stream {

@@ -3,13 +3,16 @@ import Synchronization
 
 /// At most `perKey` things at once for one key (a person's image fetches) and `total` for all keys
 /// together (the server's). One over a limit waits for a place, first come first served, at most
-/// `patience`; a place is given back at once when a thing ends. At most `perKey` more wait per key
-/// and `total` more in all, so memory is bounded; more are refused at once.
+/// `patience`; a place is given back at once when a thing ends. At most `waitingPerKey` more wait
+/// per key and `waitingTotal` more in all (as many as may run, unless told), so memory is
+/// bounded; more are refused at once.
 final class ConcurrencyLimit: Sendable {
     let perKey: Int
     let total: Int
     /// How long one waits for a place before it is refused.
     let patience: Duration
+    let waitingPerKey: Int
+    let waitingTotal: Int
 
     enum Entry: Sendable { case entered, keyFull, totalFull }
 
@@ -23,14 +26,24 @@ final class ConcurrencyLimit: Sendable {
         var counts: [String: Int] = [:]
         var running = 0
         var waiters: [Waiter] = []
+        /// How many of `waiters` wait for each key.
+        var waiting: [String: Int] = [:]
+
+        mutating func remove(at index: Int) -> Waiter {
+            let waiter = waiters.remove(at: index)
+            if let count = waiting[waiter.key] { waiting[waiter.key] = count > 1 ? count - 1 : nil }
+            return waiter
+        }
     }
 
     private let state = Mutex(State())
 
-    init(perKey: Int, total: Int, patience: Duration = .seconds(5)) {
+    init(perKey: Int, total: Int, patience: Duration = .seconds(5), waitingPerKey: Int? = nil, waitingTotal: Int? = nil) {
         self.perKey = max(1, perKey)
         self.total = max(1, total)
         self.patience = patience
+        self.waitingPerKey = max(0, waitingPerKey ?? perKey)
+        self.waitingTotal = max(0, waitingTotal ?? total)
     }
 
     /// Takes a place for `key`, waiting for one at most `patience`; call `leave` after `.entered`.
@@ -41,9 +54,10 @@ final class ConcurrencyLimit: Sendable {
             let now = state.withLock { state -> Entry? in
                 // No waiter could take a free place (`leave` hands each one on), so none is passed here.
                 if Self.take(key, in: &state, perKey: perKey, total: total) { return .entered }
-                guard state.waiters.count < total else { return .totalFull }
-                guard state.waiters.count(where: { $0.key == key }) < perKey else { return .keyFull }
+                guard state.waiters.count < waitingTotal else { return .totalFull }
+                guard state.waiting[key, default: 0] < waitingPerKey else { return .keyFull }
                 state.waiters.append(Waiter(id: id, key: key, continuation: continuation))
+                state.waiting[key, default: 0] += 1
                 return nil
             }
             if let now { return continuation.resume(returning: now) }
@@ -51,7 +65,7 @@ final class ConcurrencyLimit: Sendable {
                 try? await Task.sleep(for: patience)
                 let expired = state.withLock { state -> (Waiter, Entry)? in
                     guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                    let waiter = state.waiters.remove(at: index)
+                    let waiter = state.remove(at: index)
                     return (waiter, state.running >= total ? .totalFull : .keyFull)
                 }
                 if let (waiter, entry) = expired { waiter.continuation.resume(returning: entry) }
@@ -69,7 +83,7 @@ final class ConcurrencyLimit: Sendable {
             guard let index = state.waiters.firstIndex(where: { (state.counts[$0.key] ?? 0) < perKey }),
                   Self.take(state.waiters[index].key, in: &state, perKey: perKey, total: total)
             else { return nil }
-            return state.waiters.remove(at: index)
+            return state.remove(at: index)
         }
         next?.continuation.resume(returning: .entered)
     }

@@ -1,7 +1,7 @@
 """Voice messages, recorded with Chromium's own MediaRecorder from its fake microphone
 (`--use-fake-device-for-media-stream`, a beep): Alice records one and sends it; Bob sees its length
 and waveform before loading it, plays it and changes its speed; a recording cancelled with Escape
-is never sent."""
+is never sent; the microphone held down records until it is let go, then sends."""
 
 import pytest
 from selenium.webdriver import ActionChains
@@ -134,3 +134,14 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     bob.wait_for_text_bubble("After the cancelled one")
     assert bob.js(VOICE_STATE)["count"] == 1, "the cancelled recording was not sent"
     assert alice.js("return document.querySelectorAll('.transcript-list .voice-message').length") == 1
+
+    # Held down, as in Messages: it records while the button is held and goes when it is let go.
+    button = alice.find(".composer-voice")[0]
+    ActionChains(alice.driver).click_and_hold(button).perform()
+    alice.wait(lambda: alice.visible(".composer-recording") and alice.find(".recording-time")[0].text == "0:01",
+               "recording while held", timeout=10)
+    ActionChains(alice.driver).release(button).perform()
+    alice.wait(lambda: not alice.visible(".composer-recording"), "sent once let go")
+    held = bob.wait(lambda: (s := bob.js(VOICE_STATE))["count"] == 2 and s, "the held recording at Bob's")
+    assert held["time"] in ("0:01", "0:02"), held
+    alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go once the press ended")

@@ -10,6 +10,11 @@ import { VoiceRecorder, durationLabel } from './voice.js';
 
 /** The most photos and files one Send takes (each is a message of its own). */
 const MAX_FILES = 10;
+/** How long the microphone is held for the recording to go when it is let go, in ms; a shorter
+ * press is a tap, and the recording goes on until the button is pressed again. */
+const HOLD_TO_RECORD = 400;
+/** How soon after a press its click comes, at most, in ms (a touch's comes a little later). */
+const CLICK_AFTER_PRESS = 700;
 
 /** A link's host, as a person reads it ("example.com"). */
 function hostOf(url) {
@@ -72,14 +77,35 @@ export class Composer {
       },
     }, h('span', { class: 'composer-emoji-face', attrs: { 'aria-hidden': 'true' }, text: '☺︎' }));
     // A voice message: the microphone button starts recording; pressed again (or Send, or Return),
-    // the recording is sent; Cancel or Escape throws it away.
+    // the recording is sent; Cancel or Escape throws it away. Held down instead, as in Messages,
+    // it records while held and sends when let go.
     this.recording = null;
+    /** A press on the microphone that started a recording: when, and by which pointer. */
+    this.hold = null;
+    this.holdEndedAt = -Infinity;
     this.voiceButton = h('button', {
       type: 'button',
       class: 'icon-button composer-voice',
       hidden: !VoiceRecorder.supported,
       attrs: { 'aria-label': 'Record a voice message', 'aria-pressed': 'false' },
-      on: { click: () => (this.recording ? this.finishRecording() : this.startRecording()) },
+      on: {
+        click: () => {
+          // The click that ends a press which started recording: the press already decided.
+          if (performance.now() - this.holdEndedAt < CLICK_AFTER_PRESS) return;
+          if (this.recording) this.finishRecording();
+          else this.startRecording();
+        },
+        pointerdown: (event) => {
+          if (this.recording || !event.isPrimary || event.button !== 0) return;
+          this.hold = { pointerId: event.pointerId, at: performance.now() };
+          this.voiceButton.setPointerCapture?.(event.pointerId);
+          this.startRecording();
+        },
+        pointerup: (event) => this.releaseHold(event),
+        pointercancel: (event) => this.releaseHold(event, { cancelled: true }),
+        // A long press on a phone would otherwise open the browser's menu for the button.
+        contextmenu: (event) => { if (this.hold) event.preventDefault(); },
+      },
     }, h('span', { class: 'icon icon-mic', attrs: { 'aria-hidden': 'true' } }));
     this.recordingTime = h('span', { class: 'recording-time', text: '0:00' });
     this.recordingLevel = h('span', { class: 'recording-level', attrs: { 'aria-hidden': 'true' } });
@@ -257,6 +283,19 @@ export class Composer {
       this.showRecording(false);
       this.handlers.onError?.(error.message);
     }
+  }
+
+  /** The press that started a recording ends: held past `HOLD_TO_RECORD`, the recording is sent
+   * as the finger lifts; a tap leaves it recording until the button is pressed again. A press the
+   * browser took over (a scroll) keeps recording, with Cancel and Send there. */
+  releaseHold(event, { cancelled = false } = {}) {
+    const hold = this.hold;
+    if (!hold || hold.pointerId !== event.pointerId) return;
+    this.hold = null;
+    if (cancelled) return;
+    // Its click follows (on the button still under the finger); it must not toggle again.
+    this.holdEndedAt = performance.now();
+    if (performance.now() - hold.at >= HOLD_TO_RECORD && this.recording) this.finishRecording();
   }
 
   /** Stops the recording and sends it as a voice message. */

@@ -104,6 +104,8 @@ public struct ImageProxy: Sendable {
         case .totalFull:
             metrics.refused(by: "imageProxyBusy")
             throw APIError.tooMany(.imageProxyBusy, "Parlor is loading many images for everyone at the moment; try again in a second.", retryAfter: 1)
+        case .cancelled:
+            throw CancellationError()
         }
         defer { inFlight.leave(viewer.description) }
         let image: (data: Data, type: String)

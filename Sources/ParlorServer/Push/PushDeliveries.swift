@@ -43,7 +43,8 @@ struct PushService: Service {
     /// Pushes waiting for a place, for one push service and in all. Most devices share one push
     /// service (every Chrome's is Google's): a message to a group of hundreds waits its turn
     /// there, it is not dropped (only 32 of a group's 100 pushes went when as many waited as ran).
-    /// A few KiB each at most, so a backlog stays within tens of MiB.
+    /// A waiting push holds its payload and a suspended task, a few KiB, so a backlog stays within
+    /// tens of MiB; one task ends every wait that runs out (`ConcurrencyLimit`).
     static let waitingPerService = 5_000
     static let waitingTotal = 10_000
 
@@ -59,12 +60,18 @@ struct PushService: Service {
                         // waiters a limit keeps, one is dropped (and counted) at once.
                         group.addTask {
                             let host = push.endpoint.host ?? ""
+                            // Refused past the waiting bound, after waiting in vain, or the server
+                            // stopping (the task cancelled): not sent.
                             guard await places.enter(host) == .entered else {
                                 sender.metrics.push("dropped")
                                 return
                             }
+                            defer { places.leave(host) }
+                            guard !Task.isCancelled else {
+                                sender.metrics.push("dropped")
+                                return
+                            }
                             await sender.send(push)
-                            places.leave(host)
                         }
                     }
                 }

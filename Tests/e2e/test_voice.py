@@ -145,3 +145,13 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     held = bob.wait(lambda: (s := bob.js(VOICE_STATE))["count"] == 2 and s, "the held recording at Bob's")
     assert held["time"] in ("0:01", "0:02"), held
     alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go once the press ended")
+    # Slid away before letting go, as any press is undone: thrown away, never sent.
+    ActionChains(alice.driver).click_and_hold(button).perform()
+    alice.wait(lambda: alice.visible(".composer-recording") and alice.find(".recording-time")[0].text == "0:01",
+               "recording while held again", timeout=10)
+    ActionChains(alice.driver).move_by_offset(-300, -200).release().perform()
+    alice.wait(lambda: not alice.visible(".composer-recording"), "the recording thrown away")
+    alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go")
+    alice.send_text("After the slid-away one")
+    bob.wait_for_text_bubble("After the slid-away one")
+    assert bob.js(VOICE_STATE)["count"] == 2, "the recording slid away from was not sent"

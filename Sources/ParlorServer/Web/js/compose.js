@@ -13,7 +13,7 @@ const MAX_FILES = 10;
 /** How long the microphone is held for the recording to go when it is let go, in ms; a shorter
  * press is a tap, and the recording goes on until the button is pressed again. */
 const HOLD_TO_RECORD = 400;
-/** How soon after a press its click comes, at most, in ms (a touch's comes a little later). */
+/** How long after a press its click may come, in ms (a touch's comes a little later). */
 const CLICK_AFTER_PRESS = 700;
 
 /** A link's host, as a person reads it ("example.com"). */
@@ -82,7 +82,8 @@ export class Composer {
     this.recording = null;
     /** A press on the microphone that started a recording: when, and by which pointer. */
     this.hold = null;
-    this.holdEndedAt = -Infinity;
+    /** Whether the click that follows such a press is to be ignored (the press decided). */
+    this.swallowClick = false;
     this.voiceButton = h('button', {
       type: 'button',
       class: 'icon-button composer-voice',
@@ -91,18 +92,29 @@ export class Composer {
       on: {
         click: () => {
           // The click that ends a press which started recording: the press already decided.
-          if (performance.now() - this.holdEndedAt < CLICK_AFTER_PRESS) return;
+          if (this.swallowClick) {
+            this.swallowClick = false;
+            return;
+          }
           if (this.recording) this.finishRecording();
           else this.startRecording();
         },
         pointerdown: (event) => {
+          this.swallowClick = false;
           if (this.recording || !event.isPrimary || event.button !== 0) return;
           this.hold = { pointerId: event.pointerId, at: performance.now() };
-          this.voiceButton.setPointerCapture?.(event.pointerId);
+          // Where the press ends, wherever that is: the compose bar redraws its buttons as the
+          // recording starts, which would lose a capture of the pointer.
+          const ended = (end) => {
+            if (end.pointerId !== event.pointerId) return;
+            document.removeEventListener('pointerup', ended, true);
+            document.removeEventListener('pointercancel', ended, true);
+            this.releaseHold(end, { cancelled: end.type === 'pointercancel' });
+          };
+          document.addEventListener('pointerup', ended, true);
+          document.addEventListener('pointercancel', ended, true);
           this.startRecording();
         },
-        pointerup: (event) => this.releaseHold(event),
-        pointercancel: (event) => this.releaseHold(event, { cancelled: true }),
         // A long press on a phone would otherwise open the browser's menu for the button.
         contextmenu: (event) => { if (this.hold) event.preventDefault(); },
       },
@@ -274,7 +286,7 @@ export class Composer {
     try {
       await recorder.start();
       if (this.recording !== recorder) await recorder.cancel();
-      else announce('Recording a voice message. Press Send to send it, Escape to cancel.');
+      else announce(this.hold ? 'Recording a voice message. Let go to send it, or slide away to cancel.' : 'Recording a voice message. Press Send to send it, Escape to cancel.');
     } catch (error) {
       await recorder.cancel().catch(() => {});
       // Cancelled while the browser asked for the microphone: nothing to say.
@@ -286,16 +298,24 @@ export class Composer {
   }
 
   /** The press that started a recording ends: held past `HOLD_TO_RECORD`, the recording is sent
-   * as the finger lifts; a tap leaves it recording until the button is pressed again. A press the
-   * browser took over (a scroll) keeps recording, with Cancel and Send there. */
+   * as the finger lifts, or thrown away when it lifts off the button (dragged away, as any
+   * press is undone); a tap, or a hold that ended while the browser still asked for the
+   * microphone, leaves it recording until the button is pressed again. A press the browser took
+   * over keeps recording, with Cancel and Send there. */
   releaseHold(event, { cancelled = false } = {}) {
     const hold = this.hold;
     if (!hold || hold.pointerId !== event.pointerId) return;
     this.hold = null;
     if (cancelled) return;
-    // Its click follows (on the button still under the finger); it must not toggle again.
-    this.holdEndedAt = performance.now();
-    if (performance.now() - hold.at >= HOLD_TO_RECORD && this.recording) this.finishRecording();
+    // Its click may follow; it must not toggle again. (None follows a lift off the button, or a
+    // long touch in some browsers: then it lapses.)
+    this.swallowClick = true;
+    setTimeout(() => { this.swallowClick = false; }, CLICK_AFTER_PRESS);
+    if (performance.now() - hold.at < HOLD_TO_RECORD || !this.recording?.started) return;
+    const box = this.voiceButton.getBoundingClientRect();
+    const over = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (over) this.finishRecording();
+    else this.cancelRecording();
   }
 
   /** Stops the recording and sends it as a voice message. */

@@ -132,7 +132,15 @@ struct WasmAppServerTests {
         try Data(Self.fetcher.utf8).write(to: folder.appendingPathComponent("App.swift"))
         let manifest = #"{"id": "org.example.fetcher", "name": "Fetcher", "icon": {"url": "https://example.org/f.png"}, "allowedHosts": ["127.0.0.1"]}"#
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
-        let module = try Data(contentsOf: try WasmAppBuilder(app: folder).build(to: folder.appendingPathComponent("app.wasm")).output)
+        // Built off Swift's cooperative threads: the toolchain takes seconds, and a blocked pool
+        // thread would hold up the suites running beside this one.
+        let module = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    try Data(contentsOf: try WasmAppBuilder(app: folder).build(to: folder.appendingPathComponent("app.wasm")).output)
+                })
+            }
+        }
 
         try await TestServer { $0.adminToken(OperationsTests.token) }.run(.live) { api in
             let port = try #require(api.port)

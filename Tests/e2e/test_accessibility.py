@@ -19,6 +19,9 @@ def assert_focus_after_sign_in(person):
                      " return {outline: s.outlineStyle, line: s.textDecorationLine, color: s.textDecorationColor,"
                      " focus: getComputedStyle(document.documentElement).getPropertyValue('--focus').trim()};")
     assert look["outline"] == "none" and look["line"] == "underline", look
+    probe = person.js("const p = document.createElement('span'); p.style.color = 'var(--focus)'; document.body.append(p);"
+                      " const c = getComputedStyle(p).color; p.remove(); return c;")
+    assert look["color"] == probe, f"underlined in the focus colour: {look} {probe}"
 
 
 def assert_focus_ring(person, css: str, where: str):

@@ -182,7 +182,8 @@ def test_pin_archive_and_mark_unread_follow_the_person_to_every_device(server, b
     alice.wait(lambda: alice.unread_count("Parlor demo") == 0, "the group read from its menu")
     phone.wait(lambda: phone.unread_count("Parlor demo") == 0, "read on her phone too")
     assert "Parlor demo marked read." in alice.announcements()
-    alice.wait(lambda: next(c for c in call(server.url, "GET", "/api/conversations", token=sign_in(server.url, "alice"))
+    alices = sign_in(server.url, "alice")
+    alice.wait(lambda: next(c for c in call(server.url, "GET", "/api/conversations", token=alices)
                             if c["id"] == group["id"])["unreadCount"] == 0, "read on the server")
 
     # Mark Bob unread by right-click: a dot on both devices until she opens it on one.

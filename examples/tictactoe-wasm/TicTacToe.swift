@@ -7,7 +7,8 @@ struct TicTacToe: MessagesApp {
     /// The game on screen (read again from its message's URL on every call), its session, and
     /// after Rematch the player of O in the new game.
     struct State: AppState {
-        var url: String?
+        /// The game's message URL, set with `match` only (by the two initialisers), so they agree.
+        private(set) var url: String?
         var session: String?
         var rematchOpponent: ParticipantID?
         /// The game `url` carries, read once per call: every look at the board reads it from here.

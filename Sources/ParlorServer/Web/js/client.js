@@ -493,13 +493,8 @@ export const typing = (conversation, isTyping) => (state.ready ? send({ type: Cl
  */
 export function markRead(conversationId) {
   const t = state.transcripts.get(conversationId);
-  const conversation = state.conversations.get(conversationId);
   if (!t || t.lastSequence === null || !state.ready) return;
-  if (conversation && (conversation.unreadCount > 0 || conversation.unreadMentions > 0)) {
-    conversation.unreadCount = 0;
-    conversation.unreadMentions = 0;
-    emit('conversations');
-  }
+  clearUnread(state.conversations.get(conversationId));
   t.seenUpTo = Math.max(t.seenUpTo ?? 0, t.lastSequence);
   if (readTimers.has(conversationId)) return;
   const wait = (readSentAt.get(conversationId) ?? -Infinity) + READ_INTERVAL - Date.now();
@@ -527,16 +522,24 @@ function sendRead(conversationId) {
 export async function markConversationRead(conversationId) {
   const conversation = state.conversations.get(conversationId);
   if (!conversation) return;
-  const t = state.transcripts.get(conversationId);
-  const sequence = Math.max(conversation.lastSequence ?? 0, t?.lastSequence ?? 0);
-  if (sequence > 0 && (conversation.unreadCount > 0 || conversation.unreadMentions > 0)) {
-    conversation.unreadCount = 0;
-    conversation.unreadMentions = 0;
-    emit('conversations');
-    if (t) t.seenUpTo = t.readUpTo = Math.max(t.seenUpTo ?? 0, sequence);
-    send({ type: ClientFrame.read, conversation: conversationId, sequence });
+  if (conversation.unreadCount > 0 || conversation.unreadMentions > 0) {
+    const t = transcript(conversationId);
+    const sequence = Math.max(conversation.lastSequence ?? 0, t.lastSequence ?? 0);
+    clearUnread(conversation);
+    if (sequence > 0) {
+      t.seenUpTo = Math.max(t.seenUpTo ?? 0, sequence);
+      sendRead(conversationId);
+    }
   }
   if (conversation.isMarkedUnread) await setListSetting(conversationId, 'unread', false);
+}
+
+/** The list no longer counts the conversation's messages as unread. */
+function clearUnread(conversation) {
+  if (!conversation || (conversation.unreadCount === 0 && conversation.unreadMentions === 0)) return;
+  conversation.unreadCount = 0;
+  conversation.unreadMentions = 0;
+  emit('conversations');
 }
 
 /** Sends the reads still waiting for their turn (the person leaves the conversation or the page). */

@@ -1,7 +1,9 @@
 """Tic-Tac-Toe: a whole game to a win, both players moving from the message bubble; a new game
 seen whole by the other player, and a move out of turn refused in words."""
 
+import json
 import time
+from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -76,6 +78,17 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
             "Bob played the center",
         ], lines
         person.shot("game-won")
+    # The rule that drew it, held to the same table of cases as the simulator's (ParlorSDK/Tests/session-collapse.json).
+    table = json.loads((Path(__file__).resolve().parents[2] / "ParlorSDK/Tests/session-collapse.json").read_text())["cases"]
+    drawn = alice.driver.execute_async_script("""
+        const [cases, done] = arguments;
+        import('/js/transcript.js').then(({ replacedBySession }) => done(cases.map((c) => {
+            const messages = c.messages.map(([id, session]) => ({ id, app: session ? { sessionID: session } : undefined }));
+            const replaced = replacedBySession(messages);
+            return messages.map((m) => (replaced.has(m.id) ? 'summary' : 'bubble'));
+        }))).catch((error) => done(String(error)));
+    """, table)
+    assert drawn == [case["shown"] for case in table], drawn
 
     # The winner's board, opened from the bubble, says who won and offers a rematch.
     bob.tap_card("Alice won!")

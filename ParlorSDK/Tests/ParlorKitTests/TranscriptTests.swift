@@ -1,3 +1,4 @@
+import Foundation
 import ParlorKit
 import Testing
 
@@ -12,26 +13,39 @@ struct TranscriptTests {
         entries.map { ($0.isBubble ? "bubble " : "summary ") + $0.item.name }
     }
 
-    @Test("Older messages of a session leave summary lines in place; the newest is the one bubble")
-    func collapse() {
-        let poll = SessionID(), game = SessionID()
-        let items = [
-            Item(name: "poll 1", transcriptSessionID: poll), Item(name: "text a", transcriptSessionID: nil),
-            Item(name: "game 1", transcriptSessionID: game), Item(name: "poll 2", transcriptSessionID: poll),
-            Item(name: "text b", transcriptSessionID: nil), Item(name: "game 2", transcriptSessionID: game),
-            Item(name: "poll 3", transcriptSessionID: poll),
-        ]
-        #expect(shape(Transcript.collapse(items)) == [
-            "summary poll 1", "bubble text a", "summary game 1", "summary poll 2", "bubble text b", "bubble game 2", "bubble poll 3",
-        ])
+    /// ParlorSDK/Tests/session-collapse.json: the cases the browser's transcript is held to as well.
+    struct Cases: Decodable {
+        struct Case: Decodable {
+            let name: String
+            let messages: [[String?]]
+            let shown: [String]
+        }
+        let cases: [Case]
+
+        static func load() throws -> [Case] {
+            let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("session-collapse.json")
+            return try JSONDecoder().decode(Cases.self, from: Data(contentsOf: file)).cases
+        }
     }
 
-    @Test("Messages without a session and sessions of one message stay bubbles")
-    func noCollapse() {
-        let items = [Item(name: "a", transcriptSessionID: nil), Item(name: "b", transcriptSessionID: SessionID()), Item(name: "c", transcriptSessionID: nil)]
-        #expect(Transcript.collapse(items).allSatisfy { $0.isBubble })
-        #expect(Transcript.collapse(items).map(\.item) == items)
-        #expect(Transcript.collapse([Item]()).isEmpty)
+    @Test("Every case of the table both clients are held to: the newest of a session is its bubble, older ones leave summary lines in place")
+    func table() throws {
+        let cases = try Cases.load()
+        #expect(cases.count >= 5)
+        for test in cases {
+            var sessions: [String: SessionID] = [:]
+            let items = test.messages.map { pair in
+                Item(name: pair.first.flatMap { $0 } ?? "", transcriptSessionID: pair.last.flatMap { $0 }.map { name in
+                    if let id = sessions[name] { return id }
+                    let id = SessionID()
+                    sessions[name] = id
+                    return id
+                })
+            }
+            #expect(Transcript.collapse(items).map { $0.isBubble ? "bubble" : "summary" } == test.shown, "\(test.name)")
+            #expect(Transcript.collapse(items).map(\.item) == items, "\(test.name): in the same order")
+        }
     }
 
     @Test("Messages collapse by their session")

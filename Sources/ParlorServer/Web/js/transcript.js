@@ -45,6 +45,15 @@ function signatureOf(message) {
   return sig;
 }
 
+/** Session collapse, as in Messages: the ids of the messages (given oldest first) that a newer
+ * message of their session replaces, each leaving only its summary line where it was. The
+ * simulator's `Transcript.collapse` does the same; both are held to ParlorSDK/Tests/session-collapse.json. */
+export function replacedBySession(messages) {
+  const newest = new Map();
+  for (const m of messages) if (m.app?.sessionID) newest.set(m.app.sessionID, m.id);
+  return new Set(messages.filter((m) => m.app?.sessionID && newest.get(m.app.sessionID) !== m.id).map((m) => m.id));
+}
+
 export class TranscriptView {
   /**
    * handlers: onOpen(message), onGet(message), onOpenLink(url, title), onRetry(id), onDiscard(id), onReact(message, emoji, on),
@@ -381,11 +390,7 @@ export class TranscriptView {
     const me = state.me?.id;
     const isGroup = Boolean(conversation?.isGroup);
     const messages = t.sorted();
-    const newestOfSession = new Map();
-    for (const m of messages) {
-      const session = m.app?.sessionID;
-      if (session) newestOfSession.set(session, m.id);
-    }
+    const replaced = replacedBySession(messages);
     const replyCounts = new Map();
     for (const m of messages) if (m.replyTo) replyCounts.set(m.replyTo.id, (replyCounts.get(m.replyTo.id) ?? 0) + 1);
     // Stickers placed on a message this tab holds are drawn on it, not as messages of their own;
@@ -424,8 +429,7 @@ export class TranscriptView {
         });
         continue;
       }
-      const session = m.app?.sessionID;
-      const collapsed = Boolean(session && newestOfSession.get(session) !== m.id);
+      const collapsed = replaced.has(m.id);
       const mine = m.sender === me;
       const prevSender = previous && !previous.summary ? previous.sender : null;
       add({ id: m.id, sentAt: m.sentAt, sender: m.sender, summary: collapsed });

@@ -25,16 +25,18 @@ extension SQLiteStore {
 
     public func pushSubscriptions(of users: [UserID], now: Date) async throws -> [PushSubscriptionRecord] {
         guard !users.isEmpty else { return [] }
+        // Asked for every message with someone offline: one statement, prepared once per
+        // connection, with the users as a JSON array (a list of `?` made a new statement each
+        // time, and preparing it was 8% of a durable commit's CPU).
+        let ids = "[" + users.map { "\"\($0.description)\"" }.joined(separator: ",") + "]"
         return try await read { db in
-            let marks = Array(repeating: "?", count: users.count).joined(separator: ", ")
             let rows = try Row.fetchAll(
-                db,
-                sql: """
+                db.cachedStatement(sql: """
                     SELECT p.id, p.user_id, p.token_hash, p.endpoint, p.public_key, p.auth_secret, p.device, p.created_at, u.push_shows_text
                     FROM push_subscriptions p JOIN users u ON u.id = p.user_id JOIN auth_tokens t ON t.hash = p.token_hash
-                    WHERE p.user_id IN (\(marks)) AND t.expires_at > ? ORDER BY p.created_at, p.rowid
-                    """,
-                arguments: StatementArguments(users.map(\.description) + [Self.time(now)]))
+                    WHERE p.user_id IN (SELECT value FROM json_each(?)) AND t.expires_at > ? ORDER BY p.created_at, p.rowid
+                    """),
+                arguments: [ids, Self.time(now)])
             return rows.compactMap { row in
                 guard let user = UserID(row[1] as String) else { return nil }
                 return PushSubscriptionRecord(

@@ -73,6 +73,52 @@ struct WebPushTests {
 /// Pushes to many devices of one push service: every Chrome's is Google's.
 @Suite("Web Push: a large group on one push service")
 struct WebPushGroupTests {
+    /// Subscribes `person`'s one device to the stand-in push service at `port`, under their username.
+    static func subscribe(_ person: Person, servicePort: Int, api: API) async throws {
+        let subscription: JSON = [
+            "endpoint": .string("http://127.0.0.1:\(servicePort)/\(person.username)"),
+            "keys": [
+                "p256dh": .string(Base64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation)),
+                "auth": .string(Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) })),
+            ],
+        ]
+        let reply = try await api.post("/api/me/push", as: person, json: subscription)
+        #expect(reply.status == .created, "\(reply.text)")
+    }
+
+    @Test("A 1:1 message's push does not wait behind a large group's burst to the same push service (it went last, after 60)")
+    func urgentPushesGoFirst() async throws {
+        let arrivals = Mutex<[String]>([])
+        try await LocalWebHost.run({ router in
+            router.post("/{name}") { _, context in
+                arrivals.withLock { $0.append(context.parameters.get("name") ?? "") }
+                // A push service that takes a while: the group's pushes queue up behind 16 at a time.
+                try await Task.sleep(for: .milliseconds(200))
+                return Response(status: .created)
+            }
+        }) { servicePort in
+            try await TestServer { $0.pushServiceHosts.append("127.0.0.1") }.run(.live) { api in
+                let sender = try await api.signUp("sender")
+                let friend = try await api.signUp("friend")
+                var members: [Person] = []
+                for index in 0..<60 { members.append(try await api.signUp("member\(index)")) }
+                let group = try await api.conversation(of: sender, with: members, title: "Everyone")
+                let direct = try await api.conversation(of: sender, with: [friend])
+                for person in members + [friend] { try await Self.subscribe(person, servicePort: servicePort, api: api) }
+                try await api.send("Lunch at one?", in: group.id, as: sender)
+                try await api.send("Are you coming?", in: direct.id, as: sender)
+                let deadline = ContinuousClock.now + .seconds(20)
+                while arrivals.withLock({ $0.count }) < 61, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let order = arrivals.withLock { $0 }
+                let position = try #require(order.firstIndex(of: "friend"), "the 1:1 push never came: \(order.count) arrived")
+                #expect(position < 32, "the 1:1 push was number \(position + 1) of \(order.count)")
+                #expect(order.count == 61)
+            }
+        }
+    }
+
     @Test("A message to a group of 60 with Parlor closed is pushed to each of them, all on one push service (32 went before: as many waited as ran, the rest were dropped)")
     func everyMemberPushed() async throws {
         let received = Mutex<Set<String>>([])
@@ -88,17 +134,7 @@ struct WebPushGroupTests {
                 var members: [Person] = []
                 for index in 0..<60 { members.append(try await api.signUp("member\(index)")) }
                 let group = try await api.conversation(of: sender, with: members, title: "Everyone")
-                for member in members {
-                    let subscription: JSON = [
-                        "endpoint": .string("http://127.0.0.1:\(servicePort)/\(member.username)"),
-                        "keys": [
-                            "p256dh": .string(Base64URL.encode(P256.KeyAgreement.PrivateKey().publicKey.x963Representation)),
-                            "auth": .string(Base64URL.encode((0..<16).map { _ in UInt8.random(in: 0...255) })),
-                        ],
-                    ]
-                    let reply = try await api.post("/api/me/push", as: member, json: subscription)
-                    #expect(reply.status == .created, "\(reply.text)")
-                }
+                for member in members { try await Self.subscribe(member, servicePort: servicePort, api: api) }
                 try await api.send("Lunch at one?", in: group.id, as: sender)
                 let everyone = Set(members.map(\.username))
                 let deadline = ContinuousClock.now + .seconds(15)

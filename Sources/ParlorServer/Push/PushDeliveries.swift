@@ -47,10 +47,18 @@ struct PushService: Service {
     /// tens of MiB; one task ends every wait that runs out (`ConcurrencyLimit`).
     static let waitingPerService = 5_000
     static let waitingTotal = 10_000
+    /// Urgent pushes (a 1:1 conversation, a mention) have places of their own besides: they never
+    /// wait behind a large group's burst to the same push service, which anyone in that group
+    /// could otherwise cause on purpose.
+    static let urgentPerService = 8
+    static let urgentTotal = 32
 
     func run() async throws {
         let places = ConcurrencyLimit(
             perKey: Self.perService, total: Self.total, patience: .seconds(300), waitingPerKey: Self.waitingPerService, waitingTotal: Self.waitingTotal)
+        let urgentPlaces = ConcurrencyLimit(
+            perKey: Self.urgentPerService, total: Self.urgentTotal, patience: .seconds(300),
+            waitingPerKey: Self.waitingPerService, waitingTotal: Self.waitingTotal)
         await withDiscardingTaskGroup { group in
             await withGracefulShutdownHandler {
                 for await job in deliveries.stream {
@@ -58,6 +66,7 @@ struct PushService: Service {
                         // Each waits for its place in its own task: a push service that is slow
                         // or asks to wait holds back its own pushes, not the others'. Past the
                         // waiters a limit keeps, one is dropped (and counted) at once.
+                        let places = push.urgency == PushSender.urgent ? urgentPlaces : places
                         group.addTask {
                             let host = push.endpoint.host ?? ""
                             // Refused past the waiting bound, after waiting in vain, or the server

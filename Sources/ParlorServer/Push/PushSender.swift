@@ -28,6 +28,10 @@ final class PushSender: Sendable {
         let committedAt: ContinuousClock.Instant
     }
 
+    /// The `Urgency` (RFC 8030 §5.3) of a push in a 1:1 conversation or one that mentions the
+    /// person; others are "normal".
+    static let urgent = "high"
+
     let store: any Store
     let renderer: Renderer
     let hub: Hub
@@ -116,7 +120,7 @@ final class PushSender: Sendable {
                     type: "message", conversation: conversation.id.description, title: title, body: body,
                     url: "/#/c/\(conversation.id)")
                 if let push = try push(
-                    payload, in: conversation.id, to: device, urgency: mentioned || !conversation.isGroup ? "high" : "normal", committedAt: committedAt)
+                    payload, in: conversation.id, to: device, urgency: mentioned || !conversation.isGroup ? Self.urgent : "normal", committedAt: committedAt)
                 {
                     pushes.append(push)
                 }

@@ -27,7 +27,7 @@ extension SQLiteStore {
         guard !users.isEmpty else { return [] }
         // Asked for every message with someone offline: one statement, prepared once per
         // connection, with the users as a JSON array (a list of `?` made a new statement each
-        // time, and preparing it was 8% of a durable commit's CPU).
+        // time, and preparing it was 12% of the durable bench's profile).
         let ids = "[" + users.map { "\"\($0.description)\"" }.joined(separator: ",") + "]"
         return try await read { db in
             let rows = try Row.fetchAll(

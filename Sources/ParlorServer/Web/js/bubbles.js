@@ -25,22 +25,23 @@ export function firstLink(text) {
   return [...(text ?? '').matchAll(URL_PATTERN)][0]?.[0] ?? null;
 }
 
-/**
- * A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own
- * marked; under the text, the card of the page it links to when it has one.
- */
 /** The most emoji a message of emoji alone may have to be drawn large, without a bubble. */
 const LARGE_EMOJI = 3;
 const EMOJI_ONLY = /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Emoji_Modifier}|\u200d|\ufe0f|\s)+$/u;
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Whether `text` is one to three emoji and nothing else (a digit or a letter is not an emoji here). */
 export function isLargeEmoji(text) {
   const trimmed = text.trim();
   if (!trimmed || !EMOJI_ONLY.test(trimmed) || /[0-9#*]/.test(trimmed) || !/\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(trimmed)) return false;
-  const graphemes = [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(trimmed)].filter((g) => g.segment.trim());
+  const graphemes = [...GRAPHEMES.segment(trimmed)].filter((g) => g.segment.trim());
   return graphemes.length <= LARGE_EMOJI;
 }
 
+/**
+ * A text message's bubble; mentions of `conversation`'s members shown as "@Name", the viewer's own
+ * marked; under the text, the card of the page it links to when it has one.
+ */
 export function textBubble(text, conversation = null, viewerId = null, preview = null) {
   const parts = mentionPieces(text, conversation).flatMap((piece) => {
     if (typeof piece === 'string') return linkified(piece);

@@ -160,6 +160,16 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
   };
   on('signedOut', signedOut);
   on('announce', announce);
+  /** `work` as a Settings or list handler: a refusal is said in a toast, then thrown on to the
+   * caller, which keeps the person's place. */
+  const sayingWhy = (work) => async (...args) => {
+    try {
+      return await work(...args);
+    } catch (error) {
+      toast(error.message);
+      throw error;
+    }
+  };
   const sidebar = new Sidebar({
     onNewConversation: () => newConversation.open(),
     onSignOut: async () => {
@@ -186,30 +196,9 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
       leave();
     },
     onSettings: async () => ({ ...(await client.loadMe()), notifications: notificationsOn() }),
-    onDeleteConversation: async (conversationId) => {
-      try {
-        await client.deleteConversation(conversationId);
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
-    onListSetting: async (conversationId, setting, on) => {
-      try {
-        await client.setListSetting(conversationId, setting, on);
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
-    onMarkRead: async (conversationId) => {
-      try {
-        await client.markConversationRead(conversationId);
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
+    onDeleteConversation: sayingWhy((conversationId) => client.deleteConversation(conversationId)),
+    onListSetting: sayingWhy((conversationId, setting, on) => client.setListSetting(conversationId, setting, on)),
+    onMarkRead: sayingWhy((conversationId) => client.markConversationRead(conversationId)),
     onNotifications: async (wanted) => {
       const enabled = await setNotifications(wanted);
       announce(enabled ? 'Notifications on.' : 'Notifications off.');
@@ -227,46 +216,26 @@ function startApp(user, { signedIn = false, offline = false } = {}) {
         location.hash = `#/c/${encodeURIComponent(target.conversation)}`;
       }
     },
-    onPicture: async (file) => {
-      try {
-        const me = await client.setAvatar(file ? (await upload(file)).hash : null);
-        announce(file ? 'Profile picture changed.' : 'Profile picture removed.');
-        return me;
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
-    onDisplayName: async (name) => {
-      try {
-        const me = await client.setDisplayName(name);
-        announce(`Your name is now ${me.user.displayName}.`);
-        return me;
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
-    onAbout: async (about) => {
-      try {
-        const me = await client.setAbout(about);
-        announce(me.user.about ? 'Saved what you say about yourself.' : 'Removed what you said about yourself.');
-        return me;
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
-    onReadReceipts: async (shares) => {
-      try {
-        const me = await client.setSharesReadReceipts(shares);
-        announce(me.sharesReadReceipts ? 'Read receipts on.' : 'Read receipts off.');
-        return me;
-      } catch (error) {
-        toast(error.message);
-        throw error;
-      }
-    },
+    onPicture: sayingWhy(async (file) => {
+      const me = await client.setAvatar(file ? (await upload(file)).hash : null);
+      announce(file ? 'Profile picture changed.' : 'Profile picture removed.');
+      return me;
+    }),
+    onDisplayName: sayingWhy(async (name) => {
+      const me = await client.setDisplayName(name);
+      announce(`Your name is now ${me.user.displayName}.`);
+      return me;
+    }),
+    onAbout: sayingWhy(async (about) => {
+      const me = await client.setAbout(about);
+      announce(me.user.about ? 'Saved what you say about yourself.' : 'Removed what you said about yourself.');
+      return me;
+    }),
+    onReadReceipts: sayingWhy(async (shares) => {
+      const me = await client.setSharesReadReceipts(shares);
+      announce(me.sharesReadReceipts ? 'Read receipts on.' : 'Read receipts off.');
+      return me;
+    }),
   });
 
   replaceChildren(root, h('a', { class: 'skip-link', href: '#main', text: 'Skip to content', on: { click: (event) => { event.preventDefault(); focus(main); } } }),

@@ -109,6 +109,14 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     alice.wait(lambda: alice.button("Open Buy milk again, done by Bob", alice.surface()) is not None, "Buy milk done at Alice's")
     assert "Done by Bob" in alice.surface_text()
     alice.wait(lambda: "1 of 3 done" in alice.surface_text(), "the count")
+    # Bob changes the text of his own item: Edit opens it in a field that has the focus, and Return
+    # saves it for both. Alice's items offer him no Edit.
+    assert bob.button("Edit Buy milk", bob.surface()) is None
+    bob.press_in_app("Edit Bring chairs")
+    bob.wait(lambda: bob.js("return document.activeElement.dataset.nodeId || ''").startswith("edit-text-"), "the focus in the item's field")
+    ActionChains(bob.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys("Bring 6 chairs", Keys.ENTER).perform()
+    alice.wait(lambda: alice.button("Check off Bring 6 chairs, added by Bob", alice.surface()) is not None, "the new text at Alice's")
+    bob.wait(lambda: bob.button("Edit Bring 6 chairs", bob.surface()) is not None, "the field closed at Bob's")
     alice.assert_controls_named("the shared list")
     alice.assert_accessible("the shared list, one item done by someone else")
     alice.shot("todo-shared-list")

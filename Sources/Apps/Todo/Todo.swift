@@ -40,6 +40,9 @@ public struct Todo: MessagesApp {
         var listSession: Session?
         /// What is typed for a shared list: its first item, or the next one.
         var itemDraft = ""
+        /// The item of the open shared list whose text is being changed, and the text typed for it.
+        var editing: String?
+        var editDraft = ""
     }
 
     /// What the controls send.
@@ -63,6 +66,15 @@ public struct Todo: MessagesApp {
         /// Marks an item of the open shared list done, or open again: what the person saw and
         /// meant, so a change someone made meanwhile is not undone.
         case setDone(String, Bool)
+        /// Opens an item of one's own for changing its text, or leaves it as it was.
+        case edit(String)
+        case cancelEdit
+        /// The text typed for the item being changed.
+        case setEdit(String)
+        /// Gives the item being changed its typed text, for everyone.
+        case saveEdit
+        /// Takes an item of one's own off the list, for everyone.
+        case remove(String)
     }
 
     public var initialState: State { State() }
@@ -74,7 +86,9 @@ public struct Todo: MessagesApp {
                 NoteDetailView(detail: detail)
             } else if let list = state.list, environment.surface == .messages {
                 if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
-                SharedListView(list: list, draft: state.itemDraft)
+                SharedListView(
+                    list: list, me: environment.localParticipantIdentifier, draft: state.itemDraft,
+                    editing: state.editing.map { ($0, state.editDraft) })
             } else if flow.canAddNotes {
                 if let notice = state.notice { Text(notice, style: .callout, id: "notice") }
                 NoteListView(notes: state.notes, flow: flow)
@@ -107,6 +121,21 @@ public struct Todo: MessagesApp {
             state.itemDraft = ""
         case .setDone(let id, let done):
             try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.setDone(id, done, by: me) }
+        case .edit(let id):
+            guard let item = state.list?.items.first(where: { $0.id == id }) else {
+                throw MessagesError(.actionRefused, "That item is not on this list.")
+            }
+            (state.editing, state.editDraft) = (id, item.title)
+        case .cancelEdit: (state.editing, state.editDraft) = (nil, "")
+        case .setEdit(let text): state.editDraft = text
+        case .saveEdit:
+            guard let id = state.editing else { return }
+            let title = state.editDraft
+            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.rename(id, to: title, by: me) }
+            (state.editing, state.editDraft) = (nil, "")
+        case .remove(let id):
+            try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.remove(id, by: me) }
+            if state.editing == id { (state.editing, state.editDraft) = (nil, "") }
         }
     }
 
@@ -140,11 +169,14 @@ public struct Todo: MessagesApp {
     public func didReceive(_ message: Message, state: inout State, context: AppContext) async throws {
         guard state.list != nil, message.session == state.listSession, let list = try? SharedList(message: message) else { return }
         state.list = list
+        // The item being changed was taken off meanwhile: nothing is left to change.
+        if let editing = state.editing, !list.items.contains(where: { $0.id == editing }) { (state.editing, state.editDraft) = (nil, "") }
     }
 
     /// Refuses a to-do message whose URL does not carry a complete, valid note, or whose bubble
     /// shows something other than that note; for a shared list, `SharedList.summary`'s rules (a
-    /// change made in the sender's own name, one at a time, nothing taken away) and a bubble that
+    /// change made in the sender's own name, one at a time, an item retitled or taken off only by
+    /// whoever added it) and a bubble that
     /// shows the list it carries.
     public func validate(_ message: Message, replacing head: Message?) throws {
         guard SharedList.carries(message) || SharedList.carries(head) else {
@@ -171,6 +203,7 @@ public struct Todo: MessagesApp {
         state.detail = nil
         state.list = nil
         state.listSession = nil
+        (state.editing, state.editDraft) = (nil, "")
         guard let message else { return }
         if SharedList.carries(message) {
             do throws(MessagesError) {

@@ -52,6 +52,68 @@ struct SharedListTests {
         #expect(lines.contains { $0.contains("added “Bring chairs”") })
     }
 
+    @Test("Bob changes the text of his own item with Return and takes another off; Ann's items offer him no Edit; each change is a line for everyone")
+    func editAndRemoveOwnItems() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob"], apps: [Todo()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        try await Self.startList(ann, with: "Buy milk")
+        try await bob.tapMessage(containing: "Shared to-do list")
+        for item in ["Bring chairs", "Bring cups"] {
+            try await bob.type(item, into: "New item")
+            try await bob.submit(item, in: "New item")
+        }
+        var view = await bob.view()
+        #expect(view.hasControl("Edit Bring chairs") && view.hasControl("Edit Bring cups"))
+        #expect(!view.hasControl("Edit Buy milk"), "Ann's item is hers to change")
+
+        try await bob.tap("Edit Bring chairs")
+        try await bob.type("Bring 6 chairs", into: "Item")
+        try await bob.submit("Bring 6 chairs", in: "Item")
+        #expect(await bob.appError() == nil)
+        view = await bob.view()
+        #expect(view.hasControl("Edit Bring 6 chairs") && !view.hasControl("Save"), "saved, the field closed")
+
+        try await bob.tap("Edit Bring cups")
+        try await bob.tap("Remove Bring cups")
+        #expect(await bob.appError() == nil)
+
+        let (list, message) = try await Self.latestList(simulator)
+        #expect(list.items.map(\.title) == ["Buy milk", "Bring 6 chairs"])
+        let lines = try await ann.transcript().map(\.text)
+        #expect(lines.contains { $0.contains("changed “Bring chairs” to “Bring 6 chairs”") }, "the line the rename left")
+        #expect(message.summaryText?.contains("took “Bring cups” off the list") == true, "the line the removal leaves")
+        let annView = try await ann.tapMessage(containing: "Shared to-do list")
+        #expect(annView.hasControl("Edit Buy milk") && !annView.hasControl("Edit Bring 6 chairs"))
+
+        // An item of someone else's, pressed as it was on screen before: refused, nothing changed.
+        let milk = try #require(list.items.first { $0.title == "Buy milk" })
+        try await bob.sendRawEvent(.action(ActionPayload(Todo.Action.remove(milk.id))))
+        #expect(await bob.appError() != nil)
+        #expect(try await Self.latestList(simulator).list.items.count == 2)
+    }
+
+    @Test("Ann adds an item while Bob changes the text of his: both changes are on the list")
+    func concurrentAddAndEdit() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob"], apps: [Todo()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        try await Self.startList(bob, with: "Bring chairs")
+        for person in [ann, bob] { try await person.tapMessage(containing: "Shared to-do list") }
+        try await ann.type("Buy milk", into: "New item")
+        try await bob.tap("Edit Bring chairs")
+        try await bob.type("Bring 6 chairs", into: "Item")
+
+        async let annAdds: Void = ann.tap("Add")
+        async let bobSaves: Void = bob.tap("Save")
+        _ = try await (annAdds, bobSaves)
+
+        #expect(await ann.appError() == nil)
+        #expect(await bob.appError() == nil)
+        let (list, _) = try await Self.latestList(simulator)
+        #expect(list.items.map(\.title) == ["Bring 6 chairs", "Buy milk"], "neither change lost")
+    }
+
     @Test("Two people add at the same moment from the same head: both items are on the list")
     func concurrentAdditions() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [Todo()])
@@ -74,7 +136,7 @@ struct SharedListTests {
         #expect(Set(list.items.map(\.title)) == ["Buy milk", "Bring chairs", "Bake a cake"], "no addition lost")
     }
 
-    @Test("A message that takes an item away, adds or checks off in someone else's name, changes or moves an item, makes two changes, or shows another list is refused")
+    @Test("A message that adds, checks off, retitles or takes off an item in someone else's name, moves an item, makes two changes, or shows another list is refused")
     func forgeries() throws {
         let ann = ParticipantID(), bob = ParticipantID()
         let session = Session()
@@ -100,12 +162,31 @@ struct SharedListTests {
             (try SharedList(first: "Buy milk", by: ann), "\(bob.mention) removed “Bring chairs”", "taken off"),
             (twoChanges, "\(bob.mention) added “Cake”", "one change"),
         ]
-        for (forged, summary, reason) in cases {
+        // Ann's items retitled or taken off by Bob, though each is one change: only she may.
+        var retitled = start
+        try retitled.rename(start.items[1].id, to: "Sell chairs", by: ann)
+        var removed = start
+        try removed.remove(start.items[1].id, by: ann)
+        for (forged, summary, reason) in cases + [
+            (retitled, "\(bob.mention) changed “Bring chairs” to “Sell chairs”", "Only whoever added"),
+            (removed, "\(bob.mention) took “Bring chairs” off the list", "whoever added it only"),
+        ] {
             let message = try Self.sent(forged.message(session: session, summary: summary), by: bob)
             #expect { try Todo().validate(message, replacing: head) } throws: { error in
                 (error as? MessagesError)?.code == .actionRefused && (error as? MessagesError)?.message.contains(reason) == true
             }
         }
+        // The same changes by Ann, who added the item, pass.
+        for (changed, summary) in [(retitled, "changed “Bring chairs” to “Sell chairs”"), (removed, "took “Bring chairs” off the list")] {
+            #expect(try changed.summary(from: start, by: ann) == "\(ann.mention) \(summary)")
+            try Todo().validate(Self.sent(changed.message(session: session, summary: changed.summary(from: start, by: ann)), by: ann), replacing: head)
+        }
+        // Bob may not rename or remove Ann's item in his own list either, nor the last item.
+        var mine = start
+        #expect(throws: MessagesError.self) { try mine.rename(start.items[0].id, to: "x", by: bob) }
+        #expect(throws: MessagesError.self) { try mine.remove(start.items[0].id, by: bob) }
+        var single = try SharedList(first: "Only", by: ann)
+        #expect(throws: MessagesError.self) { try single.remove(single.items[0].id, by: ann) }
         // The same items in another order, or one retitled: carried in a URL written by hand.
         let items = start.items.map { "item=\($0.id)~\($0.addedBy.compactString)~~\($0.title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
         for query in [items.reversed().joined(separator: "&"), items.joined(separator: "&").replacingOccurrences(of: "Bring", with: "Sell")] {

@@ -2,8 +2,8 @@ import Foundation
 import ParlorKit
 
 /// A to-do list a conversation shares, as Zulip's todo widget: anyone adds items and checks them
-/// off, and everyone sees who added and who did each. It is one session; its newest message is the
-/// list, kept current in one bubble.
+/// off, and everyone sees who added and who did each; whoever added an item may change its text or
+/// take it off. It is one session; its newest message is the list, kept current in one bubble.
 ///
 /// The URL carries the items in order, one `item` each: `<id>~<added by>~<done by>~<title>`, the
 /// participants in their 22-character form and "done by" empty while it is open.
@@ -11,7 +11,7 @@ struct SharedList: Equatable, Sendable, Codable {
     struct Item: Equatable, Sendable, Codable {
         /// Six letters or digits, unique in the list: what a check-off names.
         let id: String
-        let title: String
+        var title: String
         let addedBy: ParticipantID
         var doneBy: ParticipantID?
     }
@@ -55,6 +55,40 @@ struct SharedList: Equatable, Sendable, Codable {
         }
         guard (items[index].doneBy != nil) != done else { return }
         items[index].doneBy = done ? participant : nil
+    }
+
+    /// Changes the text of an item `participant` added; nothing changes when it is the same.
+    /// - Throws: `.actionRefused` when there is no such item or someone else added it, or the list
+    ///   would no longer fit; as `add` for a title out of bounds.
+    mutating func rename(_ id: String, to title: String, by participant: ParticipantID) throws(MessagesError) {
+        let index = try ownItem(id, of: participant, "Only whoever added an item changes its text.")
+        let title = try Self.checked(title)
+        var renamed = self
+        renamed.items[index].title = title
+        var allDone = renamed
+        for index in allDone.items.indices where allDone.items[index].doneBy == nil { allDone.items[index].doneBy = participant }
+        do { _ = try allDone.url() } catch { throw MessagesError(.actionRefused, "That text is too long for this list; shorten it.") }
+        self = renamed
+    }
+
+    /// Takes an item `participant` added off the list.
+    /// - Throws: `.actionRefused` when there is no such item, someone else added it, or it is the
+    ///   list's last (a list keeps one item at least).
+    mutating func remove(_ id: String, by participant: ParticipantID) throws(MessagesError) {
+        let index = try ownItem(id, of: participant, "An item is taken off the list by whoever added it only.")
+        guard items.count > 1 else {
+            throw MessagesError(.actionRefused, "A list keeps one item at least; check it off instead.")
+        }
+        items.remove(at: index)
+    }
+
+    /// The index of item `id`, which `participant` added.
+    private func ownItem(_ id: String, of participant: ParticipantID, _ whoMay: String) throws(MessagesError) -> Int {
+        guard let index = items.firstIndex(where: { $0.id == id }) else {
+            throw MessagesError(.actionRefused, "That item is not on this list.")
+        }
+        guard items[index].addedBy == participant else { throw MessagesError(.actionRefused, whoMay) }
+        return index
     }
 
     var doneCount: Int { items.count { $0.doneBy != nil } }
@@ -134,8 +168,9 @@ struct SharedList: Equatable, Sendable, Codable {
 
     /// What `sender` did from `old` (nil: started the list) to this list, as the line the message
     /// leaves in the transcript once a later one replaces it ("$ann added “Buy milk”").
-    /// - Throws: `.actionRefused` for a change nobody may make: an item taken away, changed, moved
-    ///   or added in someone else's name; checked off in someone else's name; or no change at all.
+    /// - Throws: `.actionRefused` for a change nobody may make: an item added in someone else's
+    ///   name, or not at the end; checked off in someone else's name; retitled or taken off by
+    ///   anyone but whoever added it; moved; or no change, or more than one.
     func summary(from old: SharedList?, by sender: ParticipantID) throws(MessagesError) -> String {
         guard let old else {
             guard items.count == 1, items[0].addedBy == sender, items[0].doneBy == nil else {
@@ -143,7 +178,19 @@ struct SharedList: Equatable, Sendable, Codable {
             }
             return "\(sender.mention) started a to-do list: “\(items[0].title)”"
         }
-        guard items.count >= old.items.count else { throw MessagesError(.actionRefused, "An item may not be taken off the list.") }
+        if items.count < old.items.count {
+            // One item taken off, the rest as they were.
+            guard items.count == old.items.count - 1 else { throw MessagesError(.actionRefused, "A message makes one change to the list.") }
+            let gone = items.indices.first { items[$0].id != old.items[$0].id } ?? items.count
+            let taken = old.items[gone]
+            guard taken.addedBy == sender else {
+                throw MessagesError(.actionRefused, "An item is taken off the list by whoever added it only.")
+            }
+            var kept = old.items
+            kept.remove(at: gone)
+            guard kept == items else { throw MessagesError(.actionRefused, "A message makes one change to the list.") }
+            return "\(sender.mention) took “\(taken.title)” off the list"
+        }
         var changes: [String] = []
         for (index, item) in items.enumerated() {
             guard index < old.items.count else {
@@ -154,8 +201,12 @@ struct SharedList: Equatable, Sendable, Codable {
                 continue
             }
             let before = old.items[index]
-            guard item.id == before.id, item.title == before.title, item.addedBy == before.addedBy else {
-                throw MessagesError(.actionRefused, "An item on the list may not be changed or moved.")
+            guard item.id == before.id, item.addedBy == before.addedBy else {
+                throw MessagesError(.actionRefused, "An item on the list may not be moved or given to someone else.")
+            }
+            if item.title != before.title {
+                guard item.addedBy == sender else { throw MessagesError(.actionRefused, "Only whoever added an item changes its text.") }
+                changes.append("changed “\(before.title)” to “\(item.title)”")
             }
             if item.doneBy != before.doneBy {
                 if let doneBy = item.doneBy {

@@ -181,6 +181,7 @@ export class AppSurface {
     const focusKey = document.activeElement?.closest?.('.surface') === this.element ? document.activeElement.dataset?.focusKey : null;
     const selection = focusKey && 'selectionStart' in document.activeElement ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
     const scroll = this.body.scrollTop;
+    const fieldsBefore = new Set([...this.body.querySelectorAll('[data-focus-key^="field:"]')].map((field) => field.dataset.focusKey));
 
     this.drawHeader(update);
     this.drawError(update.error, update.names);
@@ -213,7 +214,14 @@ export class AppSurface {
     else this.element.style.removeProperty('--compact-height');
     this.body.scrollTop = scroll;
 
-    if (focusKey) {
+    // The control pressed is gone and a field took its place (an item's Edit opens its text):
+    // the field, where the person is about to type.
+    const newField = focusKey && !this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)
+      ? [...this.body.querySelectorAll('[data-focus-key^="field:"]')].find((field) => !fieldsBefore.has(field.dataset.focusKey) && !field.disabled)
+      : null;
+    if (newField) {
+      focus(newField);
+    } else if (focusKey) {
       const again = this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
       if (again && !again.disabled) {
         focus(again);

@@ -105,7 +105,8 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 /// itself with. `==` compares as Unicode says (é written one way or two equal), which is what an
 /// app means for text people typed; it works too (`parlor apps build` links the Unicode data).
 public func same(_ a: String, _ b: String) -> Bool {
-    withBytes(of: a) { x in
+    guard a.utf8.count == b.utf8.count else { return false }
+    return withBytes(of: a) { x in
         withBytes(of: b) { y in
             guard x.count == y.count else { return false }
             for index in 0..<x.count where x[index] != y[index] { return false }
@@ -123,6 +124,12 @@ public func same(_ a: String, _ b: String) -> Bool {
 func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     var text = text
     return text.withUTF8(body)
+}
+
+/// Appends the bytes of a literal, read where the literal is (see `withBytes`).
+@inline(__always)
+func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
+    out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
 }
 
 /// `text`'s UTF-8 bytes, copied at once (see `withBytes`).
@@ -145,8 +152,8 @@ extension JSON {
 
     public func write(to out: inout [UInt8]) {
         switch self {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: appendASCII("null", to: &out)
+        case .bool(let value): appendASCII(value ? "true" : "false", to: &out)
         case .number(let text): withBytes(of: text) { out.append(contentsOf: $0) }
         case .string(let text): Self.writeString(text, to: &out)
         case .array(let elements):
@@ -189,18 +196,17 @@ extension JSON {
     }
 
     static func writeEscaped(_ byte: UInt8, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"):
             out.append(UInt8(ascii: "\\"))
             out.append(byte)
-        case UInt8(ascii: "\n"): out.append(contentsOf: "\\n".utf8)
-        case UInt8(ascii: "\r"): out.append(contentsOf: "\\r".utf8)
-        case UInt8(ascii: "\t"): out.append(contentsOf: "\\t".utf8)
+        case UInt8(ascii: "\n"): appendASCII("\\n", to: &out)
+        case UInt8(ascii: "\r"): appendASCII("\\r", to: &out)
+        case UInt8(ascii: "\t"): appendASCII("\\t", to: &out)
         case 0..<0x20:
-            out.append(contentsOf: "\\u00".utf8)
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
+            appendASCII("\\u00", to: &out)
+            out.append(PercentEncoding.hexDigit(byte >> 4))
+            out.append(PercentEncoding.hexDigit(byte & 0x0F))
         default: out.append(byte)
         }
     }

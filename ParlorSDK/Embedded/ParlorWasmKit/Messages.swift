@@ -27,12 +27,11 @@ public struct ParticipantID: Equatable {
 
 /// 16 bytes as a UUID is written in upper case (`3F9A0C1E-…`): participant and session ids.
 func uuidText(_ bytes: [UInt8]) -> String {
-    let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
     var out: [UInt8] = []
     for (index, byte) in bytes.enumerated() {
         if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
+        out.append(PercentEncoding.hexDigit(byte >> 4))
+        out.append(PercentEncoding.hexDigit(byte & 0x0F))
     }
     return String(decoding: out, as: UTF8.self)
 }

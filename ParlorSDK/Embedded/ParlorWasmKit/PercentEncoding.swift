@@ -2,28 +2,44 @@
 public enum PercentEncoding {
     /// `text` with every byte but `A–Z a–z 0–9 - . _ ~` written as `%XX`.
     public static func encode(_ text: String) -> String {
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
+        encode(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` percent-encoded to `out`.
+    static func encode(_ text: String, to out: inout [UInt8]) {
         withBytes(of: text) { bytes in
-            out.reserveCapacity(bytes.count)
+            out.reserveCapacity(out.count + bytes.count)
             for byte in bytes {
                 if isUnreserved(byte) {
                     out.append(byte)
                 } else {
                     out.append(UInt8(ascii: "%"))
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0x0F)])
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0x0F))
                 }
             }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The upper-case hex digit of `value` (0–15).
+    static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// `text` with each `%XX` read back; nil for a `%` not followed by two hex digits.
     public static func decode(_ text: String) -> String? {
+        withBytes(of: text) { decode($0) }
+    }
+
+    /// `bytes` with each `%XX` read back; nil for a `%` not followed by two hex digits. Bytes
+    /// with no `%` (most names and values) become the string at once.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard var index = bytes.firstIndex(of: UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
-        let bytes = utf8Bytes(of: text)
-        var index = 0
+        out.reserveCapacity(bytes.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<index]))
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
@@ -66,25 +82,33 @@ public struct QueryItems {
     /// Reads the items of `url`, which must be `base` followed by `?`.
     /// - Throws: `malformedURLState` for another address, or an item that is not `name=value`.
     public init(url: String, base: String) throws(AppError) {
-        let prefix = utf8Bytes(of: base + "?")
-        let bytes = utf8Bytes(of: url)
-        guard bytes.count >= prefix.count, bytes[0..<prefix.count].elementsEqual(prefix) else {
-            throw AppError(.malformedURLState, "This message's address is not this app's.")
-        }
-        var start = prefix.count
-        while start <= bytes.count {
-            var end = start
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
-            let item = bytes[start..<end]
-            guard let equals = item.firstIndex(of: UInt8(ascii: "=")),
-                let name = PercentEncoding.decode(String(decoding: bytes[start..<equals], as: UTF8.self)),
-                let value = PercentEncoding.decode(String(decoding: bytes[(equals + 1)..<end], as: UTF8.self))
-            else {
-                throw AppError(.malformedURLState, "This message's address holds an item that is not name=value.")
+        let read: Result<[(name: String, value: String)], AppError> = withBytes(of: url) { bytes in
+            // `base?` begins the address.
+            let begins: Bool = withBytes(of: base) { prefix in
+                guard bytes.count > prefix.count, bytes[prefix.count] == UInt8(ascii: "?") else { return false }
+                for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
+                return true
             }
-            items.append((name, value))
-            start = end + 1
+            guard begins else { return .failure(AppError(.malformedURLState, "This message's address is not this app's.")) }
+            var items: [(name: String, value: String)] = []
+            var start = base.utf8.count + 1
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
+                var equals = start
+                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                guard equals < end,
+                    let name = PercentEncoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals])),
+                    let value = PercentEncoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]))
+                else {
+                    return .failure(AppError(.malformedURLState, "This message's address holds an item that is not name=value."))
+                }
+                items.append((name, value))
+                start = end + 1
+            }
+            return .success(items)
         }
+        items = try read.get()
     }
 
     public mutating func append(_ name: String, _ value: String) { items.append((name, value)) }
@@ -104,11 +128,14 @@ public struct QueryItems {
 
     /// `base?name=value&…`.
     public func url(base: String) -> String {
-        var url = base
+        var url: [UInt8] = []
+        withBytes(of: base) { url.append(contentsOf: $0) }
         for (index, item) in items.enumerated() {
-            url += index == 0 ? "?" : "&"
-            url += PercentEncoding.encode(item.name) + "=" + PercentEncoding.encode(item.value)
+            url.append(index == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            PercentEncoding.encode(item.name, to: &url)
+            url.append(UInt8(ascii: "="))
+            PercentEncoding.encode(item.value, to: &url)
         }
-        return url
+        return String(decoding: url, as: UTF8.self)
     }
 }

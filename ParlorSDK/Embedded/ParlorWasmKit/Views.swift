@@ -64,7 +64,9 @@ public struct ImageSource {
 
     /// An SVG drawing carried inline, as ParlorKit's `.svg` does.
     public static func svg(_ markup: String) -> ImageSource {
-        ImageSource(url: "data:image/svg+xml;charset=utf-8," + PercentEncoding.encode(markup))
+        var url = utf8Bytes(of: "data:image/svg+xml;charset=utf-8,")
+        PercentEncoding.encode(markup, to: &url)
+        return ImageSource(url: String(decoding: url, as: UTF8.self))
     }
 
     public var json: JSON { ["url": .string(url)] }

@@ -84,8 +84,10 @@ public struct WasmAppBuilder: Sendable {
             throw Failure(description: "Could not make a folder to build in: \(error.localizedDescription)")
         }
         let swiftc = try Self.tool("swiftc", environment: "SWIFTC")
+        // -O rather than -Osize: Parlor interprets the module, and -O's code runs 8% fewer operators
+        // per Tic-Tac-Toe move (2.49 M against 2.71 M) for a module 8% larger.
         let flags = [
-            "-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo", "-Osize",
+            "-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo", "-O",
             "-Xfrontend", "-disable-stack-protector", "-parse-as-library",
         ]
         let kitSources = ((try? FileManager.default.contentsOfDirectory(atPath: kit.path)) ?? []).sorted()

@@ -121,6 +121,54 @@ struct EmbeddedSwiftTests {
         #expect(refusal?.code == .hostNotAllowed && refusal?.message.contains("may not reach elsewhere.example") == true, "\(String(describing: refusal))")
     }
 
+    @Test("A kit app uploads an image it made (Host.upload) and shows it by its id in its view and in a message; a file that is not an image gets the upload rules' sentence, a ninth upload in one call is refused")
+    func kitUpload() async throws {
+        let uploading = Self.echo
+            .replacingOccurrences(of: "state.said = text", with: #"""
+                let png: [UInt8] = [
+                    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
+                    0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41,
+                    0x54, 0x78, 0x9C, 0x63, 0x00, 0x01, 0x00, 0x00, 0x05, 0x00, 0x01, 0x0D, 0x0A, 0x2D, 0xB4, 0x00, 0x00, 0x00, 0x00, 0x49,
+                    0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
+                ]
+                let times = text == "many" ? 9 : 1
+                for _ in 0..<times {
+                    switch Host.upload(text == "text" ? [0x68, 0x69] : png) {
+                    case .success(let id):
+                        state.said = id
+                    case .failure(let error): throw error
+                    }
+                }
+                effects.send(AppMessage(url: "https://example.org/echo", caption: "Look", image: .upload(state.said)))
+                """#)
+            .replacingOccurrences(of: #"Text(state.said, id: "said")"#, with: #"""
+                Text(state.said, id: "said")
+                if state.said.utf8.count == 64 { Image(.upload(state.said), label: "What Echo made") }
+                """#)
+        let (report, folder) = try Self.build(uploading)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let simulator = ConversationSimulator(
+            participants: ["Alice", "Bob"], hosting: [WasmApp.app(try WasmAppModule(bytes: Array(try Data(contentsOf: report.output))))])
+        let alice = simulator.participant("Alice")
+        _ = try await alice.openApp(named: "Echo")
+        try await alice.submit("png", in: "say")
+        #expect(await alice.appError() == nil)
+        let shown = await alice.view().allNodes.compactMap { node -> ImageSource? in if case .image(let image) = node { image.source } else { nil } }
+        guard case .upload(let id)? = shown.first else {
+            Issue.record("no uploaded image in the view: \(shown)")
+            return
+        }
+        #expect(await simulator.uploadedImage(id)?.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "the PNG the module made")
+        let message = try #require(try await simulator.participant("Bob").transcript().last?.message)
+        #expect(message.template?.image == .upload(id), "the message shows it by the same id")
+
+        try await alice.submit("text", in: "say")
+        #expect(await alice.appError()?.code == .improperFileType)
+        try await alice.submit("many", in: "say")
+        let refusal = await alice.appError()
+        #expect(refusal?.code == .actionRefused && refusal?.message.contains("at most 8") == true, "\(String(describing: refusal))")
+    }
+
     @Test("A kit app compares, hashes and changes the case of Strings as Swift does (the Unicode data linked in: the toolchain's, or the kit's generated tables): é typed decomposed equals the composed é, is one key of a Set, and lowercases", arguments: [true, false])
     func unicodeStrings(toolchainUnicode: Bool) async throws {
         let unicode = Self.echo.replacingOccurrences(

@@ -24,6 +24,10 @@ PARLOR_IMPORT("log") void parlor_log_bytes(const char *text, int length);
 PARLOR_IMPORT("now_ms") i64 parlor_now_ms(void);
 PARLOR_IMPORT("random_bytes") void parlor_random_bytes(void *place, int length);
 PARLOR_IMPORT("container_get") int parlor_container_get(const char *key, int key_length, char *out, int capacity);
+/* An HTTP request described as JSON, and an image to store for the person: each answers JSON in `out`
+ * and returns its whole length (more than `capacity`: ask again with room). docs/APPS-WASM.md §2. */
+PARLOR_IMPORT("fetch") int parlor_fetch(const char *request, int length, char *out, int capacity);
+PARLOR_IMPORT("upload") int parlor_upload(const void *image, int length, char *out, int capacity);
 
 /* MARK: What the compiler may call without a libc (it turns some loops into these). */
 

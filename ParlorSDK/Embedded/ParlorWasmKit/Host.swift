@@ -1,4 +1,5 @@
-// What Parlor gives a module (docs/APPS-WASM.md §2): random bytes, the time, a log line, HTTP. The
+// What Parlor gives a module (docs/APPS-WASM.md §2): random bytes, the time, a log line, HTTP,
+// storing an image. The
 // imports are declared in runtime.c, with C's calling convention (a Swift function has more
 // parameters in WebAssembly than it shows).
 
@@ -13,6 +14,9 @@ func parlorNowMilliseconds() -> Int64
 
 @_extern(c, "parlor_fetch")
 func parlorFetch(_ request: UnsafeRawPointer, _ length: Int32, _ out: UnsafeMutableRawPointer, _ capacity: Int32) -> Int32
+
+@_extern(c, "parlor_upload")
+func parlorUpload(_ image: UnsafeRawPointer, _ length: Int32, _ out: UnsafeMutableRawPointer, _ capacity: Int32) -> Int32
 
 /// The answer to `Host.fetch`, whatever its status.
 public struct FetchResponse {
@@ -54,18 +58,42 @@ public enum Host {
         if let body { members.append(("body", .string(body))) }
         var request: [UInt8] = []
         JSON.object(members).write(to: &request)
+        switch ask(parlorFetch, request, failure: .networkFailure) {
+        case .failure(let error): return .failure(error)
+        case .success(let answer):
+            return .success(FetchResponse(status: answer["status"].int ?? 0, headers: answer["headers"], body: answer["body"].string ?? ""))
+        }
+    }
+
+    /// Stores `image` (a PNG, JPEG, GIF or WebP file) for the person, under the rules of every
+    /// upload (size and pixels, a photo's hidden details removed), from the hooks that run for a
+    /// person (not `body`), at most 8 a call; show it with `ImageSource.upload(id)`. The same
+    /// bytes give the same id.
+    public static func upload(_ image: [UInt8]) -> Result<String, AppError> {
+        switch ask(parlorUpload, image, failure: .unknown) {
+        case .failure(let error): return .failure(error)
+        case .success(let answer):
+            guard let id = answer["upload"].string else { return .failure(AppError(.unknown, "Parlor's answer names no upload.")) }
+            return .success(id)
+        }
+    }
+
+    /// Asks the host function `function` with `request`, and reads its JSON answer: given more
+    /// room when the answer did not fit (the host keeps it: the request is not made again); an
+    /// answer `{"error": {"code", "message"}}` is that failure.
+    private static func ask(
+        _ function: (UnsafeRawPointer, Int32, UnsafeMutableRawPointer, Int32) -> Int32, _ request: [UInt8], failure: ErrorCode
+    ) -> Result<JSON, AppError> {
         var out = [UInt8](repeating: 0, count: 4096)
         while true {
             let length = request.withUnsafeBytes { requestBytes in
                 out.withUnsafeMutableBytes { outBytes -> Int32 in
-                    guard let requestBase = requestBytes.baseAddress, let outBase = outBytes.baseAddress else { return -2 }
-                    return parlorFetch(requestBase, Int32(requestBytes.count), outBase, Int32(outBytes.count))
+                    guard let requestBase = requestBytes.baseAddress ?? UnsafeRawPointer(outBytes.baseAddress), let outBase = outBytes.baseAddress else { return -2 }
+                    return function(requestBase, Int32(requestBytes.count), outBase, Int32(outBytes.count))
                 }
             }
-            guard length >= 0 else {
-                return .failure(AppError(.networkFailure, "Parlor sent no request."))
-            }
-            // Too long for the room given: asked again with room, it is not sent again.
+            guard length >= 0 else { return .failure(AppError(failure, "Parlor did not answer.")) }
+            // Too long for the room given: asked again with room, it is not made again.
             if Int(length) > out.count {
                 out = [UInt8](repeating: 0, count: Int(length))
                 continue
@@ -77,12 +105,12 @@ public enum Host {
                     return nil
                 }
             }
-            guard let answer = read else { return .failure(AppError(.networkFailure, "Parlor's answer could not be read.")) }
+            guard let answer = read else { return .failure(AppError(failure, "Parlor's answer could not be read.")) }
             if !answer["error"].isNull {
-                let code = answer["error"]["code"].string.flatMap { ErrorCode(rawValue: $0) } ?? .networkFailure
-                return .failure(AppError(code, answer["error"]["message"].string ?? "The request failed."))
+                let code = answer["error"]["code"].string.flatMap { ErrorCode(rawValue: $0) } ?? failure
+                return .failure(AppError(code, answer["error"]["message"].string ?? "It failed."))
             }
-            return .success(FetchResponse(status: answer["status"].int ?? 0, headers: answer["headers"], body: answer["body"].string ?? ""))
+            return .success(answer)
         }
     }
 }

@@ -109,7 +109,7 @@ public struct AppMessage {
         let template = json["layout"]["template"].isNull ? json["layout"]["live"]["alternateLayout"] : json["layout"]["template"]
         caption = template["caption"].string
         subcaption = template["subcaption"].string
-        image = template["image"]["url"].string.map { ImageSource(url: $0) }
+        image = template["image"]["url"].string.map { ImageSource(url: $0) } ?? template["image"]["upload"].string.map { ImageSource.upload($0) }
         summaryText = json["summaryText"].string
         accessibilityLabel = json["accessibilityLabel"].string
         sender = json["senderParticipantIdentifier"].string.flatMap { ParticipantID($0) }
@@ -158,6 +158,8 @@ public enum ErrorCode: String {
     case sessionConflict, fileNotFound, unknown
     /// What `Host.fetch` fails with: a host the manifest does not allow, a request that failed.
     case hostNotAllowed, networkFailure
+    /// What `Host.upload` fails with besides: not an image, or too large.
+    case improperFileType, mediaExceedsMaxSize
 }
 
 /// Refuses a call: the person sees `message` in the app; for `validate`, the message is refused.

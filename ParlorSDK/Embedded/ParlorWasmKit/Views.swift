@@ -56,11 +56,22 @@ public enum Alignment: String {
     case leading, center, trailing
 }
 
-/// An image in a view or a message: a URL as written (https or data).
+/// An image in a view or a message: a URL as written (https or data), or an image the app
+/// uploaded (`Host.upload`), by its id.
 public struct ImageSource {
+    /// The URL; empty for an upload.
     public var url: String
+    /// The upload's id, for an image the app uploaded.
+    public var upload: String?
 
     public init(url: String) { self.url = url }
+
+    /// An image the app uploaded, by the id `Host.upload` gave it.
+    public static func upload(_ id: String) -> ImageSource {
+        var source = ImageSource(url: "")
+        source.upload = id
+        return source
+    }
 
     /// An SVG drawing carried inline, as ParlorKit's `.svg` does.
     public static func svg(_ markup: String) -> ImageSource {
@@ -69,7 +80,7 @@ public struct ImageSource {
         return ImageSource(url: String(decoding: url, as: UTF8.self))
     }
 
-    public var json: JSON { ["url": .string(url)] }
+    public var json: JSON { upload.map { ["upload": .string($0)] } ?? ["url": .string(url)] }
 }
 
 func children(_ views: [View]) -> JSON { .array(views.map { $0.json }) }

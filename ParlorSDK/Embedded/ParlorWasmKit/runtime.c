@@ -10,11 +10,13 @@ __attribute__((import_module("parlor"), import_name("random_bytes"))) void host_
 __attribute__((import_module("parlor"), import_name("log"))) void host_log(const void *line, int length);
 __attribute__((import_module("parlor"), import_name("now_ms"))) long long host_now_ms(void);
 __attribute__((import_module("parlor"), import_name("fetch"))) int host_fetch(const void *request, int length, void *out, int capacity);
+__attribute__((import_module("parlor"), import_name("upload"))) int host_upload(const void *image, int length, void *out, int capacity);
 
 void parlor_random_bytes(void *place, int length) { host_random_bytes(place, length); }
 void parlor_log(const void *line, int length) { host_log(line, length); }
 long long parlor_now_ms(void) { return host_now_ms(); }
 int parlor_fetch(const void *request, int length, void *out, int capacity) { return host_fetch(request, length, out, capacity); }
+int parlor_upload(const void *image, int length, void *out, int capacity) { return host_upload(image, length, out, capacity); }
 
 extern unsigned char __heap_base;
 static size_t next;

@@ -42,13 +42,21 @@ public enum WasmABI {
         /// answer's whole length; larger than `capacity`, nothing was copied: ask again with room,
         /// which does not send the request again.
         case fetch
+        /// `upload(image: i32, length: i32, out: i32, capacity: i32) -> i32`: stores the image
+        /// at `image` (a PNG, JPEG, GIF or WebP file) for the person, under the rules of every
+        /// upload (APPS-PROTOCOL's `upload`: size and pixel limits, a photo's hidden details
+        /// removed, the person's quota), and copies `{"upload": "<id>"}` to `out`, the id an image
+        /// source names (`{"upload": id}`), or `{"error": {"code", "message"}}` (more than
+        /// `AppWire.maxUploadsPerCall` in one call, a hook with no person behind it, a file that
+        /// is not an image). Returns the answer's whole length, as `fetch` does.
+        case upload
 
         /// Its WebAssembly signature.
         var signature: (parameters: [Kind], results: [Kind]) {
             switch self {
             case .log, .randomBytes: ([.i32, .i32], [])
             case .nowMilliseconds: ([], [.i64])
-            case .containerGet, .fetch: ([.i32, .i32, .i32, .i32], [.i32])
+            case .containerGet, .fetch, .upload: ([.i32, .i32, .i32, .i32], [.i32])
             }
         }
     }

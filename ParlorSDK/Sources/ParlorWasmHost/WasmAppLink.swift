@@ -58,13 +58,16 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
-        try await perform(call, environment: WasmInstance.Environment(container: container, now: Date(), log: log))
+        var environment = WasmInstance.Environment(container: container, now: Date(), log: log)
+        environment.upload = upload
+        return try await perform(call, environment: environment)
     }
 
-    /// A hook's call: the module's requests over HTTP go through `context.fetch`.
+    /// A hook's call: the module's requests over HTTP go through `context.fetch`, its images through `upload`.
     public func call(_ call: AppWire.Call, context: AppContext, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
-        try await perform(
-            call, environment: WasmInstance.Environment(container: context.container, now: Date(), log: log) { try await context.fetch($0) })
+        var environment = WasmInstance.Environment(container: context.container, now: Date(), log: log) { try await context.fetch($0) }
+        environment.upload = upload
+        return try await perform(call, environment: environment)
     }
 
     private func perform(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> AppWire.Result {

@@ -26,6 +26,9 @@ final class WasmInstance {
         /// Sends the module's HTTP requests (`AppContext.fetch`: the manifest's hosts, the host's
         /// client); nil where no person is behind the call (`fetch` is refused).
         var fetch: (@Sendable (FetchRequest) async throws -> FetchResponse)? = nil
+        /// Stores the module's images for the person (`AppContext`'s upload); nil where no
+        /// person is behind the call (`upload` is refused).
+        var upload: AppWire.ImageUpload? = nil
         /// When the call's time is up: a container read or a request waits no longer.
         var deadline: DispatchTime = .now() + WasmInstance.callSeconds
 
@@ -220,8 +223,10 @@ final class WasmInstance {
         let reads = Atomic<Int>(0)
         let randomBytes = Atomic<Int>(0)
         let fetches = Atomic<Int>(0)
-        /// The last request sent and its answer: asked again with more room, it is not sent again.
-        let lastFetch = Mutex<(request: [UInt8], answer: [UInt8])?>(nil)
+        let uploads = Atomic<Int>(0)
+        /// The last request sent (a fetch or an upload) and its answer: asked again with more
+        /// room, it is not sent again.
+        let lastAnswer = Mutex<(function: WasmABI.HostFunction, request: [UInt8], answer: [UInt8])?>(nil)
 
         func begin(_ environment: Environment) {
             current.withLock { $0 = environment }
@@ -229,7 +234,8 @@ final class WasmInstance {
             reads.store(0, ordering: .relaxed)
             randomBytes.store(0, ordering: .relaxed)
             fetches.store(0, ordering: .relaxed)
-            lastFetch.withLock { $0 = nil }
+            uploads.store(0, ordering: .relaxed)
+            lastAnswer.withLock { $0 = nil }
         }
 
         var environment: Environment { current.withLock { $0 } }
@@ -297,29 +303,54 @@ final class WasmInstance {
                     memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: data.count) { $0.copyBytes(from: data) }
                 }
                 return [.i32(UInt32(data.count))]
-            case .fetch:
+            case .fetch, .upload:
                 let (requestOffset, requestCount) = try bytes(arguments[0], arguments[1])
                 let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
-                let description = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
+                let request = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
                 let answer: [UInt8]
-                if let waiting = counters.lastFetch.withLock({ $0 }), waiting.request == description {
+                if let waiting = counters.lastAnswer.withLock({ $0 }), waiting.function == function, waiting.request == request {
                     // The answer that did not fit last time, asked for again with room.
                     answer = waiting.answer
+                } else if function == .fetch {
+                    answer = fetchAnswer(request, environment: environment, counters: counters).bytes
                 } else {
-                    answer = fetchAnswer(description, environment: environment, counters: counters).bytes
+                    answer = uploadAnswer(request, environment: environment, counters: counters).bytes
                 }
                 let fits = answer.count <= capacity
                 if fits {
                     memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: answer.count) { $0.copyBytes(from: answer) }
                 }
-                counters.lastFetch.withLock { $0 = fits ? nil : (description, answer) }
+                counters.lastAnswer.withLock { $0 = fits ? nil : (function, request, answer) }
                 return [.i32(UInt32(answer.count))]
             }
         }
     }
 
+    /// The answer to an `upload` of `image`: its id, or why there is none.
+    private static func uploadAnswer(_ image: [UInt8], environment: Environment, counters: CallState) -> HostAnswer {
+        guard let upload = environment.upload else {
+            return .error(
+                .apiUnavailableInPresentationContext,
+                "Apps upload in the hooks a person's action or a delivery runs, not while drawing (render), validating or rebasing.")
+        }
+        guard counters.uploads.add(1, ordering: .relaxed).newValue <= AppWire.maxUploadsPerCall else {
+            return .error(.actionRefused, "A call uploads at most \(AppWire.maxUploadsPerCall) images.")
+        }
+        let data = Data(image)
+        let answer = waitHere(until: environment.deadline) { () -> HostAnswer in
+            do {
+                return .uploaded(try await upload(data))
+            } catch let error as MessagesError {
+                return .error(error.code, error.message)
+            } catch {
+                return .error(.unknown, "The image could not be stored.")
+            }
+        }
+        return answer ?? .error(.networkFailure, "The image was not stored within the call's \(Int(callSeconds)) seconds.")
+    }
+
     /// The answer to the request `description` describes: the host's, or why there is none.
-    private static func fetchAnswer(_ description: [UInt8], environment: Environment, counters: CallState) -> FetchAnswer {
+    private static func fetchAnswer(_ description: [UInt8], environment: Environment, counters: CallState) -> HostAnswer {
         guard let fetch = environment.fetch else {
             return .error(
                 .apiUnavailableInPresentationContext,
@@ -369,12 +400,13 @@ final class WasmInstance {
         }
     }
 
-    /// What `fetch` copies to the module.
-    private enum FetchAnswer: Encodable, Sendable {
+    /// What `fetch` and `upload` copy to the module.
+    private enum HostAnswer: Encodable, Sendable {
         case response(status: Int, headers: [String: String], body: String)
+        case uploaded(String)
         case error(MessagesError.Code, String)
 
-        enum CodingKeys: String, CodingKey { case status, headers, body, error }
+        enum CodingKeys: String, CodingKey { case status, headers, body, upload, error }
         enum ErrorKeys: String, CodingKey { case code, message }
 
         func encode(to encoder: any Encoder) throws {
@@ -384,6 +416,8 @@ final class WasmInstance {
                 try container.encode(status, forKey: .status)
                 try container.encode(headers, forKey: .headers)
                 try container.encode(body, forKey: .body)
+            case .uploaded(let id):
+                try container.encode(id, forKey: .upload)
             case .error(let code, let message):
                 var error = container.nestedContainer(keyedBy: ErrorKeys.self, forKey: .error)
                 try error.encode(code.name, forKey: .code)
@@ -398,9 +432,9 @@ final class WasmInstance {
     /// is cancelled.
     private static func send(
         _ request: FetchRequest, through fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse, until deadline: DispatchTime
-    ) -> FetchAnswer {
+    ) -> HostAnswer {
         let host = request.url.host ?? ""
-        let answer = waitHere(until: deadline) { () -> FetchAnswer in
+        let answer = waitHere(until: deadline) { () -> HostAnswer in
             do {
                 let response = try await fetch(request)
                 return response.body.count > WasmABI.maxFetchAnswerBytes

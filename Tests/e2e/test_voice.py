@@ -1,6 +1,7 @@
 """Voice messages, recorded with Chromium's own MediaRecorder from its fake microphone
 (`--use-fake-device-for-media-stream`, a beep): Alice records one and sends it; Bob sees its length
-and waveform before loading it, plays it and changes its speed; a recording cancelled with Escape
+and waveform before loading it, plays it and changes its speed; Alice moves through hers by its
+waveform, unplayed; a recording cancelled with Escape
 is never sent; the microphone held down records until it is let go, then sends."""
 
 import pytest
@@ -122,6 +123,20 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     now = bob.js(VOICE_STATE)
     assert (now["speed"], now["rate"]) == ("1.5×", 1.5), now
     bob.wait(lambda: bob.js(VOICE_STATE)["pressed"] == "false", "the end of the recording", timeout=10)
+
+    # Moved through by its waveform, a slider. At Alice's it was never played: pressed at three
+    # quarters, the file loads (a WebM recording with no cues to seek by) and it is there.
+    slider = alice.wait(lambda: voice_entry(alice).find_element("css selector", ".voice-waveform[role=slider]"), "the waveform's slider")
+    ActionChains(alice.driver).move_to_element_with_offset(slider, int(slider.size["width"] * 0.25), 0).click().perform()
+    position = "const a = [...document.querySelectorAll('.transcript-list .voice-message audio')].at(-1); return Number.isFinite(a.duration) && a.duration > 0 ? a.currentTime / a.duration : -1"
+    alice.wait(lambda: 0.6 <= alice.js(position) <= 0.9, "three quarters through, unplayed")
+    assert alice.js(VOICE_STATE)["played"] > 0, "the waveform shows where it is"
+    # From the keyboard: Home, then a second on.
+    ActionChains(alice.driver).send_keys(Keys.HOME).perform()
+    alice.wait(lambda: alice.js(position) == 0, "back at the start")
+    ActionChains(alice.driver).send_keys(Keys.ARROW_RIGHT).perform()
+    alice.wait(lambda: slider.get_attribute("aria-valuenow") == "1", "a second in")
+    assert slider.get_attribute("aria-valuetext").startswith("0:01 of "), slider.get_attribute("aria-valuetext")
 
     # Cancelled with Escape: nothing is sent, and the microphone is let go.
     alice.press("Record a voice message")

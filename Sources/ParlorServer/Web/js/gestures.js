@@ -36,8 +36,9 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     element.style.transform = '';
   };
   element.addEventListener('pointerdown', (event) => {
-    // A link, an image or a control keeps the browser's own long press (copy the link, save the image).
-    if (event.pointerType === 'mouse' || !event.isPrimary || event.target.closest('a, img, button, input, textarea')) return;
+    // A link, an image or a control keeps the browser's own long press (copy the link, save the
+    // image); a slider is dragged.
+    if (event.pointerType === 'mouse' || !event.isPrimary || event.target.closest('a, img, button, input, textarea, [role=slider]')) return;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, dx: 0, dy: 0 };
     clearTimeout(timer);
     timer = setTimeout(() => {

@@ -157,8 +157,9 @@ export function waveformBars(waveform) {
   return box;
 }
 
-/** A voice message in the transcript: play and pause, its waveform filling as it plays, its
- * length (the time left while it plays), and the speed (1×, 1.5×, 2×). */
+/** A voice message in the transcript: play and pause, its waveform filling as it plays and a
+ * slider to move through it (pressed or dragged, or the arrow keys, Page Up and Down, Home and
+ * End), its length (the time left while it plays), and the speed (1×, 1.5×, 2×). */
 export function voiceView(url, voice) {
   const audio = h('audio', { preload: 'none', src: url });
   const bars = waveformBars(voice.waveform);
@@ -205,5 +206,74 @@ export function voiceView(url, voice) {
   audio.addEventListener('timeupdate', showProgress);
   // Keeps its rate across a replay (a media element may reset it on a new load).
   audio.addEventListener('play', () => { audio.playbackRate = SPEEDS[speed]; });
+  scrubber(audio, bars, voice.duration, showProgress);
   return h('div', { class: 'voice-message', attrs: { role: 'group', 'aria-label': 'Voice message' } }, play, bars, time, speedButton, audio);
+}
+
+/** Makes a voice message's waveform the slider of its position: pressed or dragged with the
+ * pointer, or moved with the keyboard, it seeks the recording there, loading it first if needed. */
+function scrubber(audio, bars, duration, showProgress) {
+  const seconds = Math.round(duration / 1000);
+  bars.removeAttribute('aria-hidden');
+  bars.tabIndex = 0;
+  for (const [name, value] of Object.entries({ role: 'slider', 'aria-label': 'Position', 'aria-valuemin': '0', 'aria-valuemax': String(seconds) })) {
+    bars.setAttribute(name, value);
+  }
+  const showValue = () => {
+    const at = audio.ended ? 0 : Math.min(duration, audio.currentTime * 1000);
+    bars.setAttribute('aria-valuenow', String(Math.round(at / 1000)));
+    bars.setAttribute('aria-valuetext', `${durationLabel(at)} of ${durationLabel(duration)}`);
+  };
+  showValue();
+  audio.addEventListener('timeupdate', showValue);
+  audio.addEventListener('ended', showValue);
+
+  // Where to go, as a fraction of the recording: the length measured while recording and the
+  // file's own (once the browser knows it) may differ by a moment.
+  let wanted = null;
+  const length = () => (Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration * 1000 : duration);
+  const apply = () => {
+    if (wanted === null || audio.readyState < 1) return;
+    // A browser's WebM recording carries neither its length nor cues to seek by: asking for a
+    // time past its end makes the browser read it through once, and then it seeks.
+    if (!Number.isFinite(audio.duration)) {
+      audio.addEventListener('durationchange', apply, { once: true });
+      audio.currentTime = 1e101;
+      return;
+    }
+    audio.currentTime = wanted * audio.duration;
+    wanted = null;
+    showProgress();
+    showValue();
+  };
+  audio.addEventListener('loadedmetadata', apply);
+  const seek = (fraction) => {
+    wanted = Math.max(0, Math.min(1, fraction));
+    if (audio.readyState < 1) {
+      audio.preload = 'auto';
+      audio.load();
+    } else {
+      apply();
+    }
+  };
+  const at = (event) => {
+    const box = bars.getBoundingClientRect();
+    return Math.max(0, Math.min(box.width, event.clientX - box.left)) / Math.max(1, box.width);
+  };
+  bars.addEventListener('pointerdown', (event) => {
+    if (!event.isPrimary) return;
+    bars.setPointerCapture(event.pointerId);
+    seek(at(event));
+  });
+  bars.addEventListener('pointermove', (event) => {
+    if (bars.hasPointerCapture(event.pointerId)) seek(at(event));
+  });
+  bars.addEventListener('keydown', (event) => {
+    const now = wanted ?? (audio.ended ? 0 : (audio.currentTime * 1000) / length());
+    const step = { ArrowRight: 1000, ArrowUp: 1000, ArrowLeft: -1000, ArrowDown: -1000, PageUp: 10_000, PageDown: -10_000 }[event.key];
+    const to = step !== undefined ? now + step / length() : event.key === 'Home' ? 0 : event.key === 'End' ? 1 : null;
+    if (to === null) return;
+    event.preventDefault();
+    seek(to);
+  });
 }

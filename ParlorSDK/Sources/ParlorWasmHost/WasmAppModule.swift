@@ -24,9 +24,9 @@ public struct WasmAppModule: Sendable {
     /// What the host puts back after each call so that an instance can answer the next one; nil:
     /// each call runs in a new instance.
     let resetPlan: WasmResetPlan?
-    /// The memory of a new instance, put back after each call: one copy for every instance of the
+    /// The memory of a new instance, put back after each call: one for every instance of the
     /// module (instantiating runs no code, so every instance starts with these bytes).
-    private(set) var initialMemory: [UInt8]?
+    private(set) var initialMemory: MemoryImage?
 
     /// Reads and checks `bytes`.
     /// - Parameters:
@@ -85,7 +85,7 @@ public struct WasmAppModule: Sendable {
         // exports' signatures) refuses the module here, not at a call.
         let inspection = try WasmInstance(module: self)
         try inspection.checkExports()
-        if resetPlan != nil { initialMemory = inspection.memoryBytes() }
+        if resetPlan != nil { initialMemory = inspection.memoryBytes().map(MemoryImage.init) }
     }
 }
 
@@ -104,5 +104,64 @@ final class EngineBox: @unchecked Sendable {
     init(metered: Bool) {
         engine = Engine(configuration: EngineConfiguration(fuelMetering: metered))
     }
+}
+/// A memory's bytes as its pages that hold something: most of a new instance's memory is zeros
+/// (the stack, the room to grow into), which neither this image nor `put(into:)` copies.
+struct MemoryImage: Sendable {
+    static let pageBytes = 4096
+
+    /// The memory's size in bytes.
+    let byteCount: Int
+    /// Runs of pages not all zero: where each starts, and its bytes.
+    let runs: [(offset: Int, bytes: [UInt8])]
+
+    init(_ memory: [UInt8]) {
+        byteCount = memory.count
+        var runs: [(offset: Int, bytes: [UInt8])] = []
+        var start: Int?
+        var page = 0
+        while page <= memory.count {
+            let end = min(page + Self.pageBytes, memory.count)
+            let holds = page < memory.count && memory[page..<end].contains { $0 != 0 }
+            if holds, start == nil { start = page }
+            if !holds, let first = start {
+                runs.append((first, Array(memory[first..<page])))
+                start = nil
+            }
+            page += Self.pageBytes
+        }
+        self.runs = runs
+    }
+
+    /// Makes `memory` (of `byteCount` bytes) hold this image again: the pages outside the runs that
+    /// are not all zero are zeroed, and the runs copied. A page never written stays untouched
+    /// (read, it is the system's one page of zeros), so an instance holds in memory only what
+    /// its calls wrote.
+    func put(into memory: UnsafeMutableRawBufferPointer) {
+        guard let base = memory.baseAddress, memory.count == byteCount else { return }
+        Self.zeros.withUnsafeBytes { zeros in
+            guard let zero = zeros.baseAddress else { return }
+            var nextRun = 0
+            var page = 0
+            while page < byteCount {
+                if nextRun < runs.count, page == runs[nextRun].offset {
+                    page += runs[nextRun].bytes.count
+                    nextRun += 1
+                    continue
+                }
+                let count = min(Self.pageBytes, byteCount - page)
+                if memcmp(base + page, zero, count) != 0 { memset(base + page, 0, count) }
+                page += Self.pageBytes
+            }
+        }
+        for run in runs {
+            run.bytes.withUnsafeBytes { source in
+                if let from = source.baseAddress { (base + run.offset).copyMemory(from: from, byteCount: source.count) }
+            }
+        }
+    }
+
+    /// A page of zeros to compare pages with.
+    private static let zeros = [UInt8](repeating: 0, count: pageBytes)
 }
 #endif

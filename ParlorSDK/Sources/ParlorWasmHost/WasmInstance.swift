@@ -43,11 +43,14 @@ final class WasmInstance {
     private let call: CallState
     /// What `reset()` puts back; nil when the module has no plan.
     private let image: Image?
+    /// The stack the module's code runs on, kept from call to call (WasmKit would otherwise
+    /// allocate its half a megabyte for each call into the module, twice a call).
+    private var stack: ExecutionStack
 
     /// The state the instance started from, as `WasmResetPlan` names it.
     private struct Image {
         /// The module's `initialMemory`, shared by its instances.
-        var memory: [UInt8]
+        var memory: MemoryImage
         var globals: [(Global, Value)]
         var tables: [(Table, [Reference])]
     }
@@ -56,6 +59,7 @@ final class WasmInstance {
     /// - Throws: `invalidValue` when it cannot be instantiated (for a module being added), with the reason.
     init(module: WasmAppModule) throws(MessagesError) {
         store = Store(engine: module.engine.engine)
+        stack = ExecutionStack(engine: module.engine.engine)
         // Memory and tables cannot grow past the limits, whatever the module declares.
         store.resourceLimiter = Limiter(maxMemoryBytes: Self.memoryBytes(module.limits))
         limits = module.limits
@@ -98,10 +102,10 @@ final class WasmInstance {
     /// Puts back what the module keeps, for the next call; false when this instance cannot be
     /// used again (no plan, or its memory grew).
     func reset() -> Bool {
-        guard let image, let memory = instance.exports[memory: WasmABI.memoryExport], memory.byteCount == image.memory.count else {
+        guard let image, let memory = instance.exports[memory: WasmABI.memoryExport], memory.byteCount == image.memory.byteCount else {
             return false
         }
-        memory.withUnsafeMutableBufferPointer(offset: 0, count: image.memory.count) { $0.copyBytes(from: image.memory) }
+        memory.withUnsafeMutableBufferPointer(offset: 0, count: image.memory.byteCount) { image.memory.put(into: $0) }
         do {
             for (global, value) in image.globals { try global.assign(value) }
         } catch {
@@ -160,11 +164,11 @@ final class WasmInstance {
             let call = instance.exports[function: WasmABI.callExport]
         else { throw unavailable("it exports no ABI") }
         do {
-            guard case .i32(let place)? = try alloc([.i32(UInt32(input.count))]).first, place != 0,
+            guard case .i32(let place)? = try alloc.invoke([.i32(UInt32(input.count))], on: &stack).first, place != 0,
                 Self.fits(offset: UInt64(place), count: input.count, in: memory)
             else { throw unavailable("it has no room for the call") }
             memory.withUnsafeMutableBufferPointer(offset: UInt(place), count: input.count) { $0.copyBytes(from: input) }
-            guard case .i64(let answer)? = try call([.i32(place), .i32(UInt32(input.count))]).first else {
+            guard case .i64(let answer)? = try call.invoke([.i32(place), .i32(UInt32(input.count))], on: &stack).first else {
                 throw unavailable("its answer is not where the ABI says")
             }
             let offset = answer >> 32

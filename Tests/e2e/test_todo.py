@@ -117,6 +117,9 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     ActionChains(bob.driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys("Bring 6 chairs", Keys.ENTER).perform()
     alice.wait(lambda: alice.button("Check off Bring 6 chairs, added by Bob", alice.surface()) is not None, "the new text at Alice's")
     bob.wait(lambda: bob.button("Edit Bring 6 chairs", bob.surface()) is not None, "the field closed at Bob's")
+    # The focus stays where the field was: on that item's row, not the top of the page.
+    bob.wait(lambda: "Bring 6 chairs" in (bob.js("return document.activeElement.getAttribute('aria-label') || ''") or ""),
+             "the focus on the item just changed")
     alice.assert_controls_named("the shared list")
     alice.assert_accessible("the shared list, one item done by someone else")
     alice.shot("todo-shared-list")

@@ -189,6 +189,11 @@ public struct Todo: MessagesApp {
             }
             let proposed = try SharedList(message: message)
             let current = try head.map { head throws(MessagesError) in try SharedList(message: head) }
+            // A list nobody could check everything off (a title made longer by hand) is refused
+            // when it grows, as `add` and `rename` refuse it.
+            if !proposed.hasRoomForEveryCheckOff, current?.hasRoomForEveryCheckOff ?? true {
+                throw MessagesError(.actionRefused, "This list would leave no room to check every item off.")
+            }
             let expected = try proposed.message(session: session, summary: proposed.summary(from: current, by: sender))
             guard message.url == expected.url, message.layout == expected.layout, message.summaryText == expected.summaryText,
                   message.accessibilityLabel == expected.accessibilityLabel

@@ -40,10 +40,7 @@ struct SharedList: Equatable, Sendable, Codable {
         repeat { id = Self.newID() } while items.contains { $0.id == id }
         var grown = self
         grown.items.append(Item(id: id, title: title, addedBy: participant, doneBy: nil))
-        // Room for every item to be checked off later (a check-off lengthens the URL).
-        var allDone = grown
-        for index in allDone.items.indices where allDone.items[index].doneBy == nil { allDone.items[index].doneBy = participant }
-        do { _ = try allDone.url() } catch { throw full }
+        guard grown.hasRoomForEveryCheckOff else { throw full }
         self = grown
     }
 
@@ -57,18 +54,27 @@ struct SharedList: Equatable, Sendable, Codable {
         items[index].doneBy = done ? participant : nil
     }
 
-    /// Changes the text of an item `participant` added; nothing changes when it is the same.
-    /// - Throws: `.actionRefused` when there is no such item or someone else added it, or the list
-    ///   would no longer fit; as `add` for a title out of bounds.
+    /// Changes the text of an open item `participant` added; nothing changes when it is the same.
+    /// A checked-off item keeps the text it was checked off with: opened again, it can be changed.
+    /// - Throws: `.actionRefused` when there is no such item, someone else added it, it is done, or
+    ///   the list would no longer fit; as `add` for a title out of bounds.
     mutating func rename(_ id: String, to title: String, by participant: ParticipantID) throws(MessagesError) {
         let index = try ownItem(id, of: participant, "Only whoever added an item changes its text.")
+        guard items[index].doneBy == nil else { throw MessagesError(.actionRefused, "Open the item again to change its text.") }
         let title = try Self.checked(title)
         var renamed = self
         renamed.items[index].title = title
-        var allDone = renamed
-        for index in allDone.items.indices where allDone.items[index].doneBy == nil { allDone.items[index].doneBy = participant }
-        do { _ = try allDone.url() } catch { throw MessagesError(.actionRefused, "That text is too long for this list; shorten it.") }
+        guard renamed.hasRoomForEveryCheckOff else { throw MessagesError(.actionRefused, "That text is too long for this list; shorten it.") }
         self = renamed
+    }
+
+    /// Whether the list's URL would still fit with every item checked off (a check-off lengthens
+    /// it): a list takes an item, or a longer text, only while nobody's check-off can be refused.
+    var hasRoomForEveryCheckOff: Bool {
+        var allDone = self
+        // Every participant's id is written in the same number of characters.
+        for index in allDone.items.indices where allDone.items[index].doneBy == nil { allDone.items[index].doneBy = allDone.items[index].addedBy }
+        return (try? allDone.url()) != nil
     }
 
     /// Takes an item `participant` added off the list.
@@ -206,6 +212,7 @@ struct SharedList: Equatable, Sendable, Codable {
             }
             if item.title != before.title {
                 guard item.addedBy == sender else { throw MessagesError(.actionRefused, "Only whoever added an item changes its text.") }
+                guard before.doneBy == nil, item.doneBy == nil else { throw MessagesError(.actionRefused, "A checked-off item keeps its text.") }
                 changes.append("changed “\(before.title)” to “\(item.title)”")
             }
             if item.doneBy != before.doneBy {

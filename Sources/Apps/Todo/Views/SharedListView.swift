@@ -47,18 +47,23 @@ struct SharedListView: ViewComponent {
         }.node
     }
 
-    /// An item of the viewer's own with its text in a field: Save (or Return), Remove, Cancel.
+    /// An item of the viewer's own with its text in a field: Save (or Return), Remove, Cancel. A
+    /// checked-off item keeps its text: Remove and Cancel only.
     private static func editor(_ item: SharedList.Item, draft: String, removable: Bool) -> ViewNode {
         VStack(spacing: 6) {
-            TextField(
-                "Item", text: draft, id: "edit-text-\(item.id)", placeholder: item.title, maxLength: TodoNote.maxTitleLength,
-                onChange: Todo.Action.setEdit, onSubmit: { _ in Todo.Action.saveEdit })
+            if item.doneBy == nil {
+                TextField(
+                    "Item", text: draft, id: "edit-text-\(item.id)", placeholder: item.title, maxLength: TodoNote.maxTitleLength,
+                    onChange: Todo.Action.setEdit, onSubmit: { _ in Todo.Action.saveEdit })
+            } else {
+                Text("\(item.title): checked off. Open it again to change its text.", style: .callout)
+            }
             HStack(spacing: 8) {
-                Button("Save", action: Todo.Action.saveEdit, role: .primary, id: "save-item")
+                if item.doneBy == nil { Button("Save", action: Todo.Action.saveEdit, role: .primary, label: "Save \(item.title)", id: "save-item") }
                 if removable {
                     Button("Remove", action: Todo.Action.remove(item.id), role: .destructive, label: "Remove \(item.title)", id: "remove-item")
                 }
-                Button("Cancel", action: Todo.Action.cancelEdit, role: .secondary, id: "cancel-edit")
+                Button("Cancel", action: Todo.Action.cancelEdit, role: .secondary, label: "Keep \(item.title) as it is", id: "cancel-edit")
             }
         }.node
     }

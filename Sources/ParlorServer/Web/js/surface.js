@@ -2,7 +2,7 @@
 // tree, the modal it presents and the web pages its links open. Used for an app open in a
 // conversation (compact or expanded) and for an app's home surface.
 
-import { focus, h, keepTabInside, replaceChildren, safeImageURL } from './dom.js';
+import { focus, focusables, h, keepTabInside, replaceChildren, safeImageURL } from './dom.js';
 import { FieldMemory, markBusy, renderChildren, renderView, webPageView } from './viewtree.js';
 import { resolveMentions } from './mentions.js';
 import { appInfo } from './state.js';
@@ -182,6 +182,8 @@ export class AppSurface {
     const selection = focusKey && 'selectionStart' in document.activeElement ? [document.activeElement.selectionStart, document.activeElement.selectionEnd] : null;
     const scroll = this.body.scrollTop;
     const fieldsBefore = new Set([...this.body.querySelectorAll('[data-focus-key^="field:"]')].map((field) => field.dataset.focusKey));
+    const focusedAt = focusKey ? focusables(this.body).indexOf(document.activeElement) : -1;
+    const pressedButton = focusKey ? document.activeElement.tagName === 'BUTTON' : false;
 
     this.drawHeader(update);
     this.drawError(update.error, update.names);
@@ -214,13 +216,19 @@ export class AppSurface {
     else this.element.style.removeProperty('--compact-height');
     this.body.scrollTop = scroll;
 
-    // The control pressed is gone and a field took its place (an item's Edit opens its text):
-    // the field, where the person is about to type.
-    const newField = focusKey && !this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`)
+    // The control that had the focus is gone. The button pressed, when a field took its place (an
+    // item's Edit opens its text): the field, where the person is about to type. Otherwise the
+    // control now where it was (Save or Cancel closing that field: the item's row).
+    const gone = focusKey && !this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    const newField = gone && pressedButton
       ? [...this.body.querySelectorAll('[data-focus-key^="field:"]')].find((field) => !fieldsBefore.has(field.dataset.focusKey) && !field.disabled)
       : null;
+    const controls = gone && focusedAt >= 0 ? focusables(this.body) : [];
+    const inItsPlace = controls[Math.min(focusedAt, controls.length - 1)] ?? null;
     if (newField) {
       focus(newField);
+    } else if (inItsPlace && !inItsPlace.matches('input, textarea')) {
+      focus(inItsPlace);
     } else if (focusKey) {
       const again = this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
       if (again && !again.disabled) {

@@ -216,7 +216,8 @@ function scrubber(audio, bars, duration, showProgress) {
   const seconds = Math.round(duration / 1000);
   bars.removeAttribute('aria-hidden');
   bars.tabIndex = 0;
-  for (const [name, value] of Object.entries({ role: 'slider', 'aria-label': 'Position', 'aria-valuemin': '0', 'aria-valuemax': String(seconds) })) {
+  const label = `Position in the voice message, ${spokenDuration(duration)}`;
+  for (const [name, value] of Object.entries({ role: 'slider', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(seconds) })) {
     bars.setAttribute(name, value);
   }
   const showValue = () => {
@@ -231,14 +232,18 @@ function scrubber(audio, bars, duration, showProgress) {
   // Where to go, as a fraction of the recording: the length measured while recording and the
   // file's own (once the browser knows it) may differ by a moment.
   let wanted = null;
+  let reading = false;
   const length = () => (Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration * 1000 : duration);
   const apply = () => {
     if (wanted === null || audio.readyState < 1) return;
     // A browser's WebM recording carries neither its length nor cues to seek by: asking for a
     // time past its end makes the browser read it through once, and then it seeks.
     if (!Number.isFinite(audio.duration)) {
-      audio.addEventListener('durationchange', apply, { once: true });
-      audio.currentTime = 1e101;
+      if (!reading) {
+        reading = true;
+        audio.addEventListener('durationchange', () => { reading = false; apply(); }, { once: true });
+        audio.currentTime = 1e101;
+      }
       return;
     }
     audio.currentTime = wanted * audio.duration;
@@ -260,15 +265,27 @@ function scrubber(audio, bars, duration, showProgress) {
     const box = bars.getBoundingClientRect();
     return Math.max(0, Math.min(box.width, event.clientX - box.left)) / Math.max(1, box.width);
   };
+  // A tap or click seeks where it lands; a drag sideways seeks as it goes. A swipe up or down
+  // scrolls the transcript (the browser takes it: pointercancel), and seeks nothing.
+  let press = null;
   bars.addEventListener('pointerdown', (event) => {
-    if (!event.isPrimary) return;
-    bars.setPointerCapture(event.pointerId);
-    seek(at(event));
+    if (event.isPrimary && event.button === 0) press = { id: event.pointerId, x: event.clientX, dragging: false };
   });
   bars.addEventListener('pointermove', (event) => {
-    if (bars.hasPointerCapture(event.pointerId)) seek(at(event));
+    if (press?.id !== event.pointerId) return;
+    if (!press.dragging && Math.abs(event.clientX - press.x) > 4) {
+      press.dragging = true;
+      bars.setPointerCapture(event.pointerId);
+    }
+    if (press.dragging) seek(at(event));
   });
+  bars.addEventListener('pointerup', (event) => {
+    if (press?.id === event.pointerId) seek(at(event));
+    press = null;
+  });
+  bars.addEventListener('pointercancel', () => { press = null; });
   bars.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     const now = wanted ?? (audio.ended ? 0 : (audio.currentTime * 1000) / length());
     const step = { ArrowRight: 1000, ArrowUp: 1000, ArrowLeft: -1000, ArrowDown: -1000, PageUp: 10_000, PageDown: -10_000 }[event.key];
     const to = step !== undefined ? now + step / length() : event.key === 'Home' ? 0 : event.key === 'End' ? 1 : null;

@@ -23,7 +23,8 @@ static size_t next;
 
 /* The memory functions are WebAssembly's own bulk-memory instructions (memory.copy, memory.fill),
  * which the engine runs natively: written as byte loops, every copy Swift makes (a string, an
- * array growing) cost the interpreter several operators per byte. */
+ * array growing) cost the interpreter several operators per byte. Built with -mbulk-memory: without
+ * it, a compiler would make each of these call itself. */
 void *memcpy(void *to, const void *from, size_t n) {
     __builtin_memcpy(to, from, n);
     return to;

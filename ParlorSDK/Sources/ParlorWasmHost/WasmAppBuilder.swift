@@ -111,7 +111,7 @@ public struct WasmAppBuilder: Sendable {
         var runtimeInputs: [String] = unicodeLibrary.map { [$0.path] } ?? []
         for name in kitSources where name.hasSuffix(".c") && !(unicodeLibrary != nil && name == Self.generatedUnicodeTables) {
             let object = work.appendingPathComponent("\(name).o").path
-            try Self.run(clang, ["--target=wasm32", "-nostdlib", "-Os", "-c", kit.appendingPathComponent(name).path, "-o", object],
+            try Self.run(clang, ["--target=wasm32", "-mbulk-memory", "-nostdlib", "-Os", "-c", kit.appendingPathComponent(name).path, "-o", object],
                 what: "ParlorWasmKit's \(name)")
             runtimeInputs.append(object)
         }

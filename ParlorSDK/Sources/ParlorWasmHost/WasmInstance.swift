@@ -229,8 +229,9 @@ final class WasmInstance {
         let fetches = Atomic<Int>(0)
         let uploads = Atomic<Int>(0)
         /// The last request sent (a fetch or an upload) and its answer: asked again with more
-        /// room, it is not sent again.
-        let lastAnswer = Mutex<(function: WasmABI.HostFunction, request: [UInt8], answer: [UInt8])?>(nil)
+        /// room, it is not sent again. The request is known by where it is, its length and a hash
+        /// of its bytes, not kept (an image may be megabytes).
+        let lastAnswer = Mutex<(function: WasmABI.HostFunction, request: RequestKey, answer: [UInt8])?>(nil)
 
         func begin(_ environment: Environment) {
             current.withLock { $0 = environment }
@@ -310,28 +311,47 @@ final class WasmInstance {
             case .fetch, .upload:
                 let (requestOffset, requestCount) = try bytes(arguments[0], arguments[1])
                 let (outOffset, capacity) = try bytes(arguments[2], arguments[3])
-                let request = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
+                let key = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) {
+                    RequestKey(offset: requestOffset, bytes: UnsafeRawBufferPointer($0))
+                }
                 let answer: [UInt8]
-                if let waiting = counters.lastAnswer.withLock({ $0 }), waiting.function == function, waiting.request == request {
+                if let waiting = counters.lastAnswer.withLock({ $0 }), waiting.function == function, waiting.request == key {
                     // The answer that did not fit last time, asked for again with room.
                     answer = waiting.answer
                 } else if function == .fetch {
-                    answer = fetchAnswer(request, environment: environment, counters: counters).bytes
+                    let description = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Array($0) }
+                    answer = fetchAnswer(description, environment: environment, counters: counters).bytes
                 } else {
-                    answer = uploadAnswer(request, environment: environment, counters: counters).bytes
+                    let image = memory.withUnsafeBufferPointer(offset: UInt(requestOffset), count: requestCount) { Data($0) }
+                    answer = uploadAnswer(image, environment: environment, counters: counters).bytes
                 }
                 let fits = answer.count <= capacity
                 if fits {
                     memory.withUnsafeMutableBufferPointer(offset: UInt(outOffset), count: answer.count) { $0.copyBytes(from: answer) }
                 }
-                counters.lastAnswer.withLock { $0 = fits ? nil : (function, request, answer) }
+                counters.lastAnswer.withLock { $0 = fits ? nil : (function, key, answer) }
                 return [.i32(UInt32(answer.count))]
             }
         }
     }
 
+    /// A request a module made (`fetch`, `upload`), as `lastAnswer` knows it.
+    struct RequestKey: Equatable, Sendable {
+        let offset: UInt64
+        let count: Int
+        let hash: Int
+
+        init(offset: UInt64, bytes: UnsafeRawBufferPointer) {
+            self.offset = offset
+            count = bytes.count
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            hash = hasher.finalize()
+        }
+    }
+
     /// The answer to an `upload` of `image`: its id, or why there is none.
-    private static func uploadAnswer(_ image: [UInt8], environment: Environment, counters: CallState) -> HostAnswer {
+    private static func uploadAnswer(_ image: Data, environment: Environment, counters: CallState) -> HostAnswer {
         guard let upload = environment.upload else {
             return .error(
                 .apiUnavailableInPresentationContext,
@@ -340,10 +360,9 @@ final class WasmInstance {
         guard counters.uploads.add(1, ordering: .relaxed).newValue <= AppWire.maxUploadsPerCall else {
             return .error(.actionRefused, "A call uploads at most \(AppWire.maxUploadsPerCall) images.")
         }
-        let data = Data(image)
         let answer = waitHere(until: environment.deadline) { () -> HostAnswer in
             do {
-                return .uploaded(try await upload(data))
+                return .uploaded(try await upload(image))
             } catch let error as MessagesError {
                 return .error(error.code, error.message)
             } catch {

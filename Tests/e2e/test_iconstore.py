@@ -41,14 +41,14 @@ def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
         card = person.wait_for_card("♥ Bob")
         assert "Cat icon" in person.card_text(card) and "$2.99" in person.card_text(card), person.card_text(card)
         person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the icon")
-        assert person.summary_lines() == ["Shared Cat icon ($2.99)"], person.summary_lines()
+        assert person.summary_lines() == ["Alice shared Cat icon ($2.99)"], person.summary_lines()
     alice.shot("like-received")
 
     # Bob takes the like back.
     bob.press_in_app("Unlike Cat icon")
     bob.wait(lambda: bob.button("Like Cat icon", bob.surface()) is not None, "Like to come back")
     alice.wait(lambda: "♥" not in alice.card_text(alice.app_cards()[-1]), "the bubble to show no like")
-    assert alice.summary_lines() == ["Shared Cat icon ($2.99)", "Bob liked Cat icon"], alice.summary_lines()
+    assert alice.summary_lines() == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"], alice.summary_lines()
 
     # Closing the detail (its close control) goes back to the list.
     bob.press_in_app("Close Cat icon")

@@ -101,7 +101,7 @@ public struct IconMessage: Sendable, Hashable {
         let layout = TemplateLayout(image: icon.image, caption: icon.name, subcaption: icon.price, trailingSubcaption: likesText)
         let likes = likesText.map { " " + $0.replacingOccurrences(of: "♥", with: "Liked by") + "." } ?? ""
         let summary = switch kind {
-        case .share: "Shared \(icon.name) (\(icon.price))"
+        case .share: "\(sender.mention) shared \(icon.name) (\(icon.price))"
         case .like: "\(sender.mention) liked \(icon.name)"
         case .unlike: "\(sender.mention) unliked \(icon.name)"
         }

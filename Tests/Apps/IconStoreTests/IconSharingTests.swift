@@ -50,7 +50,7 @@ struct IconSharingTests {
         #expect(items["description"] == "Halloween icon designed by Tania Raskalova.")
         #expect(items["price"] == "2.99")
         #expect(staged.session != nil)
-        #expect(staged.summaryText == "Shared Cat icon ($2.99)")
+        #expect(staged.summaryText == "\(try await alice.participantID(in: "Icon Store").mention) shared Cat icon ($2.99)", "the line says who shared it")
         #expect(staged.accessibilityLabel == "Cat icon, $2.99: Halloween icon designed by Tania Raskalova.")
         #expect(await simulator.messages.isEmpty, "the user sends it; the app only stages it")
     }

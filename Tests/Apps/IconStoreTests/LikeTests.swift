@@ -51,7 +51,7 @@ struct LikeTests {
         for viewer in [alice, bob, carol] {
             let lines = try await viewer.transcript()
             #expect(lines.map(\.kind) == [.summary, .bubble])
-            #expect(lines.first?.text == "Shared Cat icon ($2.99)")
+            #expect(lines.first?.namedText == "Alice shared Cat icon ($2.99)", "who shared it")
             #expect(lines.last?.message?.template?.caption == "Cat icon")
             #expect(lines.last?.namedText.hasSuffix("Liked by Bob.") == true, "read with names")
             #expect(lines.last?.message?.template?.trailingSubcaption?.contains("♥") == true)
@@ -111,7 +111,7 @@ struct LikeTests {
         #expect(Set(posted.compactMap { $0.message?.session }).count == 1)
         let lines = try await alice.transcript()
         #expect(lines.map(\.kind) == [.summary, .summary, .bubble])
-        #expect(lines.map(\.namedText).prefix(2) == ["Shared Cat icon ($2.99)", "Bob liked Cat icon"])
+        #expect(lines.map(\.namedText).prefix(2) == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"])
         let (bobID, carolID) = (try await bob.participantID(in: "Icon Store"), try await carol.participantID(in: "Icon Store"))
         #expect(lines.last?.message?.template?.trailingSubcaption == "♥ \(bobID.mention) and \(carolID.mention)")
     }

@@ -330,6 +330,14 @@ public actor AppInstance<App: MessagesApp>: HostedAppInstance {
         defer { gate.close() }
         let context = makeContext(gate: gate)
         var working = state
+        // What the app sent in the session of the selected message replaced it: the new head is
+        // the selected message now (its bubble is the one on screen), so the app's next change
+        // starts from what it just sent, not from the message it was opened on.
+        defer {
+            if let sent = gate.lastSent, let session = sent.session, session == lifecycle.selectedMessage?.session {
+                lifecycle.select(sent)
+            }
+        }
         do {
             try await hook(app, &working, context)
         } catch {

@@ -87,6 +87,31 @@ struct SharedListTests {
         #expect(annView.hasControl("Edit Buy milk") && !annView.hasControl("Edit Bring 6 chairs"))
     }
 
+    @Test("Bob works on an item right after adding it (the message he opened does not have it yet): he checks it off, opens it again, changes its text and takes it off, each at the first try")
+    func ownItemRightAfterAdding() async throws {
+        let simulator = ConversationSimulator(participants: ["Ann", "Bob"], apps: [Todo()])
+        let ann = simulator.participant("Ann")
+        let bob = simulator.participant("Bob")
+        try await Self.startList(ann, with: "Buy milk")
+        try await bob.tapMessage(containing: "Shared to-do list")
+        try await bob.type("Bring chairs", into: "New item")
+        try await bob.submit("Bring chairs", in: "New item")
+        let bobID = try await bob.participantID(in: "Todo")
+        try await bob.tap("Check off Bring chairs, added by \(bobID.mention)")
+        #expect(await bob.appError() == nil)
+        try await bob.tap("Open Bring chairs again, done by \(bobID.mention)")
+        #expect(await bob.appError() == nil)
+        try await bob.tap("Edit Bring chairs")
+        try await bob.type("Bring 6 chairs", into: "Item")
+        try await bob.submit("Bring 6 chairs", in: "Item")
+        #expect(await bob.appError() == nil)
+        #expect(try await Self.latestList(simulator).list.items.map(\.title) == ["Buy milk", "Bring 6 chairs"])
+        try await bob.tap("Edit Bring 6 chairs")
+        try await bob.tap("Remove Bring 6 chairs")
+        #expect(await bob.appError() == nil)
+        #expect(try await Self.latestList(simulator).list.items.map(\.title) == ["Buy milk"])
+    }
+
     @Test("Ann adds an item while Bob changes the text of his: both changes are on the list")
     func concurrentAddAndEdit() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob"], apps: [Todo()])

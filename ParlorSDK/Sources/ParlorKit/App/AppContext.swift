@@ -106,16 +106,18 @@ public final class AppContext: Sendable {
     @_spi(Hosting) public enum Effect { case stage, send, present }
 
     private let state: Mutex<(open: Bool, visible: Bool, transcript: Bool, interaction: Bool)>
-    private let sent = Mutex(false)
+    private let sent = Mutex<Message?>(nil)
 
     @_spi(Hosting) public init(visible: Bool, transcript: Bool, interaction: Bool) {
         state = Mutex((true, visible, transcript, interaction))
     }
 
     /// A message was committed through this context (`Conversation.send` returned).
-    @_spi(Hosting) public var hasSent: Bool { sent.withLock { $0 } }
+    @_spi(Hosting) public var hasSent: Bool { lastSent != nil }
+    /// The last message committed through this context, as committed.
+    @_spi(Hosting) public var lastSent: Message? { sent.withLock { $0 } }
 
-    func recordSent() { sent.withLock { $0 = true } }
+    func recordSent(_ message: Message) { sent.withLock { $0 = message } }
 
     /// Ends the call: later effects through this context are refused.
     @_spi(Hosting) public func close() { state.withLock { $0.open = false } }

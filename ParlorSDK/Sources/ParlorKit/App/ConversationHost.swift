@@ -40,7 +40,8 @@ public final class Conversation: Sendable {
     public let localParticipantIdentifier: ParticipantID
     /// The other participants, in the app's participant ids.
     public let remoteParticipantIdentifiers: [ParticipantID]
-    /// The message the user tapped to open the app, if any.
+    /// The message the user tapped to open the app, if any; once the app sends a message in its
+    /// session, that message (the session's new head, whose bubble is on screen).
     public let selectedMessage: Message?
 
     let appID: AppID
@@ -84,7 +85,7 @@ public final class Conversation: Sendable {
         try gate.check(.send)
         let prepared = try prepare(message)
         let sent = try await host.send(prepared, replacing: replacedHead(for: prepared))
-        gate.recordSent()
+        gate.recordSent(sent)
         return sent
     }
 

@@ -57,6 +57,7 @@ struct SharedListView: ViewComponent {
                     onChange: Todo.Action.setEdit, onSubmit: { _ in Todo.Action.saveEdit })
             } else {
                 Text("\(item.title): checked off. Open it again to change its text.", style: .callout)
+                Button("Open it again", action: Todo.Action.setDone(item.id, false), role: .secondary, label: "Open \(item.title) again", id: "reopen-item")
             }
             HStack(spacing: 8) {
                 if item.doneBy == nil { Button("Save", action: Todo.Action.saveEdit, role: .primary, label: "Save \(item.title)", id: "save-item") }

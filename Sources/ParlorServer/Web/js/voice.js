@@ -200,6 +200,8 @@ export function voiceView(url, voice) {
   audio.addEventListener('play', showPlaying);
   audio.addEventListener('pause', showPlaying);
   audio.addEventListener('ended', () => {
+    // Back to the start, as the slider and the time say: a replay, or an arrow key, starts there.
+    audio.currentTime = 0;
     showPlaying();
     showProgress();
   });

@@ -58,16 +58,15 @@ public final class WasmAppLink: AppLink, Sendable {
     }
 
     public func call(_ call: AppWire.Call, container: (any AppContainer)?, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
-        var environment = WasmInstance.Environment(container: container, now: Date(), log: log)
-        environment.upload = upload
-        return try await perform(call, environment: environment)
+        try await perform(call, environment: WasmInstance.Environment(container: container, now: Date(), log: log, upload: upload))
     }
 
     /// A hook's call: the module's requests over HTTP go through `context.fetch`, its images through `upload`.
     public func call(_ call: AppWire.Call, context: AppContext, upload: AppWire.ImageUpload?) async throws(MessagesError) -> AppWire.Result {
-        var environment = WasmInstance.Environment(container: context.container, now: Date(), log: log) { try await context.fetch($0) }
-        environment.upload = upload
-        return try await perform(call, environment: environment)
+        try await perform(
+            call,
+            environment: WasmInstance.Environment(
+                container: context.container, now: Date(), log: log, fetch: { try await context.fetch($0) }, upload: upload))
     }
 
     private func perform(_ call: AppWire.Call, environment: WasmInstance.Environment) async throws(MessagesError) -> AppWire.Result {

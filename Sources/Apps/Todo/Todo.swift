@@ -43,6 +43,9 @@ public struct Todo: MessagesApp {
         /// The item of the open shared list whose text is being changed, and the text typed for it.
         var editing: String?
         var editDraft = ""
+
+        /// Closes the item being changed, if any.
+        mutating func stopEditing() { (editing, editDraft) = (nil, "") }
     }
 
     /// What the controls send.
@@ -66,8 +69,9 @@ public struct Todo: MessagesApp {
         /// Marks an item of the open shared list done, or open again: what the person saw and
         /// meant, so a change someone made meanwhile is not undone.
         case setDone(String, Bool)
-        /// Opens an item of one's own for changing its text, or leaves it as it was.
+        /// Opens an item of one's own for changing its text (or removing it).
         case edit(String)
+        /// Closes it, its text as it was.
         case cancelEdit
         /// The text typed for the item being changed.
         case setEdit(String)
@@ -126,16 +130,16 @@ public struct Todo: MessagesApp {
                 throw MessagesError(.actionRefused, "That item is not on this list.")
             }
             (state.editing, state.editDraft) = (id, item.title)
-        case .cancelEdit: (state.editing, state.editDraft) = (nil, "")
+        case .cancelEdit: state.stopEditing()
         case .setEdit(let text): state.editDraft = text
         case .saveEdit:
             guard let id = state.editing else { return }
             let title = state.editDraft
             try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.rename(id, to: title, by: me) }
-            (state.editing, state.editDraft) = (nil, "")
+            state.stopEditing()
         case .remove(let id):
             try await changeList(state: &state, context: context) { list, me throws(MessagesError) in try list.remove(id, by: me) }
-            if state.editing == id { (state.editing, state.editDraft) = (nil, "") }
+            if state.editing == id { state.stopEditing() }
         }
     }
 
@@ -170,7 +174,7 @@ public struct Todo: MessagesApp {
         guard state.list != nil, message.session == state.listSession, let list = try? SharedList(message: message) else { return }
         state.list = list
         // The item being changed was taken off meanwhile: nothing is left to change.
-        if let editing = state.editing, !list.items.contains(where: { $0.id == editing }) { (state.editing, state.editDraft) = (nil, "") }
+        if let editing = state.editing, !list.items.contains(where: { $0.id == editing }) { state.stopEditing() }
     }
 
     /// Refuses a to-do message whose URL does not carry a complete, valid note, or whose bubble
@@ -208,7 +212,7 @@ public struct Todo: MessagesApp {
         state.detail = nil
         state.list = nil
         state.listSession = nil
-        (state.editing, state.editDraft) = (nil, "")
+        state.stopEditing()
         guard let message else { return }
         if SharedList.carries(message) {
             do throws(MessagesError) {

@@ -219,7 +219,8 @@ export class AppSurface {
     // The control that had the focus is gone. The button pressed, when a field took its place (an
     // item's Edit opens its text): the field, where the person is about to type. Otherwise the
     // control now where it was (Save or Cancel closing that field: the item's row).
-    const gone = focusKey && !this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    const again = focusKey ? this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`) : null;
+    const gone = focusKey && !again;
     const newField = gone && pressedButton
       ? [...this.body.querySelectorAll('[data-focus-key^="field:"]')].find((field) => !fieldsBefore.has(field.dataset.focusKey) && !field.disabled)
       : null;
@@ -229,16 +230,13 @@ export class AppSurface {
       focus(newField);
     } else if (inItsPlace && !inItsPlace.matches('input, textarea')) {
       focus(inItsPlace);
-    } else if (focusKey) {
-      const again = this.element.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
-      if (again && !again.disabled) {
-        focus(again);
-        if (selection && 'setSelectionRange' in again) {
-          try {
-            again.setSelectionRange(selection[0], selection[1]);
-          } catch {
-            // Date and number inputs have no selection.
-          }
+    } else if (again && !again.disabled) {
+      focus(again);
+      if (selection && 'setSelectionRange' in again) {
+        try {
+          again.setSelectionRange(selection[0], selection[1]);
+        } catch {
+          // Date and number inputs have no selection.
         }
       }
     }

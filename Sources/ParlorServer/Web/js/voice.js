@@ -222,14 +222,14 @@ function scrubber(audio, bars, duration, showProgress) {
   for (const [name, value] of Object.entries({ role: 'slider', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': String(seconds) })) {
     bars.setAttribute(name, value);
   }
+  // A recording that ends goes back to its start (voiceView), so its time is where it is.
   const showValue = () => {
-    const at = audio.ended ? 0 : Math.min(duration, audio.currentTime * 1000);
+    const at = Math.min(duration, audio.currentTime * 1000);
     bars.setAttribute('aria-valuenow', String(Math.round(at / 1000)));
     bars.setAttribute('aria-valuetext', `${durationLabel(at)} of ${durationLabel(duration)}`);
   };
   showValue();
   audio.addEventListener('timeupdate', showValue);
-  audio.addEventListener('ended', showValue);
 
   // Where to go, as a fraction of the recording: the length measured while recording and the
   // file's own (once the browser knows it) may differ by a moment.
@@ -288,7 +288,7 @@ function scrubber(audio, bars, duration, showProgress) {
   bars.addEventListener('pointercancel', () => { press = null; });
   bars.addEventListener('keydown', (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const now = wanted ?? (audio.ended ? 0 : (audio.currentTime * 1000) / length());
+    const now = wanted ?? (audio.currentTime * 1000) / length();
     const step = { ArrowRight: 1000, ArrowUp: 1000, ArrowLeft: -1000, ArrowDown: -1000, PageUp: 10_000, PageDown: -10_000 }[event.key];
     const to = step !== undefined ? now + step / length() : event.key === 'Home' ? 0 : event.key === 'End' ? 1 : null;
     if (to === null) return;

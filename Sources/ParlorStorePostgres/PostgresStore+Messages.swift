@@ -38,6 +38,13 @@ extension PostgresStore {
             """).first.map(Self.decodeMessage)
     }
 
+    public func sessionStarter(_ session: SessionID, in conversation: ConversationID) async throws -> UserID? {
+        try await query("""
+            SELECT sender_id FROM messages
+            WHERE conversation_id = \(conversation.description) AND session_id = \(session.description) ORDER BY seq LIMIT 1
+            """).first.flatMap { UserID(try $0.decode(String.self)) }
+    }
+
     @discardableResult
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
         try await unsynced { connection in

@@ -46,6 +46,15 @@ extension SQLiteStore {
         }
     }
 
+    public func sessionStarter(_ session: SessionID, in conversation: ConversationID) async throws -> UserID? {
+        let sender = try await read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE conversation_id = ? AND session_id = ? ORDER BY seq LIMIT 1"),
+                arguments: [conversation.description, session.description])
+        }
+        return sender.flatMap { UserID($0) }
+    }
+
     @discardableResult
     public func markRead(user: UserID, conversation: ConversationID, upTo sequence: Int64) async throws -> (previous: Int64, current: Int64) {
         try await write(synced: false) { db in

@@ -54,6 +54,52 @@ struct SendAppMessageTests {
         }
     }
 
+    @Test("A message that answers its session names whoever started the session, to everyone and in pages; a turn names nobody")
+    func answersNameTheStarter() async throws {
+        try await TestServer().run(.live) { api in
+            let port = try #require(api.port)
+            let alice = try await api.signUp("alice")
+            let bob = try await api.signUp("bob")
+            let carol = try await api.signUp("carol")
+            let group = try await api.conversation(of: alice, with: [bob, carol], title: "Friday")
+            let since = [group.id: Int64(0)]
+            let aliceSocket = try await TestSocket.session(port: port, as: alice, since: since)
+            let bobSocket = try await TestSocket.session(port: port, as: bob, since: since)
+            let carolSocket = try await TestSocket.session(port: port, as: carol, since: since)
+            let session = SessionID()
+            func hello(_ text: String, answers: Bool) -> (MessageID, JSON) {
+                let id = MessageID()
+                return (id, [
+                    "id": .string(id.description), "session": ["id": .string(session.description)],
+                    "url": .string("https://parlor.example/hello?greeting=\(text)"), "layout": ["template": ["caption": .string(text)]],
+                    "answersSession": .bool(answers),
+                ])
+            }
+            // Alice starts the session; the first message answers nothing, whatever it claims.
+            let (first, start) = hello("Hi", answers: true)
+            try await aliceSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: start, request: "s1"))
+            #expect(try await aliceSocket.reply(to: "s1").type == "ack")
+            #expect(try await carolSocket.messages(1).first?.app?.startedBy?.id == alice.id, "she started it herself")
+            // Bob answers it: everyone's copy names Alice, by name.
+            let (answer, like) = hello("Liked", answers: true)
+            try await bobSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: like, replacing: first, request: "s2"))
+            #expect(try await bobSocket.reply(to: "s2").type == "ack")
+            let received = try #require(try await carolSocket.messages(1).first)
+            #expect(received.id == answer)
+            #expect(received.sender == bob.id)
+            #expect(received.app?.startedBy?.id == alice.id && received.app?.startedBy?.name == "Alice", "\(String(describing: received.app?.startedBy))")
+            // A turn (no answer) takes the session over: nobody is named, the bubble is its sender's.
+            let (turn, move) = hello("Mine", answers: false)
+            try await carolSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: move, replacing: answer, request: "s3"))
+            #expect(try await carolSocket.reply(to: "s3").type == "ack")
+            // A page read later says the same.
+            let page = try await api.messages(in: group.id, as: bob)
+            #expect(page.map(\.id) == [first, answer, turn])
+            #expect(page.map { $0.app?.startedBy?.id } == [alice.id, alice.id, nil])
+            for socket in [aliceSocket, bobSocket, carolSocket] { await socket.disconnect() }
+        }
+    }
+
     @Test("A forged Tic-Tac-Toe move is refused by the app's validate, a stale or missing head by the session, a bad URL with a sentence; nothing is committed")
     func forgedRefused() async throws {
         try await TestServer().run(.live) { api in

@@ -36,19 +36,25 @@ def test_a_shared_icon_is_opened_on_its_detail_and_liked(browsers):
     bob.press_in_app("Like Cat icon")
     bob.wait(lambda: bob.button("Unlike Cat icon", bob.surface()) is not None, "the Like button to offer Unlike")
 
-    # The like answers in the same session: one bubble, still showing the icon in full, with who likes it.
-    for person in (alice, bob):
+    # The like answers in the same session: one bubble, still showing the icon in full, with who
+    # likes it, and still Alice's (on her side, not moved to Bob's), under the line saying Bob liked it.
+    for person, side in ((alice, "entry-mine"), (bob, "entry-theirs")):
         card = person.wait_for_card("♥ Bob")
         assert "Cat icon" in person.card_text(card) and "$2.99" in person.card_text(card), person.card_text(card)
         person.wait(lambda p=person: len(p.app_cards()) == 1, "one bubble for the icon")
-        assert person.summary_lines() == ["Alice shared Cat icon ($2.99)"], person.summary_lines()
+        assert person.summary_lines() == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"], person.summary_lines()
+        entry = card.find_element("xpath", "ancestor::li[contains(@class, 'entry')]")
+        assert side in entry.get_attribute("class").split(), (person.username, entry.get_attribute("class"))
+        above = person.js("return arguments[0].previousElementSibling?.textContent.trim()", entry)
+        assert above == "Bob liked Cat icon", above
     alice.shot("like-received")
 
     # Bob takes the like back.
     bob.press_in_app("Unlike Cat icon")
     bob.wait(lambda: bob.button("Like Cat icon", bob.surface()) is not None, "Like to come back")
     alice.wait(lambda: "♥" not in alice.card_text(alice.app_cards()[-1]), "the bubble to show no like")
-    assert alice.summary_lines() == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"], alice.summary_lines()
+    assert alice.summary_lines() == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon", "Bob unliked Cat icon"], alice.summary_lines()
+    assert "entry-mine" in alice.find(".transcript-list .entry-app")[-1].get_attribute("class").split(), "still Alice's"
 
     # Closing the detail (its close control) goes back to the list.
     bob.press_in_app("Close Cat icon")

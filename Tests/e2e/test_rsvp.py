@@ -67,7 +67,10 @@ def test_three_answers_are_counted_on_every_screen(browsers):
     bob.shot("bob-answered")
     carol.wait_for_card("1 going")
     answer(carol, "Can't go")
-    alice.wait_for_card("1 can't go")
+    # Carol's answer leaves the invitation on Alice's side, under the line saying what Carol answered.
+    entry = alice.wait_for_card("1 can't go").find_element("xpath", "ancestor::li[contains(@class, 'entry')]")
+    assert "entry-mine" in entry.get_attribute("class").split(), entry.get_attribute("class")
+    assert alice.js("return arguments[0].previousElementSibling?.textContent.trim()", entry) == "Carol can't go"
     answer(alice, "Going")
     # Everyone sees who answered, by name, as plain lines (not rows that look like fields).
     for person in (alice, bob):

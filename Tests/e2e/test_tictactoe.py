@@ -82,10 +82,16 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
     table = json.loads((Path(__file__).resolve().parents[2] / "ParlorSDK/Tests/session-collapse.json").read_text())["cases"]
     drawn = alice.driver.execute_async_script("""
         const [cases, done] = arguments;
-        import('/js/transcript.js').then(({ replacedBySession }) => done(cases.map((c) => {
-            const messages = c.messages.map(([id, session]) => ({ id, app: session ? { sessionID: session } : undefined }));
-            const replaced = replacedBySession(messages);
-            return messages.map((m) => (replaced.has(m.id) ? 'summary' : 'bubble'));
+        import('/js/transcript.js').then(({ sessionLines }) => done(cases.map((c) => {
+            // As the server sends them: an answer names its session's first sender (app.startedBy).
+            const starters = new Map();
+            for (const [, session, sender = 'alice'] of c.messages) if (session && !starters.has(session)) starters.set(session, sender);
+            const messages = c.messages.map(([id, session, sender = 'alice', answers]) => ({
+                id, sender,
+                app: session ? { sessionID: session, startedBy: answers === 'answers' ? { id: starters.get(session), name: starters.get(session) } : undefined } : undefined,
+            }));
+            const lines = sessionLines(messages);
+            return messages.map((m) => ({ summary: 'summary', answer: `answer as ${m.app?.startedBy?.name}` })[lines.get(m.id)] ?? 'bubble');
         }))).catch((error) => done(String(error)));
     """, table)
     assert drawn == [case["shown"] for case in table], drawn

@@ -87,12 +87,15 @@ public struct AppMessage {
     /// The line an older message of the session leaves in the transcript.
     public var summaryText: String?
     public var accessibilityLabel: String?
+    /// Whether it answers its session (a vote, a like) rather than taking a turn: the session's
+    /// bubble then stays in the name of whoever started it (`Message.answersSession`).
+    public var answersSession: Bool
     /// Set by Parlor on messages it gives the app; ignored in messages the app sends.
     public var sender: ParticipantID?
 
     public init(
         session: String? = nil, url: String? = nil, caption: String? = nil, subcaption: String? = nil, image: ImageSource? = nil,
-        summaryText: String? = nil, accessibilityLabel: String? = nil
+        summaryText: String? = nil, accessibilityLabel: String? = nil, answersSession: Bool = false
     ) {
         self.session = session
         self.url = url
@@ -101,6 +104,7 @@ public struct AppMessage {
         self.image = image
         self.summaryText = summaryText
         self.accessibilityLabel = accessibilityLabel
+        self.answersSession = answersSession
     }
 
     public init(json: JSON) {
@@ -112,6 +116,7 @@ public struct AppMessage {
         image = template["image"]["url"].string.map { ImageSource(url: $0) } ?? template["image"]["upload"].string.map { ImageSource.upload($0) }
         summaryText = json["summaryText"].string
         accessibilityLabel = json["accessibilityLabel"].string
+        answersSession = json["answersSession"].bool ?? false
         sender = json["senderParticipantIdentifier"].string.flatMap { ParticipantID($0) }
     }
 
@@ -126,6 +131,7 @@ public struct AppMessage {
         members.append(("layout", ["template": .object(template)]))
         if let summaryText { members.append(("summaryText", .string(summaryText))) }
         if let accessibilityLabel { members.append(("accessibilityLabel", .string(accessibilityLabel))) }
+        if answersSession { members.append(("answersSession", .bool(true))) }
         return .object(members)
     }
 }

@@ -396,7 +396,13 @@ public actor ConversationSimulator {
         }
         var lines: [TranscriptLine] = []
         for entry in Transcript.collapse(visible) {
-            lines.append(await line(for: entry, viewer: name))
+            guard case .answer(let answer, let start) = entry else {
+                lines.append(await line(for: entry, viewer: name))
+                continue
+            }
+            // An answer's line, then the session's bubble in the name of whoever started it.
+            lines.append(await line(for: .summary(answer), viewer: name))
+            lines.append(await line(for: .bubble(answer), viewer: name, drawnAs: start.sender))
         }
         return lines
     }
@@ -413,7 +419,7 @@ public actor ConversationSimulator {
         }
     }
 
-    private func line(for entry: TranscriptEntry<PostedMessage>, viewer: String) async -> TranscriptLine {
+    private func line(for entry: TranscriptEntry<PostedMessage>, viewer: String, drawnAs: String? = nil) async -> TranscriptLine {
         let posted = entry.item
         let app = posted.message?.appID.flatMap { apps[$0] }
         let hasApp = app.map { installed[viewer, default: []].contains($0.manifest.id) } ?? false
@@ -436,7 +442,7 @@ public actor ConversationSimulator {
         }
         return TranscriptLine(
             kind: entry.isBubble ? .bubble : .summary, posted: posted, text: text, namedText: namedText, appName: app?.manifest.name,
-            liveView: liveView, offersInstall: app != nil && !hasApp)
+            liveView: liveView, offersInstall: app != nil && !hasApp, drawnAs: drawnAs)
     }
 
     // MARK: Helpers

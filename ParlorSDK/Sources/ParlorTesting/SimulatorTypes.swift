@@ -22,6 +22,8 @@ public struct PostedMessage: Sendable, Hashable, TranscriptItem {
     }
 
     public var transcriptSessionID: SessionID? { message?.session?.id }
+    public var transcriptSender: String { sender }
+    public var answersSession: Bool { message?.answersSession ?? false }
 }
 
 /// One line of a participant's transcript, after session collapse and expiry.
@@ -48,7 +50,24 @@ public struct TranscriptLine: Sendable, Hashable {
     /// Whether the viewer lacks the message's app (the bubble offers to get it).
     public let offersInstall: Bool
 
-    public var sender: String { posted.sender }
+    init(
+        kind: Kind, posted: PostedMessage, text: String, namedText: String, appName: String?, liveView: ViewNode?, offersInstall: Bool,
+        drawnAs sender: String? = nil
+    ) {
+        self.kind = kind
+        self.posted = posted
+        self.text = text
+        self.namedText = namedText
+        self.appName = appName
+        self.liveView = liveView
+        self.offersInstall = offersInstall
+        self.sender = sender ?? posted.sender
+    }
+
+    /// Whose the line is, as people see it: the sender's, except the bubble of a session its newest
+    /// message answers (`Message.answersSession`), which stays in the name of whoever started the
+    /// session (the answer's own summary line, just above it, is its sender's).
+    public let sender: String
     public var message: Message? { posted.message }
     /// The template the viewer sees: the layout, or the live layout's alternate.
     public var template: TemplateLayout? { message?.template }

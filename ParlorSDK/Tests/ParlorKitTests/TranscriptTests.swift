@@ -7,10 +7,17 @@ struct TranscriptTests {
     struct Item: TranscriptItem, Equatable {
         let name: String
         let transcriptSessionID: SessionID?
+        let transcriptSender: String
+        let answersSession: Bool
     }
 
-    private func shape(_ entries: [TranscriptEntry<Item>]) -> [String] {
-        entries.map { ($0.isBubble ? "bubble " : "summary ") + $0.item.name }
+    /// An entry as the table writes it: "bubble", "summary", or "answer as <sender of the session's start>".
+    private static func shown(_ entry: TranscriptEntry<Item>) -> String {
+        switch entry {
+        case .bubble: "bubble"
+        case .summary: "summary"
+        case .answer(_, let start): "answer as \(start.transcriptSender)"
+        }
     }
 
     /// ParlorSDK/Tests/session-collapse.json: the cases the browser's transcript is held to as well.
@@ -32,18 +39,23 @@ struct TranscriptTests {
     @Test("Every case of the table both clients are held to: the newest of a session is its bubble, older ones leave summary lines in place")
     func table() throws {
         let cases = try Cases.load()
-        #expect(cases.count >= 5)
+        #expect(cases.count >= 10)
+        #expect(cases.contains { $0.shown.contains { $0.hasPrefix("answer as ") } }, "the table holds answers")
         for test in cases {
             var sessions: [String: SessionID] = [:]
-            let items = test.messages.map { pair in
-                Item(name: pair.first.flatMap { $0 } ?? "", transcriptSessionID: pair.last.flatMap { $0 }.map { name in
-                    if let id = sessions[name] { return id }
-                    let id = SessionID()
-                    sessions[name] = id
-                    return id
-                })
+            let items = test.messages.map { fields in
+                let field = { (index: Int) in fields.indices.contains(index) ? fields[index] : nil }
+                return Item(
+                    name: field(0) ?? "",
+                    transcriptSessionID: field(1).map { name in
+                        if let id = sessions[name] { return id }
+                        let id = SessionID()
+                        sessions[name] = id
+                        return id
+                    },
+                    transcriptSender: field(2) ?? "alice", answersSession: field(3) == "answers")
             }
-            #expect(Transcript.collapse(items).map { $0.isBubble ? "bubble" : "summary" } == test.shown, "\(test.name)")
+            #expect(Transcript.collapse(items).map(Self.shown) == test.shown, "\(test.name)")
             #expect(Transcript.collapse(items).map(\.item) == items, "\(test.name): in the same order")
         }
     }
@@ -53,5 +65,24 @@ struct TranscriptTests {
         let session = Session()
         let messages = [Message(session: session), Message(), Message(session: session)]
         #expect(Transcript.collapse(messages).map(\.isBubble) == [false, true, true])
+    }
+
+    @Test("A message that answers its session, by someone else, keeps the session's bubble in its starter's name")
+    func answersKeepTheStarter() {
+        let session = Session()
+        var share = Message(session: session), like = Message(session: session, answersSession: true)
+        share.senderParticipantIdentifier = ParticipantID()
+        like.senderParticipantIdentifier = ParticipantID()
+        guard case .answer(let answer, let start) = Transcript.collapse([share, like]).last else {
+            Issue.record("the like is not drawn as an answer")
+            return
+        }
+        #expect(answer == like && start == share)
+        #expect(Transcript.collapse([share, Message(session: session)]).last.map(Self.isPlainBubble) == true, "a turn is its sender's")
+    }
+
+    private static func isPlainBubble(_ entry: TranscriptEntry<Message>) -> Bool {
+        if case .bubble = entry { return true }
+        return false
     }
 }

@@ -107,7 +107,7 @@ public struct IconMessage: Sendable, Hashable {
         }
         return Message(
             session: session, url: url, layout: .template(layout), summaryText: summary,
-            accessibilityLabel: "\(icon.name), \(icon.price): \(icon.description)\(likes)")
+            accessibilityLabel: "\(icon.name), \(icon.price): \(icon.description)\(likes)", answersSession: kind != .share)
     }
 
     /// Reads a message URL and checks it against the catalog.
@@ -188,9 +188,7 @@ public struct IconMessage: Sendable, Hashable {
             }
         }
         let expected = try content.message(from: sender, in: session)
-        guard message.url == expected.url, message.layout == expected.layout,
-              message.summaryText == expected.summaryText, message.accessibilityLabel == expected.accessibilityLabel
-        else {
+        guard message.showsTheSame(as: expected) else {
             throw MessagesError(.actionRefused, "This message does not show \(content.icon.name) as the Icon Store does.")
         }
     }

@@ -43,11 +43,12 @@ extension Invitation {
             : "\(participant.mention) changed to \(answer.choiceTitle)"
     }
 
-    /// The message showing this RSVP in `session`, leaving `summary` behind once replaced.
+    /// The message showing this RSVP in `session`, leaving `summary` behind once replaced. Once
+    /// someone has answered, it answers the session: the RSVP stays in its organizer's name.
     /// - Throws: `.urlExceedsMaxSize` when the RSVP has no room for more answers.
     public func message(session: Session, summary: String) throws(MessagesError) -> Message {
         Message(
             session: session, url: try url(), layout: .template(layout),
-            summaryText: summary, accessibilityLabel: accessibilityLabel)
+            summaryText: summary, accessibilityLabel: accessibilityLabel, answersSession: !participants.isEmpty)
     }
 }

@@ -40,9 +40,7 @@ extension RSVP {
             summary = proposed.creationSummary
         }
         let expected = try? proposed.message(session: session, summary: summary)
-        guard let expected, message.layout == expected.layout, message.summaryText == expected.summaryText,
-              message.accessibilityLabel == expected.accessibilityLabel
-        else { throw refusal("The message does not show what its RSVP says.") }
+        guard let expected, message.showsTheSame(as: expected) else { throw refusal("The message does not show what its RSVP says.") }
     }
 
     private static let refusalPrefix = "RSVP refused this message. "

@@ -198,10 +198,8 @@ public struct Todo: MessagesApp {
             if !proposed.hasRoomForEveryCheckOff, current?.hasRoomForEveryCheckOff ?? true {
                 throw MessagesError(.actionRefused, "This list would leave no room to check every item off.")
             }
-            let expected = try proposed.message(session: session, summary: proposed.summary(from: current, by: sender))
-            guard message.url == expected.url, message.layout == expected.layout, message.summaryText == expected.summaryText,
-                  message.accessibilityLabel == expected.accessibilityLabel
-            else { throw MessagesError(.actionRefused, "The message does not show the list it carries.") }
+            let expected = try proposed.message(session: session, summary: proposed.summary(from: current, by: sender), answering: current != nil)
+            guard message.showsTheSame(as: expected) else { throw MessagesError(.actionRefused, "The message does not show the list it carries.") }
         } catch {
             throw error.code == .actionRefused ? error : MessagesError(.actionRefused, error.message)
         }
@@ -232,7 +230,7 @@ public struct Todo: MessagesApp {
     private func startList(state: inout State, context: AppContext) async throws {
         let me = context.conversation.localParticipantIdentifier
         let list = try SharedList(first: state.itemDraft, by: me)
-        try await context.conversation.insert(list.message(session: Session(), summary: list.summary(from: nil, by: me)))
+        try await context.conversation.insert(list.message(session: Session(), summary: list.summary(from: nil, by: me), answering: false))
         state.itemDraft = ""
         state.notice = "Your list is ready to send."
     }
@@ -255,7 +253,7 @@ public struct Todo: MessagesApp {
             (state.list, state.listSession) = (head, session)
             return
         }
-        try await context.conversation.send(updated.message(session: session, summary: updated.summary(from: head, by: me)))
+        try await context.conversation.send(updated.message(session: session, summary: updated.summary(from: head, by: me), answering: true))
         state.list = updated
         state.listSession = session
         state.notice = nil

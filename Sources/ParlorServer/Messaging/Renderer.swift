@@ -197,7 +197,7 @@ final class Renderer: Sendable {
         return Wire.AppMessage(
             appID: appID, appName: app?.manifest.name ?? appID.rawValue,
             appIconURL: await imageURL(app?.manifest.icon, app: appID), installed: installed,
-            sessionID: message.session?.id, summaryText: message.summaryText,
+            sessionID: message.session?.id, startedBy: await starter(of: message, in: conversation), summaryText: message.summaryText,
             summaryLine: message.summaryLine(appName: app?.manifest.name ?? appID.rawValue), accessibilityLabel: message.accessibilityLabel,
             shouldExpire: message.shouldExpire,
             layout: Wire.Template(
@@ -206,6 +206,15 @@ final class Renderer: Sendable {
                 subcaption: template.subcaption, trailingCaption: template.trailingCaption, trailingSubcaption: template.trailingSubcaption),
             liveView: liveView.map(links.proxied), webURL: scheme == "https" || scheme == "http" ? message.url?.absoluteString : nil, names: names,
             error: message.error.map { Wire.ErrorBody(code: $0.code, message: $0.message) })
+    }
+
+    /// Whoever started the session `message` answers; nil for a message that answers none.
+    private func starter(of message: Message, in conversation: ConversationID) async -> Wire.Starter? {
+        guard message.answersSession, let session = message.session,
+            let id = try? await caches.sessionStarter(session.id, in: conversation, store: store)
+        else { return nil }
+        let user = (try? await caches.users([id], store: store))?.first
+        return Wire.Starter(id: id, name: user?.displayName ?? "Former member")
     }
 
     /// What the user has in a compose field.

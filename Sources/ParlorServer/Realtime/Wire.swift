@@ -91,6 +91,10 @@ extension Wire {
         /// Whether the viewer has the app; when not, the bubble offers to get it.
         public var installed: Bool
         public var sessionID: SessionID?
+        /// For a message that answers its session (`Message.answersSession`): whoever sent the
+        /// session's first message. When that is someone other than the sender, the session's
+        /// bubble is drawn in their name, under this message's summary line.
+        public var startedBy: Starter?
         public var summaryText: String?
         /// The line the message leaves once a newer message of its session replaces it
         /// (`Message.summaryLine`: its `summaryText`, else "$<sender> sent <app>").
@@ -106,6 +110,12 @@ extension Wire {
         public var names: [String: String]
         /// Why it failed to send (`Message.error`): only on a staged message whose Send was refused.
         public var error: ErrorBody? = nil
+    }
+
+    /// Whoever started a session, by id and by name as people read it now.
+    public struct Starter: Codable, Sendable, Hashable {
+        public var id: UserID
+        public var name: String
     }
 
     public struct Message: Codable, Sendable {

@@ -21,6 +21,9 @@ public actor ViewerCaches {
     /// Each person's language as their newest connection said it (`hello`'s `language`): what
     /// their apps draw in. Kept in memory on the node they connect to; each connection says it again.
     private var languages: LRUCache<UserID, String>
+    /// Who started each session (`MessageStore.sessionStarter`), by conversation and session: it
+    /// never changes once the session has a message.
+    private var starters: LRUCache<String, UserID>
 
     public init(capacity: Int = 10_000) {
         languages = LRUCache(capacity: capacity)
@@ -29,10 +32,12 @@ public actor ViewerCaches {
         drawers = LRUCache(capacity: capacity)
         names = LRUCache(capacity: capacity)
         liveViews = LRUCache(capacity: capacity)
+        starters = LRUCache(capacity: capacity)
     }
 
-    /// How many entries each cache holds now (conversations, users, drawers, names, live views).
-    public var counts: [Int] { [conversations.count, users.count, drawers.count, names.count, liveViews.count] }
+    /// How many entries each cache holds now (conversations, users, drawers, names, live views,
+    /// session starters).
+    public var counts: [Int] { [conversations.count, users.count, drawers.count, names.count, liveViews.count, starters.count] }
 
     public func conversation(_ id: ConversationID, store: any ConversationStore) async throws -> ConversationRecord? {
         if let cached = conversations[id] { return cached }
@@ -80,6 +85,15 @@ public actor ViewerCaches {
         }
         names[key] = map
         return map
+    }
+
+    /// Who sent the first message of `session`.
+    func sessionStarter(_ session: SessionID, in conversation: ConversationID, store: any MessageStore) async throws -> UserID? {
+        let key = "\(conversation)\u{0}\(session)"
+        if let cached = starters[key] { return cached }
+        let starter = try await store.sessionStarter(session, in: conversation)
+        if let starter { starters[key] = starter }
+        return starter
     }
 
     /// The person's language (`ViewEnvironment.language`): the one their newest connection said.

@@ -256,6 +256,8 @@ public struct StoredMessage: Sendable, Hashable, Codable, TranscriptItem {
     }
 
     public var transcriptSessionID: SessionID? { content.appMessage?.session?.id }
+    public var transcriptSender: UserID { sender }
+    public var answersSession: Bool { content.appMessage?.answersSession ?? false }
 }
 
 /// A message to append.

@@ -21,6 +21,10 @@ public protocol MessageStore: Sendable {
     func message(id: MessageID, in conversation: ConversationID) async throws -> StoredMessage?
     /// The newest message of a session.
     func sessionHead(_ session: SessionID, in conversation: ConversationID) async throws -> StoredMessage?
+    /// Who sent a session's first message: the name a message answering the session
+    /// (`Message.answersSession`) keeps the session's bubble in. Never changes once the session has
+    /// a message.
+    func sessionStarter(_ session: SessionID, in conversation: ConversationID) async throws -> UserID?
 }
 
 extension MessageStore {

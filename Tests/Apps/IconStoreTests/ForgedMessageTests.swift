@@ -152,5 +152,15 @@ struct ForgedMessageTests {
         var shareOverShare = try IconMessage(icon: owl, kind: .share).message(from: bob, in: session)
         shareOverShare.senderParticipantIdentifier = bob
         #expect(throws: MessagesError.self) { try app.validate(shareOverShare, replacing: share) }
+
+        // Whether a message answers its session decides whose name the bubble is drawn in: a like
+        // claiming to take the session over (drawn as Bob's own icon), or a share claiming to
+        // answer one, is not what the Icon Store sends.
+        var likeTakingOver = bobLikes
+        likeTakingOver.answersSession = false
+        #expect(throws: MessagesError.self, "a like drawn as the liker's own share") { try app.validate(likeTakingOver, replacing: share) }
+        var shareAnswering = share
+        shareAnswering.answersSession = true
+        #expect(throws: MessagesError.self) { try app.validate(shareAnswering, replacing: nil) }
     }
 }

@@ -42,7 +42,7 @@ struct LikeTests {
         #expect(like.accessibilityLabel?.hasSuffix("Liked by \(bobID.mention).") == true)
     }
 
-    @Test("After the like the transcript keeps one bubble showing the icon, and Alice's share line")
+    @Test("After the like the transcript keeps one bubble showing the icon, still in Alice's name, under the line saying Bob liked it")
     func transcriptCollapses() async throws {
         try await aliceSendsCat()
         try await bob.tapMessage(containing: "Cat icon")
@@ -50,8 +50,10 @@ struct LikeTests {
 
         for viewer in [alice, bob, carol] {
             let lines = try await viewer.transcript()
-            #expect(lines.map(\.kind) == [.summary, .bubble])
-            #expect(lines.first?.namedText == "Alice shared Cat icon ($2.99)", "who shared it")
+            #expect(lines.map(\.kind) == [.summary, .summary, .bubble])
+            #expect(lines.map(\.namedText).prefix(2) == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"], "who shared it, who liked it")
+            #expect(lines.last?.sender == "Alice", "a like does not move the icon to the liker's side")
+            #expect(lines.last?.posted.sender == "Bob", "the bubble is Bob's like, which shows who likes it")
             #expect(lines.last?.message?.template?.caption == "Cat icon")
             #expect(lines.last?.namedText.hasSuffix("Liked by Bob.") == true, "read with names")
             #expect(lines.last?.message?.template?.trailingSubcaption?.contains("♥") == true)
@@ -110,8 +112,9 @@ struct LikeTests {
         #expect(posted.map(\.sender) == ["Alice", "Bob", "Carol"])
         #expect(Set(posted.compactMap { $0.message?.session }).count == 1)
         let lines = try await alice.transcript()
-        #expect(lines.map(\.kind) == [.summary, .summary, .bubble])
-        #expect(lines.map(\.namedText).prefix(2) == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon"])
+        #expect(lines.map(\.kind) == [.summary, .summary, .summary, .bubble])
+        #expect(lines.map(\.namedText).prefix(3) == ["Alice shared Cat icon ($2.99)", "Bob liked Cat icon", "Carol liked Cat icon"])
+        #expect(lines.last?.sender == "Alice")
         let (bobID, carolID) = (try await bob.participantID(in: "Icon Store"), try await carol.participantID(in: "Icon Store"))
         #expect(lines.last?.message?.template?.trailingSubcaption == "♥ \(bobID.mention) and \(carolID.mention)")
     }

@@ -109,7 +109,7 @@ struct AnswerTests {
         #expect(await ann.view().answered("yes") == [try await bob.rsvpID().mention])
     }
 
-    @Test("Collapsed answers leave readable lines: who asked, who answered what, who changed their answer")
+    @Test("Answers leave readable lines: who asked, who answered what, who changed their answer; the RSVP stays in its organizer's name")
     func summaryLines() async throws {
         let simulator = ConversationSimulator(participants: ["Ann", "Bob", "Carol"], apps: [RSVP()])
         let ann = simulator.participant("Ann")
@@ -126,8 +126,10 @@ struct AnswerTests {
             "\(annID.mention) asked: Movie night",
             "\(bobID.mention) is going",
             "\(bobID.mention) changed to Can't go",
+            "\(carolID.mention) is going",
         ])
         #expect(try await simulator.latestRSVP().message.summaryText == "\(carolID.mention) is going")
+        #expect(transcript.last?.kind == .bubble && transcript.last?.sender == "Ann", "Carol's answer leaves the RSVP on Ann's side")
     }
 
     @Test("100 participants answer one RSVP: all are counted and listed, and the URL stays within 5,000 characters")

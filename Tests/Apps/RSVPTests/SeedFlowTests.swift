@@ -52,14 +52,15 @@ struct SeedFlowTests {
         #expect(final["yesCount"] == "3")
         #expect(final["noCount"] == "1")
 
-        // The session is one bubble with the latest counts; older messages left their summary lines.
+        // The session is one bubble with the latest counts, still Ann's; each answer left its summary line.
         let transcript = try await ann.transcript()
         let bubbles = transcript.filter { $0.kind == .bubble }
         #expect(bubbles.count == 1)
+        #expect(bubbles.first?.sender == "Ann")
         #expect(bubbles.first?.template?.caption == title)
         #expect(bubbles.first?.template?.subcaption == "3 going · 1 can't go")
         #expect(bubbles.first?.template?.trailingSubcaption == nil)
-        #expect(transcript.filter { $0.kind == .summary }.count == 4)
+        #expect(transcript.filter { $0.kind == .summary }.count == 5)
     }
 
     @Test("Create stays disabled while the title is empty or blank; Return in the field creates the RSVP")

@@ -48,8 +48,10 @@ struct SharedListTests {
         #expect(message.template?.subcaption == "1 of 2 done")
         let bubbles = try await ann.transcript().filter { $0.kind == .bubble && SharedList.carries($0.message) }
         #expect(bubbles.count == 1, "one bubble, kept current; earlier versions leave their lines")
+        #expect(bubbles.first?.sender == "Ann" && bubbles.first?.posted.sender == "Bob", "Bob's changes leave the list in Ann's name")
         let lines = try await ann.transcript().map(\.text)
         #expect(lines.contains { $0.contains("added “Bring chairs”") })
+        #expect(lines.last { $0.contains("checked off") } != nil, "his last change leaves its line too")
     }
 
     @Test("Bob changes the text of his own item with Return and takes another off; Ann's items offer him no Edit; each change is a line for everyone")
@@ -164,10 +166,10 @@ struct SharedListTests {
         let session = Session()
         var start = try SharedList(first: "Buy milk", by: ann)
         try start.add("Bring chairs", by: ann)
-        let head = try Self.sent(start.message(session: session, summary: "\(ann.mention) added “Bring chairs”"), by: ann)
+        let head = try Self.sent(start.message(session: session, summary: "\(ann.mention) added “Bring chairs”", answering: false), by: ann)
         var checked = start
         try checked.setDone(start.items[0].id, true, by: bob)
-        let honest = try Self.sent(checked.message(session: session, summary: checked.summary(from: start, by: bob)), by: bob)
+        let honest = try Self.sent(checked.message(session: session, summary: checked.summary(from: start, by: bob), answering: true), by: bob)
         try Todo().validate(honest, replacing: head)
 
         // Each forged list comes with the line the change would leave, so only the rule refuses it.
@@ -193,7 +195,7 @@ struct SharedListTests {
             (retitled, "\(bob.mention) changed “Bring chairs” to “Sell chairs”", "Only whoever added"),
             (removed, "\(bob.mention) took “Bring chairs” off the list", "whoever added it only"),
         ] {
-            let message = try Self.sent(forged.message(session: session, summary: summary), by: bob)
+            let message = try Self.sent(forged.message(session: session, summary: summary, answering: true), by: bob)
             #expect { try Todo().validate(message, replacing: head) } throws: { error in
                 (error as? MessagesError)?.code == .actionRefused && (error as? MessagesError)?.message.contains(reason) == true
             }
@@ -201,7 +203,7 @@ struct SharedListTests {
         // The same changes by Ann, who added the item, pass.
         for (changed, summary) in [(retitled, "changed “Bring chairs” to “Sell chairs”"), (removed, "took “Bring chairs” off the list")] {
             #expect(try changed.summary(from: start, by: ann) == "\(ann.mention) \(summary)")
-            try Todo().validate(Self.sent(changed.message(session: session, summary: changed.summary(from: start, by: ann)), by: ann), replacing: head)
+            try Todo().validate(Self.sent(changed.message(session: session, summary: changed.summary(from: start, by: ann), answering: true), by: ann), replacing: head)
         }
         // Bob may not rename or remove Ann's item in his own list either, nor the last item.
         var mine = start
@@ -214,10 +216,10 @@ struct SharedListTests {
         var doneRetitled = start
         try doneRetitled.rename(start.items[0].id, to: "Buy cream", by: ann)
         try doneRetitled.setDone(start.items[0].id, true, by: bob)
-        let afterCheckOff = try Self.sent(checked.message(session: session, summary: "x"), by: bob)
+        let afterCheckOff = try Self.sent(checked.message(session: session, summary: "x", answering: true), by: bob)
         #expect {
             try Todo().validate(
-                Self.sent(doneRetitled.message(session: session, summary: "\(ann.mention) changed “Buy milk” to “Buy cream”"), by: ann),
+                Self.sent(doneRetitled.message(session: session, summary: "\(ann.mention) changed “Buy milk” to “Buy cream”", answering: true), by: ann),
                 replacing: afterCheckOff)
         } throws: { ($0 as? MessagesError)?.message.contains("keeps its text") == true }
         // The same items in another order, or one retitled: carried in a URL written by hand.
@@ -271,7 +273,7 @@ struct SharedListTests {
         }
         #expect(refused?.code == .actionRefused && list.items.count < SharedList.maxItems, "long Cyrillic titles fill it early")
         for item in list.items { try list.setDone(item.id, true, by: ParticipantID()) }
-        #expect(throws: Never.self) { _ = try list.message(session: Session(), summary: "x") }
+        #expect(throws: Never.self) { _ = try list.message(session: Session(), summary: "x", answering: false) }
     }
 
     @Test("A message that makes an item's text so long that not every item could be checked off any more is refused, as Edit refuses it")
@@ -280,7 +282,7 @@ struct SharedListTests {
         let long = String(repeating: "Добавить ", count: 11).trimmingCharacters(in: .whitespaces)
         var list = try SharedList(first: "a", by: ann)
         while (try? list.add(long, by: ann)) != nil {}
-        let head = try Self.sent(list.message(session: session, summary: "x"), by: ann)
+        let head = try Self.sent(list.message(session: session, summary: "x", answering: false), by: ann)
         var refusedByEdit = false
         var refusedByValidate = false
         // The first item's text made longer by hand, a letter at a time, while the list still fits.
@@ -294,7 +296,7 @@ struct SharedListTests {
             var carrier = head
             carrier.url = url
             guard let forged = try? SharedList(message: carrier), !forged.hasRoomForEveryCheckOff else { continue }
-            let message = try Self.sent(forged.message(session: session, summary: forged.summary(from: list, by: ann)), by: ann)
+            let message = try Self.sent(forged.message(session: session, summary: forged.summary(from: list, by: ann), answering: true), by: ann)
             #expect { try Todo().validate(message, replacing: head) } throws: { ($0 as? MessagesError)?.message.contains("no room") == true }
             refusedByValidate = true
             break

@@ -34,6 +34,12 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
     public var accessibilityLabel: String?
     /// Deleted shortly after the recipient reads it, unless the recipient keeps it.
     public var shouldExpire: Bool
+    /// Whether the message answers its session rather than taking a turn in it: a like, a vote, an
+    /// item added to a list someone shared. The session's bubble then stays in the name of whoever
+    /// started the session, and this message leaves its summary line where it was sent ("Bob
+    /// liked Cat icon"). False, the default, is Messages' own rule, right for a game's moves: the
+    /// bubble becomes the newest sender's.
+    public var answersSession: Bool
     /// Set by the host: who sent it, in the viewing app's participant ids.
     public var senderParticipantIdentifier: ParticipantID?
     /// Set by the host: true until the message is sent.
@@ -54,9 +60,11 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
     ///   - summaryText: the line left when a later message of the session replaces it.
     ///   - accessibilityLabel: what screen readers read for the bubble.
     ///   - shouldExpire: whether it is deleted shortly after it is read.
+    ///   - answersSession: whether it answers its session (a like, a vote), so that the session's
+    ///     bubble stays in the name of whoever started it.
     public init(
         id: MessageID = MessageID(), session: Session? = nil, url: URL? = nil, layout: MessageLayout? = nil,
-        summaryText: String? = nil, accessibilityLabel: String? = nil, shouldExpire: Bool = false
+        summaryText: String? = nil, accessibilityLabel: String? = nil, shouldExpire: Bool = false, answersSession: Bool = false
     ) {
         self.id = id
         self.session = session
@@ -65,6 +73,7 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         self.summaryText = summaryText
         self.accessibilityLabel = accessibilityLabel
         self.shouldExpire = shouldExpire
+        self.answersSession = answersSession
         self.senderParticipantIdentifier = nil
         self.isPending = true
         self.appID = nil
@@ -85,6 +94,7 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
         summaryText = try container.decodeIfPresent(String.self, forKey: .summaryText)
         accessibilityLabel = try container.decodeIfPresent(String.self, forKey: .accessibilityLabel)
         shouldExpire = try container.decodeIfPresent(Bool.self, forKey: .shouldExpire) ?? false
+        answersSession = try container.decodeIfPresent(Bool.self, forKey: .answersSession) ?? false
         senderParticipantIdentifier = try container.decodeIfPresent(ParticipantID.self, forKey: .senderParticipantIdentifier)
         isPending = try container.decodeIfPresent(Bool.self, forKey: .isPending) ?? true
         appID = try container.decodeIfPresent(AppID.self, forKey: .appID)
@@ -99,6 +109,16 @@ public struct Message: Sendable, Hashable, Codable, Identifiable {
     public func summaryLine(appName: String) -> String {
         if let summaryText, !summaryText.isEmpty { return summaryText }
         return "\(senderParticipantIdentifier?.mention ?? "Someone") sent \(appName)"
+    }
+
+    /// Whether the message shows what `expected` shows: the same URL, layout, summary text,
+    /// accessibility label, and the same answer to its session (`answersSession`). An app's
+    /// `validate` compares a message with the one it would have written itself for the same data,
+    /// so that nothing in a bubble says other than what its URL carries.
+    /// - Parameter expected: the message the app would send.
+    public func showsTheSame(as expected: Message) -> Bool {
+        url == expected.url && layout == expected.layout && summaryText == expected.summaryText
+            && accessibilityLabel == expected.accessibilityLabel && answersSession == expected.answersSession
     }
 
     /// The template layout, whether the layout is a template or live.

@@ -122,14 +122,16 @@ struct SharedList: Equatable, Sendable, Codable {
     }
 
     /// The message carrying this list in `session`; `summary` says what changed ("added …").
-    func message(session: Session, summary: String) throws(MessagesError) -> Message {
+    /// A change to a list already shared (`answering`) keeps the list in the name of whoever
+    /// shared it.
+    func message(session: Session, summary: String, answering: Bool) throws(MessagesError) -> Message {
         let url = try self.url()
         let progress = "\(doneCount) of \(items.count) done"
         return Message(
             session: session, url: url,
             layout: .template(TemplateLayout(image: Self.image, caption: "Shared to-dos", subcaption: progress)),
             summaryText: summary,
-            accessibilityLabel: "Shared to-do list, \(items.count) item\(items.count == 1 ? "" : "s"), \(progress).")
+            accessibilityLabel: "Shared to-do list, \(items.count) item\(items.count == 1 ? "" : "s"), \(progress).", answersSession: answering)
     }
 
     /// The URL carrying the items.

@@ -45,13 +45,23 @@ function signatureOf(message) {
   return sig;
 }
 
-/** Session collapse, as in Messages: the ids of the messages (given oldest first) that a newer
- * message of their session replaces, each leaving only its summary line where it was. The
- * simulator's `Transcript.collapse` does the same; both are held to ParlorSDK/Tests/session-collapse.json. */
-export function replacedBySession(messages) {
+/** Session collapse, as in Messages: how the messages (given oldest first) of sessions are drawn,
+ * by id. 'summary': a newer message of its session replaces it, leaving only its summary line
+ * where it was. 'answer': the session's newest message answers it (a like, a vote: the server
+ * names whoever started the session, `app.startedBy`) and someone else started it, so its summary
+ * line stays and, under it, the session's bubble is drawn in that person's name. A message not
+ * in the map is a bubble of its sender's. The simulator's `Transcript.collapse` does the same;
+ * both are held to ParlorSDK/Tests/session-collapse.json. */
+export function sessionLines(messages) {
   const newest = new Map();
   for (const m of messages) if (m.app?.sessionID) newest.set(m.app.sessionID, m.id);
-  return new Set(messages.filter((m) => m.app?.sessionID && newest.get(m.app.sessionID) !== m.id).map((m) => m.id));
+  const lines = new Map();
+  for (const m of messages) {
+    if (!m.app?.sessionID) continue;
+    if (newest.get(m.app.sessionID) !== m.id) lines.set(m.id, 'summary');
+    else if (m.app.startedBy && m.app.startedBy.id !== m.sender) lines.set(m.id, 'answer');
+  }
+  return lines;
 }
 
 export class TranscriptView {
@@ -390,7 +400,7 @@ export class TranscriptView {
     const me = state.me?.id;
     const isGroup = Boolean(conversation?.isGroup);
     const messages = t.sorted();
-    const replaced = replacedBySession(messages);
+    const lines = sessionLines(messages);
     const replyCounts = new Map();
     for (const m of messages) if (m.replyTo) replyCounts.set(m.replyTo.id, (replyCounts.get(m.replyTo.id) ?? 0) + 1);
     // Stickers placed on a message this tab holds are drawn on it, not as messages of their own;
@@ -429,15 +439,24 @@ export class TranscriptView {
         });
         continue;
       }
-      const collapsed = replaced.has(m.id);
-      const mine = m.sender === me;
+      const line = lines.get(m.id);
+      // An answer (a like, a vote) is drawn in the name of whoever started its session.
+      const drawnAs = line === 'answer' ? m.app.startedBy : null;
+      const owner = drawnAs?.id ?? m.sender;
+      const mine = owner === me;
       const prevSender = previous && !previous.summary ? previous.sender : null;
-      add({ id: m.id, sentAt: m.sentAt, sender: m.sender, summary: collapsed });
-      if (collapsed) {
-        entries.push({ key: `m:${m.id}`, sig: `S${signatureOf(m)}`, build: () => h('li', { class: 'entry entry-summary' }, summaryLine(m)) });
-        continue;
+      add({ id: m.id, sentAt: m.sentAt, sender: m.sender, summary: Boolean(line) });
+      if (line) {
+        // Its summary line where it was sent; an answer's is followed by the session's bubble.
+        entries.push({
+          key: `${line === 'answer' ? 'a' : 'm'}:${m.id}`, mine: m.sender === me, sig: `S${signatureOf(m)}`,
+          build: () => h('li', { class: 'entry entry-summary' }, summaryLine(m)),
+        });
+        if (line === 'summary') continue;
+        previous.summary = false;
+        previous.sender = owner;
       }
-      const showSender = isGroup && !mine && prevSender !== m.sender;
+      const showSender = isGroup && !mine && (drawnAs || prevSender !== m.sender);
       const offered = this.offerFor === m.id;
       const picking = this.pickerFor === m.id;
       const replies = replyCounts.get(m.id) ?? 0;
@@ -454,12 +473,12 @@ export class TranscriptView {
           + `${placed.map((p) => p.id).join(',')}`
           + `${thread ? `T${thread.replies ? thread.replies.map(signatureOf).join('') : '…'}` : ''}`
           + `${history ? `H${history.versions?.length ?? '…'}` : ''}${signatureOf(m)}`,
-        build: () => this.messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed }),
+        build: () => this.messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed, drawnAs }),
       });
     }
     // Under the person's own newest message, when it is the conversation's newest: Delivered or Read.
     const last = messages[messages.length - 1];
-    if (last && last.sender === me && last.kind !== 'unsent' && last.kind !== 'event') {
+    if (last && last.sender === me && last.kind !== 'unsent' && last.kind !== 'event' && lines.get(last.id) !== 'answer') {
       const status = receiptText(last, conversation, state.reads.get(conversation?.id), me);
       entries.push({ key: `receipt:${last.id}`, sig: status, build: () => h('li', { class: 'entry entry-mine entry-receipt' }, h('p', { class: 'receipt-line', text: status })) });
     }
@@ -471,19 +490,23 @@ export class TranscriptView {
     return entries;
   }
 
-  messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed }) {
+  messageEntry(m, { mine, showSender, offered, picking, nameOf, replies, thread, history, conversation, placed, drawnAs }) {
     const li = h('li', {
       class: ['entry', mine ? 'entry-mine' : 'entry-theirs', m.app && 'entry-app', m.sticker && 'entry-sticker', m.placement && 'entry-placed'],
       dataset: { messageId: m.id, sequence: m.sequence },
       title: timeLabel(m.sentAt),
     });
     if (this.selected === m.id) li.classList.add('is-selected');
+    // The bubble's owner: its sender, or for an answer whoever started the session.
+    const ownerID = drawnAs?.id ?? m.sender;
+    const ownerName = drawnAs?.name ?? m.senderName;
     if (showSender) {
-      const member = conversation?.members.find((person) => person.id === m.sender);
-      li.append(h('p', { class: 'entry-sender' }, avatarView(m.senderName, m.sender, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: m.senderName })));
+      const member = conversation?.members.find((person) => person.id === ownerID);
+      li.append(h('p', { class: 'entry-sender' }, avatarView(ownerName, ownerID, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: ownerName })));
     }
-    const who = mine ? 'You' : m.senderName;
-    li.append(h('span', { class: 'visually-hidden', text: `${who}, ${timeLabel(m.sentAt)}:` }));
+    const who = mine ? 'You' : ownerName;
+    const updatedBy = drawnAs ? `, updated by ${m.sender === state.me?.id ? 'you' : m.senderName}` : '';
+    li.append(h('span', { class: 'visually-hidden', text: `${who}${updatedBy}, ${timeLabel(m.sentAt)}:` }));
     if (m.kind === 'unsent') {
       li.classList.add('entry-unsent');
       li.append(h('p', { class: 'unsent-line', text: `${mine ? 'You' : m.senderName} unsent a message` }));

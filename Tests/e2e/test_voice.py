@@ -79,6 +79,10 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     alice.wait(lambda: alice.visible(".composer-recording"), "the recording bar")
     alice.wait(lambda: alice.find(".recording-time")[0].text == "0:02", "two seconds recorded", timeout=10)
     assert alice.js("return document.querySelector('.composer-voice').getAttribute('aria-pressed')") == "true"
+    # One control sends the recording (the red one, showing Send's arrow), not a second Send beside it.
+    sends = alice.js("return [...document.querySelectorAll('.composer button')].filter((b) => b.offsetParent && /^Send/.test(b.getAttribute('aria-label') ?? b.textContent)).map((b) => b.getAttribute('aria-label'))")
+    assert sends == ["Send the voice message"], sends
+    assert alice.js("return document.querySelector('.composer-voice .icon').classList.contains('icon-send')")
     alice.shot("recording")
     alice.press("Send the voice message")
     alice.wait(lambda: not alice.visible(".composer-recording"), "the recording bar gone")

@@ -118,7 +118,7 @@ export class Composer {
         // A long press on a phone would otherwise open the browser's menu for the button.
         contextmenu: (event) => { if (this.hold) event.preventDefault(); },
       },
-    }, h('span', { class: 'icon icon-mic', attrs: { 'aria-hidden': 'true' } }));
+    }, this.voiceIcon = h('span', { class: 'icon icon-mic', attrs: { 'aria-hidden': 'true' } }));
     this.recordingTime = h('span', { class: 'recording-time', text: '0:00' });
     this.recordingLevel = h('span', { class: 'recording-level', attrs: { 'aria-hidden': 'true' } });
     this.recordingBox = h('div', { class: 'composer-recording', hidden: true, attrs: { role: 'group', 'aria-label': 'Recording a voice message' } },
@@ -350,6 +350,9 @@ export class Composer {
     this.voiceButton.setAttribute('aria-pressed', on ? 'true' : 'false');
     this.voiceButton.setAttribute('aria-label', on ? 'Send the voice message' : 'Record a voice message');
     this.voiceButton.classList.toggle('is-recording', on);
+    // Recording, it sends: it shows Send's arrow.
+    this.voiceIcon.classList.toggle('icon-mic', !on);
+    this.voiceIcon.classList.toggle('icon-send', on);
     this.element.classList.toggle('is-recording', on);
     this.refresh();
     // The focus stays where the person works: on the button, or in the field after it.

@@ -1,4 +1,5 @@
 import Foundation
+import ParlorHost
 import ParlorInput
 import ParlorKit
 import ParlorServer
@@ -54,9 +55,21 @@ struct SendAppMessageTests {
         }
     }
 
-    @Test("A message that answers its session names whoever started the session, to everyone and in pages; a turn names nobody")
+    /// An app whose manifest asks to answer sessions and that checks nothing itself.
+    struct Answerer: MessagesApp {
+        static let id: AppID = "org.parlor.test.answerer"
+        var manifest: AppManifest {
+            AppManifest(id: Self.id, name: "Answerer", icon: .svg(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"/>"#), answersSessions: true)
+        }
+        struct State: Codable, Sendable {}
+        var initialState: State { State() }
+        func body(state: State, environment: ViewEnvironment) -> ViewNode { Text("Answerer") }
+        func handle(_ action: String, state: inout State, context: AppContext) async throws {}
+    }
+
+    @Test("A message that answers its session names whoever started the session, to everyone and in pages; a turn names nobody; an app that did not ask may not answer")
     func answersNameTheStarter() async throws {
-        try await TestServer().run(.live) { api in
+        try await TestServer(directory: TestServer.builtIn(adding: [AnyMessagesApp(Answerer())])).run(.live) { api in
             let port = try #require(api.port)
             let alice = try await api.signUp("alice")
             let bob = try await api.signUp("bob")
@@ -75,14 +88,18 @@ struct SendAppMessageTests {
                     "answersSession": .bool(answers),
                 ])
             }
-            // Alice starts the session; the first message answers nothing, whatever it claims.
+            // Hello's manifest does not ask to answer sessions: its answer is refused, with why.
+            try await aliceSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: hello("Hi", answers: true).1, request: "s0"))
+            let refused = try await aliceSocket.reply(to: "s0")
+            #expect(refused.error?.code == "actionRefused" && refused.error?.message.contains("(answersSessions)") == true, "\(String(describing: refused.error))")
+            // Alice starts the session: the one who sent its first message, whatever that claims.
             let (first, start) = hello("Hi", answers: true)
-            try await aliceSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: start, request: "s1"))
+            try await aliceSocket.send("sendAppMessage", Self.frame(group.id, app: Answerer.id.rawValue, message: start, request: "s1"))
             #expect(try await aliceSocket.reply(to: "s1").type == "ack")
             #expect(try await carolSocket.messages(1).first?.app?.startedBy?.id == alice.id, "she started it herself")
             // Bob answers it: everyone's copy names Alice, by name.
             let (answer, like) = hello("Liked", answers: true)
-            try await bobSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: like, replacing: first, request: "s2"))
+            try await bobSocket.send("sendAppMessage", Self.frame(group.id, app: Answerer.id.rawValue, message: like, replacing: first, request: "s2"))
             #expect(try await bobSocket.reply(to: "s2").type == "ack")
             let received = try #require(try await carolSocket.messages(1).first)
             #expect(received.id == answer)
@@ -90,7 +107,7 @@ struct SendAppMessageTests {
             #expect(received.app?.startedBy?.id == alice.id && received.app?.startedBy?.name == "Alice", "\(String(describing: received.app?.startedBy))")
             // A turn (no answer) takes the session over: nobody is named, the bubble is its sender's.
             let (turn, move) = hello("Mine", answers: false)
-            try await carolSocket.send("sendAppMessage", Self.frame(group.id, app: "org.parlor.hello", message: move, replacing: answer, request: "s3"))
+            try await carolSocket.send("sendAppMessage", Self.frame(group.id, app: Answerer.id.rawValue, message: move, replacing: answer, request: "s3"))
             #expect(try await carolSocket.reply(to: "s3").type == "ack")
             // A page read later says the same.
             let page = try await api.messages(in: group.id, as: bob)

@@ -57,6 +57,27 @@ struct SessionTests {
         }
     }
 
+    @Test("A session's starter is whoever sent its first message, however many answered since; the same session id in another conversation has its own", arguments: StoreBackend.all)
+    func sessionStarter(backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let alice = try await store.makeUser("alice")
+            let bob = try await store.makeUser("bob")
+            let carol = try await store.makeUser("carol")
+            let conversation = try await store.makeConversation(alice, bob, carol)
+            let other = try await store.makeConversation(bob, carol, title: "Other")
+            let rsvp = Session()
+            let start = try await store.sendApp("Party?", in: rsvp, replacing: nil, from: alice, in: conversation)
+            let going = try await store.sendApp("Bob is going", in: rsvp, replacing: start, from: bob, in: conversation)
+            _ = try await store.sendApp("Carol can't go", in: rsvp, replacing: going, from: carol, in: conversation)
+            // Bob reuses the id elsewhere, first: a session id names a session in one conversation only.
+            _ = try await store.sendApp("Bob's own", in: rsvp, replacing: nil, from: bob, in: other)
+
+            #expect(try await store.sessionStarter(rsvp.id, in: conversation.id) == alice.id)
+            #expect(try await store.sessionStarter(rsvp.id, in: other.id) == bob.id)
+            #expect(try await store.sessionStarter(Session().id, in: conversation.id) == nil)
+        }
+    }
+
     @Test("validate receives the message and exactly the head it replaces", arguments: StoreBackend.all)
     func validateSeesTheHead(backend: StoreBackend) async throws {
         try await backend.withStore { store in

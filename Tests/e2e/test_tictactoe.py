@@ -85,11 +85,11 @@ def test_a_game_is_played_to_a_win_from_the_bubble(browsers):
         import('/js/transcript.js').then(({ sessionLines }) => done(cases.map((c) => {
             // As the server sends them: an answer names its session's first sender (app.startedBy).
             const starters = new Map();
-            for (const [, session, sender = 'alice'] of c.messages) if (session && !starters.has(session)) starters.set(session, sender);
-            const messages = c.messages.map(([id, session, sender = 'alice', answers]) => ({
-                id, sender,
-                app: session ? { sessionID: session, startedBy: answers === 'answers' ? { id: starters.get(session), name: starters.get(session) } : undefined } : undefined,
-            }));
+            for (const [, session, sender = 'alice', , named] of c.messages) if (session && !starters.has(session)) starters.set(session, named ?? sender);
+            const messages = c.messages.map(([id, session, sender = 'alice', answers, named]) => {
+                const starter = named ?? starters.get(session);
+                return { id, sender, app: session ? { sessionID: session, startedBy: answers === 'answers' ? { id: starter, name: starter } : undefined } : undefined };
+            });
             const lines = sessionLines(messages);
             return messages.map((m) => ({ summary: 'summary', answer: `answer as ${m.app?.startedBy?.name}` })[lines.get(m.id)] ?? 'bubble');
         }))).catch((error) => done(String(error)));

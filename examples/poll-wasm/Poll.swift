@@ -105,7 +105,7 @@ struct Poll: MessagesApp {
         let question = ballot.fixed["text"].string ?? ""
         return AppMessage(
             session: session, url: ballot.url(base: Self.base), caption: question, subcaption: counts.joined(separator: " · "),
-            summaryText: "Voted on “\(question)”", answersSession: !ballot.entries.isEmpty)
+            summaryText: "Voted on “\(question)”")
     }
 }
 

@@ -132,7 +132,8 @@ public enum MessageRules {
         try app.validate(message, replacing: head)
     }
 
-    /// What only an app whose manifest asks for it may send: live layouts, expiring messages.
+    /// What only an app whose manifest asks for it may send: live layouts, expiring messages,
+    /// answers to a session (drawn in the name of whoever started it).
     /// - Throws: `actionRefused` naming the missing permission.
     public static func checkPermissions(of message: Message, app manifest: AppManifest) throws(MessagesError) {
         if case .live? = message.layout, !manifest.drawsLiveMessages {
@@ -140,6 +141,10 @@ public enum MessageRules {
         }
         if message.shouldExpire, !manifest.sendsExpiringMessages {
             throw MessagesError(.actionRefused, "\(manifest.name) may not send expiring messages: its manifest does not ask to (sendsExpiringMessages).")
+        }
+        if message.answersSession, !manifest.answersSessions {
+            throw MessagesError(
+                .actionRefused, "\(manifest.name) may not send answers drawn in the name of whoever started a session: its manifest does not ask to (answersSessions).")
         }
     }
 

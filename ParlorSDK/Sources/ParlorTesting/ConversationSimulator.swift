@@ -170,7 +170,9 @@ public actor ConversationSimulator {
             try MessageRules.checkAppMessage(checked, replacing: head?.message, app: app)
             content = .app(checked)
         }
-        let entry = PostedMessage(id: id, sequence: posted.count + 1, sender: sender, content: content)
+        let session: SessionID? = if case .app(let message) = content { message.session?.id } else { nil }
+        let starter = session.map { session in posted.first { $0.transcriptSessionID == session }?.sender ?? sender }
+        let entry = PostedMessage(id: id, sequence: posted.count + 1, sender: sender, content: content, sessionStarter: starter)
         posted.append(entry)
         if let message = entry.message, let appID = message.appID {
             for name in names where name != sender && activeApp[name] == appID {
@@ -402,7 +404,7 @@ public actor ConversationSimulator {
             }
             // An answer's line, then the session's bubble in the name of whoever started it.
             lines.append(await line(for: .summary(answer), viewer: name))
-            lines.append(await line(for: .bubble(answer), viewer: name, drawnAs: start.sender))
+            lines.append(await line(for: .bubble(answer), viewer: name, drawnAs: start))
         }
         return lines
     }

@@ -15,6 +15,9 @@ public struct PostedMessage: Sendable, Hashable, TranscriptItem {
     public let sequence: Int
     public let sender: String
     public let content: SimulatedContent
+    /// Who sent its session's first message (none outside a session): the name an answer keeps
+    /// the bubble in, whoever can still see that first message.
+    public let sessionStarter: String?
 
     public var message: Message? {
         if case .app(let message) = content { return message }
@@ -24,6 +27,7 @@ public struct PostedMessage: Sendable, Hashable, TranscriptItem {
     public var transcriptSessionID: SessionID? { message?.session?.id }
     public var transcriptSender: String { sender }
     public var answersSession: Bool { message?.answersSession ?? false }
+    public var transcriptSessionStarter: String? { sessionStarter }
 }
 
 /// One line of a participant's transcript, after session collapse and expiry.

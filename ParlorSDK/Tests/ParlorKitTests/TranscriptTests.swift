@@ -9,6 +9,7 @@ struct TranscriptTests {
         let transcriptSessionID: SessionID?
         let transcriptSender: String
         let answersSession: Bool
+        let transcriptSessionStarter: String?
     }
 
     /// An entry as the table writes it: "bubble", "summary", or "answer as <sender of the session's start>".
@@ -16,7 +17,7 @@ struct TranscriptTests {
         switch entry {
         case .bubble: "bubble"
         case .summary: "summary"
-        case .answer(_, let start): "answer as \(start.transcriptSender)"
+        case .answer(_, let starter): "answer as \(starter)"
         }
     }
 
@@ -53,7 +54,7 @@ struct TranscriptTests {
                         sessions[name] = id
                         return id
                     },
-                    transcriptSender: field(2) ?? "alice", answersSession: field(3) == "answers")
+                    transcriptSender: field(2) ?? "alice", answersSession: field(3) == "answers", transcriptSessionStarter: field(4))
             }
             #expect(Transcript.collapse(items).map(Self.shown) == test.shown, "\(test.name)")
             #expect(Transcript.collapse(items).map(\.item) == items, "\(test.name): in the same order")
@@ -73,11 +74,11 @@ struct TranscriptTests {
         var share = Message(session: session), like = Message(session: session, answersSession: true)
         share.senderParticipantIdentifier = ParticipantID()
         like.senderParticipantIdentifier = ParticipantID()
-        guard case .answer(let answer, let start) = Transcript.collapse([share, like]).last else {
+        guard case .answer(let answer, let starter) = Transcript.collapse([share, like]).last else {
             Issue.record("the like is not drawn as an answer")
             return
         }
-        #expect(answer == like && start == share)
+        #expect(answer == like && starter == share.senderParticipantIdentifier)
         #expect(Transcript.collapse([share, Message(session: session)]).last.map(Self.isPlainBubble) == true, "a turn is its sender's")
     }
 

@@ -20,7 +20,8 @@ public struct IconStore: MessagesApp {
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.iconstore", name: "Icon Store", icon: .asset("iconstore.png"),
-            summary: "Browse and buy icons, and share them in conversations.", hasHomeSurface: true, keepsData: true)
+            summary: "Browse and buy icons, and share them in conversations.", hasHomeSurface: true, keepsData: true,
+            answersSessions: true)
     }
 
     /// The bundled `Assets` folder holding the icons' PNG files (made by `tools/generate_icons.py`).

@@ -21,7 +21,8 @@ public struct RSVP: MessagesApp {
     public var manifest: AppManifest {
         AppManifest(
             id: "org.parlor.rsvp", name: "RSVP", icon: .asset(Invitation.imageName),
-            summary: "Ask who is coming: everyone answers Going, Maybe or Can't go in one message that keeps the count.")
+            summary: "Ask who is coming: everyone answers Going, Maybe or Can't go in one message that keeps the count.",
+            answersSessions: true)
     }
 
     /// The bundled Assets folder holding the party image.

@@ -20,7 +20,8 @@ public struct Todo: MessagesApp {
         AppManifest(
             id: "org.parlor.todo", name: "Todo",
             icon: .svg(Self.icon),
-            summary: "Keep a to-do list, send a note from it, or share a list a whole conversation adds to and checks off.", hasHomeSurface: true, keepsData: true)
+            summary: "Keep a to-do list, send a note from it, or share a list a whole conversation adds to and checks off.", hasHomeSurface: true, keepsData: true,
+            answersSessions: true)
     }
 
     public var assetsDirectory: URL? { Bundle.module.url(forResource: "Assets", withExtension: nil) }

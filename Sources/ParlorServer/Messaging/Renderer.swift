@@ -120,7 +120,12 @@ final class Renderer: Sendable {
             case .event: preview = "A change to the conversation"
             }
         }
-        return Wire.ReplyQuote(id: quoted.id, sequence: quoted.sequence, senderName: sender?.displayName ?? "Former member", preview: preview)
+        // An answer to a session is quoted in the name its bubble is drawn in: whoever started it.
+        var name = sender?.displayName ?? "Former member"
+        if quoted.unsentAt == nil, case .app(let message) = quoted.content, let starter = await starter(of: message, in: conversation) {
+            name = starter.name
+        }
+        return Wire.ReplyQuote(id: quoted.id, sequence: quoted.sequence, senderName: name, preview: preview)
     }
 
     /// Messages of one conversation as `viewer` sees them, with their reactions (one store read

@@ -159,6 +159,7 @@ struct ForgedMessageTests {
         var likeTakingOver = bobLikes
         likeTakingOver.answersSession = false
         #expect(throws: MessagesError.self, "a like drawn as the liker's own share") { try app.validate(likeTakingOver, replacing: share) }
+        try app.validate(share, replacing: nil)
         var shareAnswering = share
         shareAnswering.answersSession = true
         #expect(throws: MessagesError.self) { try app.validate(shareAnswering, replacing: nil) }

@@ -71,6 +71,15 @@ struct ValidationTests {
         var created = try fresh.message(session: Session(), summary: fresh.creationSummary)
         created.senderParticipantIdentifier = sender
         try RSVP().validate(created, replacing: nil)
+
+        // Whose name the bubble is drawn in is part of the message: an answer that would take
+        // the RSVP over (drawn as the answerer's own), or an RSVP created as an answer, is refused.
+        var takeover = answer
+        takeover.answersSession = false
+        #expect(throws: MessagesError.self) { try RSVP().validate(takeover, replacing: head) }
+        var createdAsAnswer = created
+        createdAsAnswer.answersSession = true
+        #expect(throws: MessagesError.self) { try RSVP().validate(createdAsAnswer, replacing: nil) }
     }
 
     @Test("An answer that reorders other people's answers is refused: RSVP lists them in the order given")

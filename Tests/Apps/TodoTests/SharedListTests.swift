@@ -171,6 +171,10 @@ struct SharedListTests {
         try checked.setDone(start.items[0].id, true, by: bob)
         let honest = try Self.sent(checked.message(session: session, summary: checked.summary(from: start, by: bob), answering: true), by: bob)
         try Todo().validate(honest, replacing: head)
+        // A change that would take the list over (drawn as Bob's own list) is not what Todo sends.
+        var takeover = honest
+        takeover.answersSession = false
+        #expect(throws: MessagesError.self) { try Todo().validate(takeover, replacing: head) }
 
         // Each forged list comes with the line the change would leave, so only the rule refuses it.
         var inAnnsName = start

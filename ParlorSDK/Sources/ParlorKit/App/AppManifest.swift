@@ -25,6 +25,11 @@ public struct AppManifest: Sendable, Hashable, Codable {
     public var drawsLiveMessages: Bool
     /// Whether the app's messages may expire once read (`shouldExpire`).
     public var sendsExpiringMessages: Bool
+    /// Whether the app's messages may answer their session (`Message.answersSession`): drawn in
+    /// the bubble of whoever started the session. An app that asks for it compares in `validate`
+    /// every message with the one it would send itself (`Message.showsTheSame(as:)`), since a
+    /// bubble in someone's name must show only what the app would have drawn there.
+    public var answersSessions: Bool
     /// How tall the app's view wants its compact tray, in points (`compactHeights`: 120…480); nil
     /// for the host's default (about 340). Parlor's answer to `contentSizeThatFits`: one height
     /// per app, known before the app answers, so the tray opens at its size and does not jump.
@@ -45,11 +50,13 @@ public struct AppManifest: Sendable, Hashable, Codable {
     ///   - keepsData: whether the app keeps data for each person.
     ///   - drawsLiveMessages: whether the app's messages may have live layouts.
     ///   - sendsExpiringMessages: whether the app's messages may expire once read.
+    ///   - answersSessions: whether the app's messages may answer their session, drawn in the
+    ///     name of whoever started it.
     ///   - compactHeight: how tall the compact tray should be, in points (120…480), or nil.
     public init(
         id: AppID, name: String, icon: ImageSource, summary: String = "", publisher: String? = nil,
         allowedHosts: [String] = [], hasHomeSurface: Bool = false, keepsData: Bool = false,
-        drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false, compactHeight: Int? = nil
+        drawsLiveMessages: Bool = false, sendsExpiringMessages: Bool = false, answersSessions: Bool = false, compactHeight: Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -61,12 +68,13 @@ public struct AppManifest: Sendable, Hashable, Codable {
         self.keepsData = keepsData
         self.drawsLiveMessages = drawsLiveMessages
         self.sendsExpiringMessages = sendsExpiringMessages
+        self.answersSessions = answersSessions
         self.compactHeight = compactHeight
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, name, icon, summary, publisher, allowedHosts, hasHomeSurface, keepsData, drawsLiveMessages, sendsExpiringMessages
-        case compactHeight
+        case answersSessions, compactHeight
     }
 
     /// Decodes a manifest; everything but `id`, `name` and `icon` may be left out (a manifest file
@@ -84,6 +92,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         keepsData = try container.decodeIfPresent(Bool.self, forKey: .keepsData) ?? false
         drawsLiveMessages = try container.decodeIfPresent(Bool.self, forKey: .drawsLiveMessages) ?? false
         sendsExpiringMessages = try container.decodeIfPresent(Bool.self, forKey: .sendsExpiringMessages) ?? false
+        answersSessions = try container.decodeIfPresent(Bool.self, forKey: .answersSessions) ?? false
         compactHeight = try container.decodeIfPresent(Int.self, forKey: .compactHeight)
     }
 
@@ -99,6 +108,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         if hasHomeSurface { lines.append("Have its own screen in the sidebar") }
         if drawsLiveMessages { lines.append("Draw its messages live, for each person who sees them") }
         if sendsExpiringMessages { lines.append("Send messages that disappear after they are read") }
+        if answersSessions { lines.append("Show your answers in the message of whoever started it") }
         return lines
     }
 

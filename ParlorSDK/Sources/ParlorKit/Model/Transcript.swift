@@ -9,6 +9,16 @@ public protocol TranscriptItem {
     /// Whether the item answers its session (`Message.answersSession`): a like or a vote, which
     /// leaves the session's bubble in the name of whoever started the session.
     var answersSession: Bool { get }
+    /// Who sent the first message of the item's session, when the host knows it (the server's
+    /// `startedBy`); nil to take the sender of the session's first item given to `collapse`. A
+    /// host that gives one page of a transcript, or leaves out messages that expired for a reader,
+    /// says it, so that every client names the same person.
+    var transcriptSessionStarter: Sender? { get }
+}
+
+extension TranscriptItem {
+    /// Not known: the sender of the session's first item given stands for it.
+    public var transcriptSessionStarter: Sender? { nil }
 }
 
 extension Message: TranscriptItem {
@@ -19,15 +29,15 @@ extension Message: TranscriptItem {
 }
 
 /// One line of a transcript after session collapse.
-public enum TranscriptEntry<Item> {
+public enum TranscriptEntry<Item: TranscriptItem> {
     /// An item shown in full: a message without a session, or the newest of its session.
     case bubble(Item)
     /// An older message of a session, replaced by a later one: only its summary line stays.
     case summary(Item)
     /// The newest message of a session that answers it, sent by someone other than whoever started
     /// the session: its summary line at its place, and under it the session's bubble, drawn in
-    /// the name of the sender of `startedBy` (the session's first item).
-    case answer(Item, startedBy: Item)
+    /// the name of `startedBy` (the sender of the session's first message).
+    case answer(Item, startedBy: Item.Sender)
 
     /// The item, whether shown in full or as a summary.
     public var item: Item {
@@ -63,8 +73,9 @@ public enum Transcript {
         return items.enumerated().map { index, item in
             guard let session = item.transcriptSessionID else { return .bubble(item) }
             guard newest[session] == index else { return .summary(item) }
-            if item.answersSession, let start = first[session].map({ items[$0] }), start.transcriptSender != item.transcriptSender {
-                return .answer(item, startedBy: start)
+            if item.answersSession, let starter = item.transcriptSessionStarter ?? first[session].map({ items[$0].transcriptSender }),
+                starter != item.transcriptSender {
+                return .answer(item, startedBy: starter)
             }
             return .bubble(item)
         }

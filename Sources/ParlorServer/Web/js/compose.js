@@ -410,7 +410,7 @@ export class Composer {
     this.contextBar.hidden = false;
     if (context.kind === 'edit') this.setText(this.mentions.decode(context.message.text, this.handlers.conversation?.()));
     this.element.classList.add('has-context');
-    this.input.setAttribute('aria-label', context.kind === 'edit' ? 'Edit message' : `Reply to ${context.message.senderName}`);
+    this.input.setAttribute('aria-label', context.kind === 'edit' ? 'Edit message' : `Reply to ${context.name}`);
     this.input.focus();
   }
 

@@ -11,7 +11,7 @@ import { closeNotifications } from './push.js';
 import { readableText } from './mentions.js';
 import { attachmentKind, conversationTitle, on, state, transcript } from './state.js';
 import { AppSurface } from './surface.js';
-import { TranscriptView } from './transcript.js';
+import { TranscriptView, shownName } from './transcript.js';
 import { webPageView } from './viewtree.js';
 
 export class ConversationView {
@@ -58,7 +58,7 @@ export class ConversationView {
       onError: (message) => this.shell.toast(message),
       onReact: (m, emoji, isOn) => client.react(this.id, m.id, emoji, isOn),
       onReply: (m) => this.composer.startContext({
-        kind: 'reply', message: m, label: `Replying to ${m.senderName}`, preview: this.previewOf(m),
+        kind: 'reply', message: m, name: shownName(m), label: `Replying to ${shownName(m)}`, preview: this.previewOf(m),
       }),
       onEdit: (m) => {
         this.savedDraft = this.composer.input.value;
@@ -105,7 +105,7 @@ export class ConversationView {
         }
         if (hasStaged) client.sendStaged(this.id);
         const m = context?.kind === 'reply' ? context.message : null;
-        if (text) client.sendText(this.id, text, m ? { id: m.id, senderName: m.senderName, preview: this.previewOf(m) } : null, linkPreview);
+        if (text) client.sendText(this.id, text, m ? { id: m.id, senderName: shownName(m), preview: this.previewOf(m) } : null, linkPreview);
         this.transcript.stickToBottom = true;
       },
       onContextEnd: (context) => {

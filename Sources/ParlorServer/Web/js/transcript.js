@@ -45,6 +45,12 @@ function signatureOf(message) {
   return sig;
 }
 
+/** The name a message is shown in: for an answer to a session, whoever started the session
+ * (`app.startedBy`); else its sender. */
+export function shownName(m) {
+  return m.app?.startedBy?.name ?? m.senderName;
+}
+
 /** Session collapse, as in Messages: how the messages (given oldest first) of sessions are drawn,
  * by id. 'summary': a newer message of its session replaces it, leaving only its summary line
  * where it was. 'answer': the session's newest message answers it (a like, a vote: the server
@@ -448,9 +454,10 @@ export class TranscriptView {
       add({ id: m.id, sentAt: m.sentAt, sender: m.sender, summary: Boolean(line) });
       if (line) {
         // Its summary line where it was sent; an answer's is followed by the session's bubble.
+        // A reply quoting the message jumps to its line once a newer one took the bubble.
         entries.push({
           key: `${line === 'answer' ? 'a' : 'm'}:${m.id}`, mine: m.sender === me, sig: `S${signatureOf(m)}`,
-          build: () => h('li', { class: 'entry entry-summary' }, summaryLine(m)),
+          build: () => h('li', { class: 'entry entry-summary', dataset: { summaryOf: m.id } }, summaryLine(m)),
         });
         if (line === 'summary') continue;
         previous.summary = false;
@@ -468,7 +475,8 @@ export class TranscriptView {
       const placed = placedOn.get(m.id) ?? [];
       entries.push({
         key: `m:${m.id}`,
-        mine,
+        // Sent by this person (the view follows it to the bottom), whoever's name it is drawn in.
+        mine: m.sender === me,
         sig: `B${showSender ? 1 : 0}${offered ? 1 : 0}${picking ? 1 : 0}${replies}:${conversation?.members.length ?? 0}`
           + `${placed.map((p) => p.id).join(',')}`
           + `${thread ? `T${thread.replies ? thread.replies.map(signatureOf).join('') : '…'}` : ''}`
@@ -478,6 +486,7 @@ export class TranscriptView {
     }
     // Under the person's own newest message, when it is the conversation's newest: Delivered or Read.
     const last = messages[messages.length - 1];
+    // (Not under an answer drawn in someone else's name: its line, just above, says what they did.)
     if (last && last.sender === me && last.kind !== 'unsent' && last.kind !== 'event' && lines.get(last.id) !== 'answer') {
       const status = receiptText(last, conversation, state.reads.get(conversation?.id), me);
       entries.push({ key: `receipt:${last.id}`, sig: status, build: () => h('li', { class: 'entry entry-mine entry-receipt' }, h('p', { class: 'receipt-line', text: status })) });
@@ -531,7 +540,9 @@ export class TranscriptView {
     // right replies.
     addMessageGestures(body, { onLongPress: () => this.openPicker(m.id), onSwipeRight: () => this.handlers.onReply(m) });
     body.addEventListener('contextmenu', (event) => {
-      if (event.target.closest('a, img, input, textarea')) return;
+      // A link or a photo keeps the browser's menu; an app's card (its picture too) is the message.
+      const own = event.target.closest('a, img, input, textarea');
+      if (own && !own.closest('.app-card-tap')) return;
       event.preventDefault();
       this.openPicker(m.id);
     });
@@ -558,7 +569,9 @@ export class TranscriptView {
         },
       }));
       if (offered) li.append(this.offer(m));
-      if (m.app.shouldExpire && !mine) {
+      // In the starter's name, but not their words: Parlor says who sent what it shows now.
+      if (drawnAs) li.append(h('p', { class: 'entry-updated-by', text: `Updated by ${m.sender === state.me?.id ? 'you' : m.senderName}` }));
+      if (m.app.shouldExpire && m.sender !== state.me?.id) {
         li.append(h('button', { type: 'button', class: 'link-button entry-keep', text: 'Keep', on: { click: () => this.handlers.onKeep(m) } }));
       }
     } else {
@@ -629,7 +642,8 @@ export class TranscriptView {
 
   /** Scrolls to a message and marks it for a moment; false when it is not loaded. */
   jumpTo(messageId) {
-    const entry = this.list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+    const id = CSS.escape(messageId);
+    const entry = this.list.querySelector(`[data-message-id="${id}"]`) ?? this.list.querySelector(`[data-summary-of="${id}"]`);
     if (!entry) return false;
     this.stickToBottom = false;
     this.pinnedTop = null;

@@ -55,7 +55,6 @@ public struct Poll: MessagesApp {
     func bubble(_ ballot: Ballot, session: Session) throws -> Message {
         let counts = ballot.fixed.options.indices.map { "\(ballot.fixed.options[$0]) \(ballot.count(of: $0))" }.joined(separator: " · ")
         return Message(session: session, url: try ballot.url(base: "https://parlor.example/poll"),
-                       layout: .template(TemplateLayout(caption: ballot.fixed.text, subcaption: counts)), summaryText: "Voted on “\(ballot.fixed.text)”",
-                       answersSession: !ballot.entries.isEmpty)
+                       layout: .template(TemplateLayout(caption: ballot.fixed.text, subcaption: counts)), summaryText: "Voted on “\(ballot.fixed.text)”")
     }
 }

@@ -8,6 +8,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from test_where_you_are import picker_for, touch
+
 TITLE = "Board games on Friday?"
 
 
@@ -98,6 +100,20 @@ def test_three_answers_are_counted_on_every_screen(browsers):
             "Carol can't go",
         ], person.summary_lines()
         person.shot("final-counts")
+
+    # On a touch screen the card is the message: a long press opens its menu (not the app, not the
+    # browser's menu for its picture); a swipe to the right replies to it.
+    card = carol.wait_for_card("2 going")
+    card_id = card.find_element(By.XPATH, "./ancestor::li[@data-message-id]").get_attribute("data-message-id")
+    touch(carol, card, hold=0.8)
+    carol.wait(lambda: picker_for(carol) == card_id, "the card's menu from a long press")
+    time.sleep(0.4)  # a click the lift might make has had its time
+    assert carol.surface() is None, "the long press did not open the app"
+    carol.js("document.activeElement.blur(); document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}))")
+    touch(carol, carol.wait_for_card("2 going"), swipe=120)
+    carol.wait(lambda: carol.visible(".composer-context") and "Replying to Alice" in carol.find(".composer-context")[0].text, "replying to the swiped card")
+    time.sleep(0.4)
+    assert carol.surface() is None, "the swipe did not open the app"
 
 
 @pytest.mark.flow

@@ -84,6 +84,17 @@ def test_a_voice_message_is_recorded_sent_and_played_at_another_speed(browsers):
     assert sends == ["Send the voice message"], sends
     assert alice.js("return document.querySelector('.composer-voice .icon').classList.contains('icon-send')")
     alice.shot("recording")
+    # On a phone's width the bar keeps Cancel whole, clear of the red button.
+    alice.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    fit = alice.wait(lambda: alice.js("""
+        const cancel = document.querySelector('.recording-cancel').getBoundingClientRect();
+        const send = document.querySelector('.composer-voice').getBoundingClientRect();
+        const bar = document.querySelector('.composer-recording').getBoundingClientRect();
+        return innerWidth === 390 && {clear: cancel.right <= send.left, inside: cancel.right <= bar.right + 0.5, width: cancel.width};
+    """), "the phone's width")
+    assert fit["clear"] and fit["inside"] and fit["width"] > 40, fit
+    alice.shot("recording-phone")
+    alice.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     alice.press("Send the voice message")
     alice.wait(lambda: not alice.visible(".composer-recording"), "the recording bar gone")
     alice.wait(lambda: alice.js(MICROPHONE_FREE), "the microphone let go once sent")

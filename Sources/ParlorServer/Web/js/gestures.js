@@ -26,6 +26,16 @@ function swallowRelease() {
   window.addEventListener('pointercancel', lifted, { capture: true, once: true });
 }
 
+/** The click a swipe's lift makes is not a tap on what was swiped (an app's card would open). */
+function swallowClick() {
+  const swallow = (event) => {
+    event.stopPropagation();
+    event.preventDefault();
+  };
+  document.addEventListener('click', swallow, { capture: true, once: true });
+  setTimeout(() => document.removeEventListener('click', swallow, { capture: true }), RELEASE_CLICK);
+}
+
 /** Adds the long press and the swipe to `element`: `onLongPress()`, `onSwipeRight()`. */
 export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
   let start = null;
@@ -37,8 +47,11 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
   };
   element.addEventListener('pointerdown', (event) => {
     // A link, an image or a control keeps the browser's own long press (copy the link, save the
-    // image); a slider is dragged.
-    if (event.pointerType === 'mouse' || !event.isPrimary || event.target.closest('a, img, button, input, textarea, [role=slider]')) return;
+    // image); a slider is dragged. An app's card is the message itself: a tap opens the app, a
+    // long press opens the message's menu and a swipe replies, as on any bubble.
+    if (event.pointerType === 'mouse' || !event.isPrimary) return;
+    const control = event.target.closest('a, img, button, input, textarea, [role=slider]');
+    if (control && !control.closest('.app-card-tap')) return;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, dx: 0, dy: 0 };
     clearTimeout(timer);
     timer = setTimeout(() => {
@@ -59,7 +72,9 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     if (!start || event.pointerId !== start.id) return;
     const swiped = start.dx >= SWIPE && Math.abs(start.dy) < LEVEL;
     reset();
-    if (swiped) onSwipeRight();
+    if (!swiped) return;
+    swallowClick();
+    onSwipeRight();
   });
   element.addEventListener('pointercancel', reset);
 }

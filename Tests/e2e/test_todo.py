@@ -123,5 +123,7 @@ def test_a_todo_added_at_home_is_shared_from_the_extension(browsers):
     alice.assert_controls_named("the shared list")
     alice.assert_accessible("the shared list, one item done by someone else")
     alice.shot("todo-shared-list")
+    # A row checks its item off where it is: no chevron saying it opens something.
+    assert alice.find(".surface .vt-row-action") and not alice.find(".surface .vt-row-chevron")
     alice.press_in_app("Close Todo")
     alice.wait(lambda: "1 of 3 done" in alice.card_text(alice.wait_for_card("Shared to-dos")), "the one bubble, kept current")

@@ -70,6 +70,23 @@ def test_a_carousel_is_one_row_that_scrolls_sideways_and_follows_the_keyboard(br
     assert len(set(grid["tops"])) > 1, f"a grid wraps: {grid['tops']}"
     assert grid["scrollWidth"] <= grid["clientWidth"]
 
+    # A row's trailing edge (`accessory`): a chevron by default on a row that acts (it shows more),
+    # a check mark, or nothing (a row that acts where it is, as a to-do's check-off).
+    trailing = person.driver.execute_async_script("""
+        const done = arguments[0];
+        import('/js/viewtree.js').then(({ renderView }) => {
+          const row = (id, extra) => ({ type: 'row', label: id, selected: false, children: [{ type: 'text', text: id, style: 'body' }], id, ...extra });
+          const node = { type: 'list', label: 'Rows', children: [
+            row('default', { action: '{"a":1}' }), row('check', { action: '{"a":2}', accessory: 'checkmark' }),
+            row('none', { action: '{"a":3}', accessory: 'none' }), row('still', {}),
+          ] };
+          const tray = renderView(node, { appId: 'org.example.rows', names: {}, interactive: true, send() {} });
+          done(['default', 'check', 'none', 'still'].map((id) =>
+            [...tray.querySelector(`[data-node-id="${id}"]`).querySelectorAll('[aria-hidden="true"]')].map((e) => e.className)));
+        }).catch((error) => done(String(error)));
+    """)
+    assert trailing == [["vt-row-chevron"], ["vt-row-check"], [], []], trailing
+
 
 # A staged app message whose Send the server refused: the `staged` frame's `app` with its `error`
 # (MSMessage.error), as AppFlowTests sees the server send it.

@@ -112,11 +112,15 @@ public struct ListRow: ViewComponent {
     ///   - action: the action sent to `handle(_:state:context:)` when the user selects the row.
     ///   - selected: whether the row is shown as selected.
     ///   - id: an id for the element (`ViewNode.elementID`); tests can find the row by it.
+    ///   - accessory: what the row shows at its trailing edge; nil for a chevron, which says that
+    ///     selecting the row shows more. Give `.none` to a row that acts where it is.
     ///   - content: the row's content.
-    public init<A: Encodable>(label: String, action: A?, selected: Bool = false, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
+    public init<A: Encodable>(
+        label: String, action: A?, selected: Bool = false, id: String? = nil, accessory: RowAccessory? = nil, @ViewBuilder content: () -> ViewNode
+    ) {
         node = .row(RowNode(
             label: label, action: action.map { ActionPayload($0) }, selected: selected,
-            children: ViewNode.flatten(content()), id: id))
+            children: ViewNode.flatten(content()), id: id, accessory: accessory))
     }
 
     /// A row that cannot be selected.

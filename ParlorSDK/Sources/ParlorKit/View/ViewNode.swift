@@ -206,6 +206,19 @@ public struct RowNode: Sendable, Hashable, Codable {
     public var children: [ViewNode]
     /// The element's id, if the app gave one (`ViewNode.elementID`).
     public var id: String?
+    /// What the row shows at its trailing edge; nil for the host's default (a chevron on a row
+    /// with an action, nothing on one without).
+    public var accessory: RowAccessory? = nil
+}
+
+/// What a row shows at its trailing edge, as UIKit's `accessoryType`.
+public enum RowAccessory: String, Sendable, Hashable, Codable {
+    /// A chevron: selecting the row shows more (a note's detail). The default for a row with an action.
+    case disclosureIndicator
+    /// A check mark: the row is chosen or done.
+    case checkmark
+    /// Nothing: selecting the row acts where it is (checks an item off).
+    case none
 }
 
 /// Children in a grid of cells at least `minItemWidth` wide.

@@ -36,7 +36,8 @@ struct SharedListView: ViewComponent {
     private static func row(_ item: SharedList.Item) -> ViewNode {
         // The label is what a screen reader says for the row: the item, who, and what pressing does.
         let label = item.doneBy.map { "Open \(item.title) again, done by \($0.mention)" } ?? "Check off \(item.title), added by \(item.addedBy.mention)"
-        return ListRow(label: label, action: Todo.Action.setDone(item.id, item.doneBy == nil)) {
+        // Pressing it checks the item off where it is: no chevron, which would say it shows more.
+        return ListRow(label: label, action: Todo.Action.setDone(item.id, item.doneBy == nil), accessory: RowAccessory.none) {
             HStack(spacing: 8) {
                 Text(item.doneBy == nil ? "○" : "✓", style: .headline)
                 VStack {

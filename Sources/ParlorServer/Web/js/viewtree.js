@@ -149,6 +149,12 @@ const DRAWERS = {
     const label = text(ctx, node.label);
     const content = h('span', { class: 'vt-row-content' });
     drawChildren(node.children, ctx, content, path);
+    // Its trailing edge (`accessory`): a chevron when selecting it shows more (the default for a
+    // row with an action), a check mark, or nothing. Its label says what they mean.
+    const accessory = node.accessory ?? (typeof node.action === 'string' ? 'disclosureIndicator' : 'none');
+    const trailing = accessory === 'disclosureIndicator' || accessory === 'checkmark'
+      ? h('span', { class: accessory === 'checkmark' ? 'vt-row-check' : 'vt-row-chevron', attrs: { 'aria-hidden': 'true' } })
+      : null;
     if (typeof node.action === 'string') {
       return h(
         'button',
@@ -161,10 +167,10 @@ const DRAWERS = {
           on: { click: () => act(ctx, node.action) },
         },
         content,
-        h('span', { class: 'vt-row-chevron', attrs: { 'aria-hidden': 'true' } }),
+        trailing,
       );
     }
-    return h('div', { class: ['vt-row', node.selected && 'is-selected'], dataset: { nodeId: node.id }, attrs: { 'aria-label': label || null } }, content);
+    return h('div', { class: ['vt-row', node.selected && 'is-selected'], dataset: { nodeId: node.id }, attrs: { 'aria-label': label || null } }, content, trailing);
   },
 
   grid(node, ctx, path) {

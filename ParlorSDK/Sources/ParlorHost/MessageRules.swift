@@ -8,7 +8,8 @@ import Foundation
 /// A message is checked in this order:
 /// 1. a text message: `checkText`;
 /// 2. an id the conversation already has: `checkRetry` (the same sender's retry gets the original back);
-/// 3. an app message: `app(of:in:)`, then `prepare(_:sender:)` (the host says who sent it and checks every limit);
+/// 3. an app message: `app(of:in:)`, then `prepare(_:sender:app:)` (the host says who sent it, checks every
+///    limit and what the app's manifest allows), before an app outside the host is asked anything;
 /// 4. inside the commit, against the session's head *now*: `isCurrent(head:replacing:)`, else
 ///    `sessionConflict(head:)`; then `checkAppMessage(_:replacing:app:)` (same app, then the app's own `validate`).
 ///
@@ -96,13 +97,15 @@ public enum MessageRules {
 
     /// The message as it is committed: the host, not the sender, says who sent it, and it is no
     /// longer pending.
-    /// - Throws: the first ParlorKit limit it breaks (`Message.validate()`).
-    public static func prepare(_ message: Message, sender: ParticipantID) throws(MessagesError) -> Message {
+    /// - Throws: the first ParlorKit limit it breaks (`Message.validate()`), then what `app`'s
+    ///   manifest does not allow (`checkPermissions`).
+    public static func prepare(_ message: Message, sender: ParticipantID, app manifest: AppManifest) throws(MessagesError) -> Message {
         var message = message
         message.senderParticipantIdentifier = sender
         message.isPending = false
         message.error = nil
         try message.validate()
+        try checkPermissions(of: message, app: manifest)
         return message
     }
 
@@ -122,13 +125,13 @@ public enum MessageRules {
     }
 
     /// The checks on an app message against exactly the head it replaces, inside the commit: the
-    /// session belongs to the same app, then the app's own `validate(_:replacing:)`.
+    /// session belongs to the same app, then the app's own `validate(_:replacing:)`. (What the
+    /// manifest allows was checked by `prepare`.)
     /// - Throws: `actionRefused` for another app's session; the app's refusal.
     public static func checkAppMessage(_ message: Message, replacing head: Message?, app: AnyMessagesApp) throws(MessagesError) {
         if let head, head.appID != app.manifest.id {
             throw MessagesError(.actionRefused, "That session belongs to another app.")
         }
-        try checkPermissions(of: message, app: app.manifest)
         try app.validate(message, replacing: head)
     }
 

@@ -151,7 +151,7 @@ public actor ConversationSimulator {
             break
         case .app(let message):
             let app = try MessageRules.app(of: message, in: { self.apps[$0] })
-            let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id))
+            let checked = try MessageRules.prepare(message, sender: participantID(of: sender, in: app.manifest.id), app: app.manifest)
             if case .upload(let id)? = checked.template?.image, uploads[id] == nil {
                 throw MessagesError(.fileNotFound, "The message shows an uploaded image that is not one you can see; upload it with conversation.upload(image:).")
             }

@@ -20,7 +20,8 @@ struct SendFailureTests {
         #expect(stored.error == Self.failure, "the compose field is stored with its failure")
         // An app cannot make its own message look refused, and a message sent carries no failure.
         #expect(MessageRules.staging(failed).error == nil)
-        #expect(try MessageRules.prepare(failed, sender: ParticipantID()).error == nil)
+        let manifest = AppManifest(id: "org.example.squares", name: "Squares", icon: .asset("squares.png"))
+        #expect(try MessageRules.prepare(failed, sender: ParticipantID(), app: manifest).error == nil)
         // A message written without one (an app outside the server) decodes with none.
         let plain = try JSONDecoder().decode(Message.self, from: Data(#"{"url":"https://example.org/m"}"#.utf8))
         #expect(plain.error == nil)

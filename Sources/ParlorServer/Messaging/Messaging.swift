@@ -282,7 +282,7 @@ final class Messaging: Sendable {
         try await membership.requireMember(user, of: conversation)
         let app = try MessageRules.app(of: message, in: directory.app)
         let sender = try await store.participantID(user: user, app: app.manifest.id)
-        let checked = try MessageRules.prepare(message, sender: sender)
+        let checked = try MessageRules.prepare(message, sender: sender, app: app.manifest)
         // An app outside the server is asked before the commit (a call cannot run inside it); the
         // commit then requires exactly the head it checked against, so nothing unchecked commits.
         let checkedHead = app.isRemote ? try await checkOutside(checked, replacing: replacing, app: app, in: conversation) : nil

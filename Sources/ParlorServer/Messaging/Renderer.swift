@@ -120,9 +120,12 @@ final class Renderer: Sendable {
             case .event: preview = "A change to the conversation"
             }
         }
-        // An answer to a session is quoted in the name its bubble is drawn in: whoever started it.
+        // An answer to a session, while it is the session's bubble, is quoted in the name that
+        // bubble is drawn in: whoever started the session. Replaced, it is its sender's line again.
         var name = sender?.displayName ?? "Former member"
-        if quoted.unsentAt == nil, case .app(let message) = quoted.content, let starter = await starter(of: message, in: conversation) {
+        if quoted.unsentAt == nil, case .app(let message) = quoted.content, let session = message.session,
+            let starter = await starter(of: message, in: conversation),
+            (try? await store.sessionHead(session.id, in: conversation))?.id == quoted.id {
             name = starter.name
         }
         return Wire.ReplyQuote(id: quoted.id, sequence: quoted.sequence, senderName: name, preview: preview)
@@ -213,9 +216,11 @@ final class Renderer: Sendable {
             error: message.error.map { Wire.ErrorBody(code: $0.code, message: $0.message) })
     }
 
-    /// Whoever started the session `message` answers; nil for a message that answers none.
+    /// Whoever started the session `message` answers; nil for a message that answers none, or
+    /// whose app's manifest does not (or no longer) asks to answer sessions.
     private func starter(of message: Message, in conversation: ConversationID) async -> Wire.Starter? {
         guard message.answersSession, let session = message.session,
+            let appID = message.appID, directory.app(appID)?.manifest.answersSessions == true,
             let id = try? await caches.sessionStarter(session.id, in: conversation, store: store)
         else { return nil }
         let user = (try? await caches.users([id], store: store))?.first

@@ -108,7 +108,7 @@ public struct AppManifest: Sendable, Hashable, Codable {
         if hasHomeSurface { lines.append("Have its own screen in the sidebar") }
         if drawsLiveMessages { lines.append("Draw its messages live, for each person who sees them") }
         if sendsExpiringMessages { lines.append("Send messages that disappear after they are read") }
-        if answersSessions { lines.append("Show your answers in the message of whoever started it") }
+        if answersSessions { lines.append("Show your likes and answers on the message someone shared, in their name") }
         return lines
     }
 

@@ -112,24 +112,29 @@ public struct ListRow: ViewComponent {
     ///   - action: the action sent to `handle(_:state:context:)` when the user selects the row.
     ///   - selected: whether the row is shown as selected.
     ///   - id: an id for the element (`ViewNode.elementID`); tests can find the row by it.
-    ///   - accessory: what the row shows at its trailing edge; nil for a chevron, which says that
-    ///     selecting the row shows more. Give `.none` to a row that acts where it is.
+    ///   - accessory: what the row shows at its trailing edge: a chevron by default, which says
+    ///     that selecting the row shows more; `.none` for a row that acts where it is (checks an
+    ///     item off); `.checkmark` for one chosen or done (say so in `label` too).
     ///   - content: the row's content.
     public init<A: Encodable>(
-        label: String, action: A?, selected: Bool = false, id: String? = nil, accessory: RowAccessory? = nil, @ViewBuilder content: () -> ViewNode
+        label: String, action: A?, selected: Bool = false, id: String? = nil, accessory: RowAccessory = .disclosureIndicator,
+        @ViewBuilder content: () -> ViewNode
     ) {
         node = .row(RowNode(
             label: label, action: action.map { ActionPayload($0) }, selected: selected,
-            children: ViewNode.flatten(content()), id: id, accessory: accessory))
+            children: ViewNode.flatten(content()), id: id, accessory: accessory == .disclosureIndicator ? nil : accessory))
     }
 
     /// A row that cannot be selected.
     /// - Parameters:
     ///   - label: the row's accessibility label.
     ///   - id: an id for the element (`ViewNode.elementID`).
+    ///   - accessory: `.checkmark` for a row that is chosen or done (say so in `label` too); nothing by default.
     ///   - content: the row's content.
-    public init(label: String, id: String? = nil, @ViewBuilder content: () -> ViewNode) {
-        node = .row(RowNode(label: label, action: nil, selected: false, children: ViewNode.flatten(content()), id: id))
+    public init(label: String, id: String? = nil, accessory: RowAccessory = .none, @ViewBuilder content: () -> ViewNode) {
+        node = .row(RowNode(
+            label: label, action: nil, selected: false, children: ViewNode.flatten(content()), id: id,
+            accessory: accessory == .checkmark ? accessory : nil))
     }
 }
 

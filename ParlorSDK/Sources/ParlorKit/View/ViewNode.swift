@@ -206,8 +206,8 @@ public struct RowNode: Sendable, Hashable, Codable {
     public var children: [ViewNode]
     /// The element's id, if the app gave one (`ViewNode.elementID`).
     public var id: String?
-    /// What the row shows at its trailing edge; nil for the host's default (a chevron on a row
-    /// with an action, nothing on one without).
+    /// What the row shows at its trailing edge; nil for the default (a chevron on a row with an
+    /// action, nothing on one without). A chevron is drawn only on a row with an action.
     public var accessory: RowAccessory? = nil
 }
 
@@ -215,7 +215,7 @@ public struct RowNode: Sendable, Hashable, Codable {
 public enum RowAccessory: String, Sendable, Hashable, Codable {
     /// A chevron: selecting the row shows more (a note's detail). The default for a row with an action.
     case disclosureIndicator
-    /// A check mark: the row is chosen or done.
+    /// A check mark: the row is chosen or done. Drawn, not read: say it in the row's label too.
     case checkmark
     /// Nothing: selecting the row acts where it is (checks an item off).
     case none

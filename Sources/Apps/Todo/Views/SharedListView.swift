@@ -37,7 +37,7 @@ struct SharedListView: ViewComponent {
         // The label is what a screen reader says for the row: the item, who, and what pressing does.
         let label = item.doneBy.map { "Open \(item.title) again, done by \($0.mention)" } ?? "Check off \(item.title), added by \(item.addedBy.mention)"
         // Pressing it checks the item off where it is: no chevron, which would say it shows more.
-        return ListRow(label: label, action: Todo.Action.setDone(item.id, item.doneBy == nil), accessory: RowAccessory.none) {
+        return ListRow(label: label, action: Todo.Action.setDone(item.id, item.doneBy == nil), accessory: .none) {
             HStack(spacing: 8) {
                 Text(item.doneBy == nil ? "○" : "✓", style: .headline)
                 VStack {

@@ -13,27 +13,23 @@ const LEVEL = 30;
 /** How long after the finger lifts its click may still come (ms). */
 const RELEASE_CLICK = 300;
 
-/** The finger that made a long press lifts: the click it makes is not a tap on whatever is under
- * it by then (the menu that opened, or the bubble redrawn meanwhile), anywhere on the page. */
-function swallowRelease() {
+/** The click the finger's lift makes is not a tap on what it pressed: after a long press, on
+ * whatever is under it by then anywhere on the page (the menu that opened, or the bubble redrawn
+ * meanwhile); after a swipe, on the swiped message only (an app's card would open). */
+function swallowLiftClick(within = null) {
   const swallow = (event) => {
+    if (within && !within.contains(event.target)) return;
     event.stopPropagation();
     event.preventDefault();
+    document.removeEventListener('click', swallow, { capture: true });
   };
-  document.addEventListener('click', swallow, { capture: true, once: true });
+  document.addEventListener('click', swallow, { capture: true });
   const lifted = () => setTimeout(() => document.removeEventListener('click', swallow, { capture: true }), RELEASE_CLICK);
-  window.addEventListener('pointerup', lifted, { capture: true, once: true });
-  window.addEventListener('pointercancel', lifted, { capture: true, once: true });
-}
-
-/** The click a swipe's lift makes is not a tap on what was swiped (an app's card would open). */
-function swallowClick() {
-  const swallow = (event) => {
-    event.stopPropagation();
-    event.preventDefault();
-  };
-  document.addEventListener('click', swallow, { capture: true, once: true });
-  setTimeout(() => document.removeEventListener('click', swallow, { capture: true }), RELEASE_CLICK);
+  if (within) lifted();
+  else {
+    window.addEventListener('pointerup', lifted, { capture: true, once: true });
+    window.addEventListener('pointercancel', lifted, { capture: true, once: true });
+  }
 }
 
 /** Adds the long press and the swipe to `element`: `onLongPress()`, `onSwipeRight()`. */
@@ -50,13 +46,14 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     // image); a slider is dragged. An app's card is the message itself: a tap opens the app, a
     // long press opens the message's menu and a swipe replies, as on any bubble.
     if (event.pointerType === 'mouse' || !event.isPrimary) return;
-    const control = event.target.closest('a, img, button, input, textarea, [role=slider]');
+    if (event.target.closest('a, input, textarea, video, audio, [role=slider]')) return;
+    const control = event.target.closest('img, button');
     if (control && !control.closest('.app-card-tap')) return;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, dx: 0, dy: 0 };
     clearTimeout(timer);
     timer = setTimeout(() => {
       reset();
-      swallowRelease();
+      swallowLiftClick();
       onLongPress();
     }, LONG_PRESS);
   });
@@ -73,7 +70,7 @@ export function addMessageGestures(element, { onLongPress, onSwipeRight }) {
     const swiped = start.dx >= SWIPE && Math.abs(start.dy) < LEVEL;
     reset();
     if (!swiped) return;
-    swallowClick();
+    swallowLiftClick(element);
     onSwipeRight();
   });
   element.addEventListener('pointercancel', reset);

@@ -514,8 +514,10 @@ export class TranscriptView {
       li.append(h('p', { class: 'entry-sender' }, avatarView(ownerName, ownerID, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: ownerName })));
     }
     const who = mine ? 'You' : ownerName;
-    const updatedBy = drawnAs ? `, updated by ${m.sender === state.me?.id ? 'you' : m.senderName}` : '';
-    li.append(h('span', { class: 'visually-hidden', text: `${who}${updatedBy}, ${timeLabel(m.sentAt)}:` }));
+    // In the starter's name, but not their words: Parlor says who sent what it shows now.
+    const updater = m.sender === state.me?.id ? 'you' : m.senderName;
+    const updatedBy = drawnAs ? `Updated by ${updater}` : null;
+    li.append(h('span', { class: 'visually-hidden', text: `${who}${drawnAs ? `, updated by ${updater}` : ''}, ${timeLabel(m.sentAt)}:` }));
     if (m.kind === 'unsent') {
       li.classList.add('entry-unsent');
       li.append(h('p', { class: 'unsent-line', text: `${mine ? 'You' : m.senderName} unsent a message` }));
@@ -569,8 +571,8 @@ export class TranscriptView {
         },
       }));
       if (offered) li.append(this.offer(m));
-      // In the starter's name, but not their words: Parlor says who sent what it shows now.
-      if (drawnAs) li.append(h('p', { class: 'entry-updated-by', text: `Updated by ${m.sender === state.me?.id ? 'you' : m.senderName}` }));
+      // (Read before the bubble, with its owner's name.)
+      if (updatedBy) li.append(h('p', { class: 'entry-updated-by', text: updatedBy, attrs: { 'aria-hidden': 'true' } }));
       if (m.app.shouldExpire && m.sender !== state.me?.id) {
         li.append(h('button', { type: 'button', class: 'link-button entry-keep', text: 'Keep', on: { click: () => this.handlers.onKeep(m) } }));
       }

@@ -151,11 +151,12 @@ const DRAWERS = {
     drawChildren(node.children, ctx, content, path);
     // Its trailing edge (`accessory`): a chevron when selecting it shows more (the default for a
     // row with an action), a check mark, or nothing. Its label says what they mean.
-    const accessory = node.accessory ?? (typeof node.action === 'string' ? 'disclosureIndicator' : 'none');
-    const trailing = accessory === 'disclosureIndicator' || accessory === 'checkmark'
+    const acts = typeof node.action === 'string';
+    const accessory = node.accessory ?? (acts ? 'disclosureIndicator' : 'none');
+    const trailing = accessory === 'checkmark' || (accessory === 'disclosureIndicator' && acts)
       ? h('span', { class: accessory === 'checkmark' ? 'vt-row-check' : 'vt-row-chevron', attrs: { 'aria-hidden': 'true' } })
       : null;
-    if (typeof node.action === 'string') {
+    if (acts) {
       return h(
         'button',
         {

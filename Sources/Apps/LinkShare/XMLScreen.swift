@@ -18,6 +18,11 @@
 ///   by fuzzing this screen). A document type with none of these (no internal subset, or one of
 ///   element declarations, comments and instructions) is the parser's to read.
 /// - A document type named `html` is a web page, refused as one.
+/// - A character XML does not allow (a control character other than tab and line breaks, U+FFFE,
+///   U+FFFF) is not well-formed, and the document is cut there: libxml2 recovers from one inside a
+///   comment and reads on, past where this tokenizer's comment ended (`<!--` U+0010 `<?x?>`, found
+///   by the feed fuzzer). As a last net, an instruction that still reaches the parser is given a
+///   character of data (`withDataInEveryInstruction`).
 /// - Not well-formed, and cut there: a `<` inside a tag or declaration, a tag that does not start
 ///   with a name, markup other than declarations inside the document type, a CDATA section
 ///   outside the document's element. The parser recovers from such errors and could then read an
@@ -36,9 +41,76 @@ enum XMLScreen {
     /// `text` as the parser may read it.
     /// - Throws: `FeedError(.malformed)` for what is refused, saying what it is.
     static func screened(_ text: String) throws(FeedError) -> Screened {
-        var scanner = Scanner(Array(text.utf8))
+        var bytes = Array(text.utf8)
+        var cut: String?
+        if let bad = firstCharacterNotAllowed(in: bytes) {
+            cut = "XML that is not well-formed: a character XML does not allow, at byte \(bad)"
+            bytes = Array(bytes[..<bad])
+        }
+        var scanner = Scanner(bytes)
         try scanner.run()
-        return Screened(text: String(decoding: scanner.output, as: UTF8.self), problem: scanner.problem)
+        return Screened(
+            text: String(decoding: withDataInEveryInstruction(scanner.output), as: UTF8.self), problem: scanner.problem ?? cut)
+    }
+
+    /// Where the first character XML 1.0 does not allow is, in UTF-8 `bytes`: a control character
+    /// other than tab, line feed and carriage return, or U+FFFE or U+FFFF.
+    static func firstCharacterNotAllowed(in bytes: [UInt8]) -> Int? {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return index }
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// `bytes` with a character of data in each processing instruction that has none (`<?x?>`,
+    /// `<?x ?>`) outside CDATA sections and comments, which are kept as written: a space and a
+    /// zero-width space. The scanner removes every instruction it reads; this is the net for one
+    /// that a parser recovering from an error reads where the scanner read something else.
+    /// FoundationXML on Linux ends the process on an instruction without data: libxml2 hands it a
+    /// null pointer for the data, which it reads as a C string.
+    static func withDataInEveryInstruction(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
+        func starts(with text: String, at start: Int) -> Bool {
+            let prefix = Array(text.utf8)
+            return start + prefix.count <= bytes.count && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
+        }
+        func end(of text: String, from start: Int) -> Int {
+            var at = start
+            while at < bytes.count, !starts(with: text, at: at) { at += 1 }
+            return min(at + text.utf8.count, bytes.count)
+        }
+        while index < bytes.count {
+            // A CDATA section or a comment, kept as written.
+            let kept = starts(with: "<![CDATA[", at: index) ? end(of: "]]>", from: index + 9)
+                : starts(with: "<!--", at: index) ? end(of: "-->", from: index + 4) : nil
+            if let kept {
+                output.append(contentsOf: bytes[index..<kept])
+                index = kept
+                continue
+            }
+            output.append(bytes[index])
+            guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "?") else {
+                index += 1
+                continue
+            }
+            // The target: up to a blank, `?` or a bracket.
+            var end = index + 2
+            while end < bytes.count, !blanks.contains(bytes[end]), !"?<>".utf8.contains(bytes[end]) { end += 1 }
+            var after = end
+            while after < bytes.count, blanks.contains(bytes[after]) { after += 1 }
+            let empty = end > index + 2 && after + 1 < bytes.count && bytes[after] == UInt8(ascii: "?") && bytes[after + 1] == UInt8(ascii: ">")
+            output.append(contentsOf: bytes[(index + 1)..<end])
+            if empty { output.append(contentsOf: [0x20, 0xE2, 0x80, 0x8B]) }
+            index = end
+        }
+        return output
     }
 
     /// The XML declaration's shape, when a document starts with `<?xml `.

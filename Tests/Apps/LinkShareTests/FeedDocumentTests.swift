@@ -98,6 +98,14 @@ struct FeedDocumentTests {
         #expect { try read(#"<<?x8"?>?Obje?><rssrss"#) } throws: { ($0 as? FeedError)?.code == .malformed }
         #expect { try read(#"<?xml n="1>"# + "\n" + #"<feed xm~<ti<?xee?>"#) } throws: { ($0 as? FeedError)?.code == .malformed }
         #expect(try XMLScreen.screened("a<?b?>c<?d").text == "a c ")
+        // libxml2 recovers from a character XML does not allow inside a comment and reads on past
+        // where the screen's comment ended (found by the feed fuzzer): the document is cut there.
+        #expect { try read("<??><rss><!--\u{10}<?x?>") } throws: { ($0 as? FeedError)?.code == .malformed }
+        #expect(try XMLScreen.screened("<rss><!--\u{10}<?x?>").problem?.contains("a character XML does not allow") == true)
+        #expect(XMLScreen.firstCharacterNotAllowed(in: Array("ok\t\n\r\u{FFFE}".utf8)) == 5)
+        // And the last net: an instruction that reaches the parser has data.
+        let net = XMLScreen.withDataInEveryInstruction(Array("a<?x?>b<?y \n?>c<?xml version=\"1.0\"?><??><![CDATA[<?php?>]]><!--<?z?>-->".utf8))
+        #expect(String(decoding: net, as: UTF8.self) == "a<?x \u{200B}?>b<?y \u{200B} \n?>c<?xml version=\"1.0\"?><??><![CDATA[<?php?>]]><!--<?z?>-->")
     }
 
     @Test("A feed declared Latin-1 is read, its accents intact; another encoding is refused with its name")

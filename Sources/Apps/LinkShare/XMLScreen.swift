@@ -19,10 +19,10 @@
 ///   element declarations, comments and instructions) is the parser's to read.
 /// - A document type named `html` is a web page, refused as one.
 /// - A character XML does not allow (a control character other than tab and line breaks, U+FFFE,
-///   U+FFFF) is not well-formed, and the document is cut there: libxml2 recovers from one inside a
-///   comment and reads on, past where this tokenizer's comment ended (`<!--` U+0010 `<?x?>`, found
-///   by the feed fuzzer). As a last net, an instruction that still reaches the parser is given a
-///   character of data (`withDataInEveryInstruction`).
+///   U+FFFF) becomes a space, as a lenient reader would read past it: libxml2 recovers from one
+///   inside a comment and reads on past where this tokenizer's comment ended (`<!--` U+0010
+///   `<?x?>`, found by the feed fuzzer). As a last net, an instruction that still reaches the
+///   parser is given a character of data (`withDataInEveryInstruction`).
 /// - Not well-formed, and cut there: a `<` inside a tag or declaration, a tag that does not start
 ///   with a name, markup other than declarations inside the document type, a CDATA section
 ///   outside the document's element. The parser recovers from such errors and could then read an
@@ -41,29 +41,26 @@ enum XMLScreen {
     /// `text` as the parser may read it.
     /// - Throws: `FeedError(.malformed)` for what is refused, saying what it is.
     static func screened(_ text: String) throws(FeedError) -> Screened {
-        var bytes = Array(text.utf8)
-        var cut: String?
-        if let bad = firstCharacterNotAllowed(in: bytes) {
-            cut = "XML that is not well-formed: a character XML does not allow, at byte \(bad)"
-            bytes = Array(bytes[..<bad])
-        }
-        var scanner = Scanner(bytes)
+        var scanner = Scanner(withAllowedCharacters(Array(text.utf8)))
         try scanner.run()
-        return Screened(
-            text: String(decoding: withDataInEveryInstruction(scanner.output), as: UTF8.self), problem: scanner.problem ?? cut)
+        return Screened(text: String(decoding: withDataInEveryInstruction(scanner.output), as: UTF8.self), problem: scanner.problem)
     }
 
-    /// Where the first character XML 1.0 does not allow is, in UTF-8 `bytes`: a control character
-    /// other than tab, line feed and carriage return, or U+FFFE or U+FFFF.
-    static func firstCharacterNotAllowed(in bytes: [UInt8]) -> Int? {
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { return index }
-            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
-                return index
+    /// UTF-8 `bytes` with each character XML 1.0 does not allow replaced by a space: a control
+    /// character other than tab, line feed and carriage return, U+FFFE and U+FFFF.
+    static func withAllowedCharacters(_ bytes: [UInt8]) -> [UInt8] {
+        var output = bytes
+        var index = 0
+        while index < output.count {
+            let byte = output[index]
+            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                output[index] = 0x20
+            } else if byte == 0xEF, index + 2 < output.count, output[index + 1] == 0xBF, output[index + 2] == 0xBE || output[index + 2] == 0xBF {
+                output.replaceSubrange(index...(index + 2), with: [0x20])
             }
+            index += 1
         }
-        return nil
+        return output
     }
 
     /// `bytes` with a character of data in each processing instruction that has none (`<?x?>`,

@@ -508,7 +508,7 @@ export class TranscriptView {
     if (this.selected === m.id) li.classList.add('is-selected');
     // The bubble's owner: its sender, or for an answer whoever started the session.
     const ownerID = drawnAs?.id ?? m.sender;
-    const ownerName = drawnAs?.name ?? m.senderName;
+    const ownerName = shownName(m);
     if (showSender) {
       const member = conversation?.members.find((person) => person.id === ownerID);
       li.append(h('p', { class: 'entry-sender' }, avatarView(ownerName, ownerID, member?.avatarURL, 'avatar-tiny'), h('span', { class: 'entry-sender-name', text: ownerName })));

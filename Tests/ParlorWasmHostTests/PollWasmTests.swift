@@ -133,6 +133,15 @@ struct PollWasmTests {
         #expect(refused?.code == .malformedURLState)
         let started = await #expect(throws: MessagesError.self) { try await bob.sendRawMessage(message(twice, session: Session()), app: "Poll (Wasm)", replacing: nil) }
         #expect(started?.code == .malformedURLState, "nor may a new poll start with a name twice")
+        // The same name written once plainly and once with an escape, either way round: the kit
+        // compares names as read, not as written.
+        for (first, second) in [(#""text""#, #""te\u0078t""#), (#""te\u0078t""#, #""text""#), (#""te\u0078t""#, #""\u0074ext""#)] {
+            let escaped = #"{"byParticipant":{\#(votes)},"fixed":{"options":["Pizza","Sushi"],\#(first):"Fire Bob?",\#(second):"Lunch? 🍕"}}"#
+            let refused = await #expect(throws: MessagesError.self, "\(first) and \(second)") {
+                try await bob.sendRawMessage(message(escaped), app: "Poll (Wasm)", replacing: head.id)
+            }
+            #expect(refused?.code == .malformedURLState)
+        }
         let minusZero = #"{"byParticipant":{\#(votes),"\#(bobID.compactString)":-0},"fixed":{"options":["Pizza","Sushi"],"text":"Lunch? 🍕"}}"#
         _ = try await bob.sendRawMessage(message(minusZero), app: "Poll (Wasm)", replacing: head.id)
         _ = try await bob.tapMessage(containing: "x")

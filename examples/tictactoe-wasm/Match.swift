@@ -48,10 +48,13 @@ struct Match: Equatable {
 
     // MARK: The URL
 
+    /// The query item of each square, as the seed names them.
+    static let positionItems = ["position0", "position1", "position2", "position3", "position4", "position5", "position6", "position7", "position8"]
+
     var url: String {
         var items = QueryItems()
         items.append("currentPlayer", game.turn.opponent.text)
-        for (square, mark) in game.cells.enumerated() { items.append("position\(square)", mark?.text ?? "-") }
+        for (square, mark) in game.cells.enumerated() { items.append(Self.positionItems[square], mark?.text ?? "-") }
         items.append("xPlayer", x.uuid)
         if let o { items.append("oPlayer", o.uuid) }
         return items.url(base: Self.baseURL)
@@ -72,8 +75,7 @@ struct Match: Equatable {
     init(url: String) throws(AppError) {
         let items = try QueryItems(url: url, base: Self.baseURL)
         var cells: [Mark?] = []
-        for square in 0..<9 {
-            let name = "position\(square)"
+        for name in Self.positionItems {
             let value = try items.require(name)
             cells.append(same(value, "-") ? nil : try Self.mark(value, item: name))
         }

@@ -8,19 +8,20 @@ struct TicTacToe: MessagesApp {
     /// after Rematch the player of O in the new game.
     struct State: AppState {
         /// The game's message URL, set with `match` only (by the two initialisers), so they agree.
-        private(set) var url: String?
+        var url: String? { game.url }
         var session: String?
         var rematchOpponent: ParticipantID?
-        /// The game `url` carries, read once per call: every look at the board reads it from here.
-        private(set) var match: Match?
+        /// The game `url` carries, read at most once per call, when first looked at: opening a
+        /// message replaces the state without looking at the one before.
+        var match: Match? { game.match }
+        private var game = GameInURL(url: nil, match: nil)
 
         init() {}
 
         init(json: JSON) throws(AppError) {
-            url = json["url"].string
+            game = GameInURL(url: json["url"].string)
             session = json["session"].string
             rematchOpponent = json["rematch"].string.flatMap { ParticipantID($0) }
-            match = url.flatMap { try? Match(url: $0) }
         }
 
         var json: JSON {
@@ -34,9 +35,28 @@ struct TicTacToe: MessagesApp {
         /// The state showing the game `message` carries; a new game when there is no message.
         init(showing message: AppMessage?) throws(AppError) {
             guard let message else { return }
-            match = try Match(message: message)
-            url = message.url
+            game = GameInURL(url: message.url, match: try Match(message: message))
             session = message.session
+        }
+    }
+
+    /// A URL and the game it carries, read the first time it is asked for.
+    final class GameInURL {
+        let url: String?
+        private var read: Match??
+
+        init(url: String?) { self.url = url }
+
+        init(url: String?, match: Match?) {
+            self.url = url
+            read = .some(match)
+        }
+
+        var match: Match? {
+            if let read { return read }
+            let match = url.flatMap { try? Match(url: $0) }
+            read = .some(match)
+            return match
         }
     }
 
@@ -120,16 +140,15 @@ struct TicTacToe: MessagesApp {
 
     // MARK: Lifecycle
 
+    // Opening reads the game afresh from the tapped message (a new game from the drawer), so the
+    // app has nothing to do when it closes: it leaves out didResignActive, and Parlor stops
+    // calling it.
     func willBecomeActive(state: inout State, context: Context, effects: inout Effects) throws(AppError) {
         state = try State(showing: context.selectedMessage)
     }
 
     func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
         state = try State(showing: message)
-    }
-
-    func didResignActive(state: inout State, context: Context) throws(AppError) {
-        state = State()
     }
 
     // MARK: Host-side checks

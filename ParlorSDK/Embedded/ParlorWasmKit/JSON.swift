@@ -16,10 +16,13 @@ public enum JSON {
 
     /// The member named `key` of an object; `null` when there is none, or for anything else.
     public subscript(key: String) -> JSON {
-        if case .object(let members) = self {
-            for (name, value) in members where same(name, key) { return value }
+        guard case .object(let members) = self else { return .null }
+        return withBytes(of: key) { key in
+            for (name, value) in members where name.utf8.count == key.count {
+                if withBytes(of: name, { memcmp($0.baseAddress, key.baseAddress, key.count) == 0 }) { return value }
+            }
+            return .null
         }
-        return .null
     }
 
     /// The element at `index` of an array; `null` past its end, or for anything else.
@@ -105,14 +108,9 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
 /// itself with. `==` compares as Unicode says (é written one way or two equal), which is what an
 /// app means for text people typed; it works too (`parlor apps build` links the Unicode data).
 public func same(_ a: String, _ b: String) -> Bool {
-    guard a.utf8.count == b.utf8.count else { return false }
-    return withBytes(of: a) { x in
-        withBytes(of: b) { y in
-            guard x.count == y.count else { return false }
-            for index in 0..<x.count where x[index] != y[index] { return false }
-            return true
-        }
-    }
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    return withBytes(of: a) { x in withBytes(of: b) { y in memcmp(x.baseAddress, y.baseAddress, count) == 0 } }
 }
 
 /// `body` given `text`'s UTF-8 bytes as one buffer. The kit reads strings so, never as
@@ -126,15 +124,40 @@ func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> 
     return text.withUTF8(body)
 }
 
-/// Appends the bytes of a literal, read where the literal is (see `withBytes`).
-@inline(__always)
-func appendASCII(_ text: StaticString, to out: inout [UInt8]) {
-    out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-}
-
 /// `text`'s UTF-8 bytes, copied at once (see `withBytes`).
 func utf8Bytes(of text: String) -> [UInt8] {
-    withBytes(of: text) { Array($0) }
+    var out = ByteWriter(capacity: text.utf8.count)
+    out.append(text)
+    return out.array
+}
+
+/// How many bytes from `start` in `bytes` need no escape in a JSON string: none is a control
+/// character, `"` or `\`. Read eight bytes at a time: a byte at a time, the loop costs Parlor's
+/// interpreter about 28 operators a byte; this, about 4.
+func plainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var index = start
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while index + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        // Whether some byte is below 0x20, or is zero once xored with `"` or `\` (exact for
+        // whether one is, which is all this asks).
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        let quote = word ^ (0x22 &* ones)
+        let backslash = word ^ (0x5C &* ones)
+        let special = control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs)
+        if special != 0 { break }
+        index += 8
+    }
+    while index < bytes.count, !JSON.needsEscape(bytes[index]) { index += 1 }
+    return index - start
+}
+
+/// Whether every byte is below 0x80.
+func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in bytes where byte >= 0x80 { return false }
+    return true
 }
 
 // MARK: Writing
@@ -142,19 +165,28 @@ func utf8Bytes(of text: String) -> [UInt8] {
 extension JSON {
     /// The value as UTF-8 JSON text.
     public var text: [UInt8] {
-        var out: [UInt8] = []
+        var out = ByteWriter(capacity: 1024)
         write(to: &out)
-        return out
+        return out.array
     }
 
     /// The value as a string of JSON text (an action in a view is one).
-    public var textString: String { String(decoding: text, as: UTF8.self) }
+    public var textString: String {
+        var out = ByteWriter()
+        write(to: &out)
+        return out.string
+    }
 
+    /// Appends the value as UTF-8 JSON text to `out`.
     public func write(to out: inout [UInt8]) {
+        out.append(contentsOf: text)
+    }
+
+    func write(to out: inout ByteWriter) {
         switch self {
-        case .null: appendASCII("null", to: &out)
-        case .bool(let value): appendASCII(value ? "true" : "false", to: &out)
-        case .number(let text): withBytes(of: text) { out.append(contentsOf: $0) }
+        case .null: out.append("null")
+        case .bool(let value): out.append(value ? "true" : "false")
+        case .number(let text): out.append(text)
         case .string(let text): Self.writeString(text, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))
@@ -175,18 +207,19 @@ extension JSON {
         }
     }
 
-    static func writeString(_ text: String, to out: inout [UInt8]) {
+    static func writeString(_ text: String, to out: inout ByteWriter) {
         out.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape are copied whole: this is most of every answer (an
         // SVG in a data URL, a caption), and byte by byte it is what an interpreter spends its time on.
         withBytes(of: text) { bytes in
             var start = 0
-            for index in 0..<bytes.count where needsEscape(bytes[index]) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                writeEscaped(bytes[index], to: &out)
-                start = index + 1
+            while true {
+                let end = start + plainRun(bytes, from: start)
+                out.append(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                guard end < bytes.count else { break }
+                writeEscaped(bytes[end], to: &out)
+                start = end + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -195,16 +228,16 @@ extension JSON {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    static func writeEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+    static func writeEscaped(_ byte: UInt8, to out: inout ByteWriter) {
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"):
             out.append(UInt8(ascii: "\\"))
             out.append(byte)
-        case UInt8(ascii: "\n"): appendASCII("\\n", to: &out)
-        case UInt8(ascii: "\r"): appendASCII("\\r", to: &out)
-        case UInt8(ascii: "\t"): appendASCII("\\t", to: &out)
+        case UInt8(ascii: "\n"): out.append("\\n")
+        case UInt8(ascii: "\r"): out.append("\\r")
+        case UInt8(ascii: "\t"): out.append("\\t")
         case 0..<0x20:
-            appendASCII("\\u00", to: &out)
+            out.append("\\u00")
             out.append(PercentEncoding.hexDigit(byte >> 4))
             out.append(PercentEncoding.hexDigit(byte & 0x0F))
         default: out.append(byte)
@@ -289,15 +322,29 @@ struct JSONReader {
         case UInt8(ascii: "{"):
             index += 1
             var members: [(String, JSON)] = []
+            // Where each name is written, while every one is ASCII without an escape (so written as
+            // read): names are compared there.
+            var written: [Range<Int>]? = []
             skipSpace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
             while true {
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail() }
+                let start = index + 1
                 let name = try string()
                 // A name given twice would let a lookup (the first) and what another reader takes
                 // (often the last) disagree: refused, as a forged state's trick.
-                guard !members.contains(where: { same($0.0, name) }) else { throw fail() }
+                let range = start..<(index - 1)
+                if written != nil, plainRun(bytes, from: start) == range.count, isASCII(UnsafeBufferPointer(rebasing: bytes[range])) {
+                    let base = bytes.baseAddress
+                    for other in written ?? [] where other.count == range.count {
+                        guard memcmp(base.map { $0 + other.lowerBound }, base.map { $0 + range.lowerBound }, range.count) != 0 else { throw fail() }
+                    }
+                    written?.append(range)
+                } else {
+                    written = nil
+                    guard !members.contains(where: { same($0.0, name) }) else { throw fail() }
+                }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail() }
                 index += 1
@@ -359,20 +406,26 @@ struct JSONReader {
     /// `String(decoding:)` does (Parlor writes only UTF-8).
     mutating func string() throws(JSONError) -> String {
         index += 1  // the opening quote
-        var out: [UInt8] = []
+        // Most strings have no escape: read where they are, without a copy in between.
+        let first = index
+        index += plainRun(bytes, from: index)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<(index - 1)]), as: UTF8.self)
+        }
+        index = first
+        var out = ByteWriter()
         while true {
             // A run without escapes is copied whole.
             let run = index
-            while index < bytes.count, bytes[index] >= 0x20, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
-                index += 1
-            }
-            if index > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
+            index += plainRun(bytes, from: index)
+            if index > run { out.append(UnsafeBufferPointer(rebasing: bytes[run..<index])) }
             guard index < bytes.count else { throw fail() }
             let byte = bytes[index]
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: out, as: UTF8.self)
+                return out.string
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw fail() }
                 let escape = bytes[index]
@@ -410,7 +463,7 @@ struct JSONReader {
     }
 
     /// `scalar` as UTF-8; a lone surrogate becomes U+FFFD.
-    func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    func appendUTF8(_ scalar: UInt32, to out: inout ByteWriter) {
         let value = (scalar >= 0xD800 && scalar < 0xE000) ? 0xFFFD : scalar
         switch value {
         case 0..<0x80: out.append(UInt8(value))

@@ -65,26 +65,45 @@ extension MessagesApp {
     /// - Returns: where the answer is, `pointer << 32 | length`.
     public func answer(_ pointer: UnsafePointer<UInt8>, _ length: Int32) -> Int64 {
         let call = (try? JSON(parsing: UnsafeBufferPointer(start: pointer, count: Int(max(0, length))))) ?? .null
-        lastAnswer = answer(call).text
+        let (frame, view) = answerFrame(call)
+        var out = ByteWriter(capacity: 4096)
+        frame.write(to: &out)
+        if let view {
+            // `{"type":"result","result":{…}}`: the view goes in last, as the text it was built as.
+            out.removeLast()
+            out.removeLast()
+            out.append(",\"view\":")
+            view.text.withUnsafeBufferPointer { out.append($0) }
+            out.append("}}")
+        }
+        lastAnswer = out.array
         let address = lastAnswer.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
         return Int64(address) << 32 | Int64(lastAnswer.count)
     }
 
     /// The answer frame to `call` (docs/APPS-WASM.md §1).
     public func answer(_ call: JSON) -> JSON {
+        let (frame, view) = answerFrame(call)
+        guard let view, case .object(var result) = frame["result"] else { return frame }
+        result.append(("view", view.json))
+        return ["type": "result", "result": .object(result)]
+    }
+
+    /// The answer frame to `call`, and the view that goes last in its result, if any.
+    func answerFrame(_ call: JSON) -> (frame: JSON, view: View?) {
         let id = call["id"].string ?? ""
         let hook = call["hook"].string ?? ""
         do throws(AppError) {
             var result: [(String, JSON)] = [("id", .string(id))]
             if same(hook, "validate") {
                 try validate(AppMessage(json: call["message"]), replacing: call["head"].isNull ? nil : AppMessage(json: call["head"]))
-                return ["type": "result", "result": .object(result)]
+                return (["type": "result", "result": .object(result)], nil)
             }
             if same(hook, "rebase") {
                 if let instead = try rebase(AppMessage(json: call["message"]), onto: AppMessage(json: call["head"])) {
                     result.append(("message", instead.json))
                 }
-                return ["type": "result", "result": .object(result)]
+                return (["type": "result", "result": .object(result)], nil)
             }
             // A hook with no place here (didBecomeActive, willResignActive, …, or one Parlor added
             // later) does nothing, whatever the call carries.
@@ -96,7 +115,7 @@ extension MessagesApp {
             var closes = false
             switch hook {
             case _ where same(hook, "render"):
-                return ["type": "result", "result": ["id": .string(id), "view": body(state: state, context: context).json]]
+                return (["type": "result", "result": ["id": .string(id)]], body(state: state, context: context))
             case _ where same(hook, "handle"):
                 try handle(call["action"], state: &state, context: context, effects: &effects)
             case _ where same(hook, "willBecomeActive"):
@@ -114,13 +133,11 @@ extension MessagesApp {
             }
             result.append(("state", state.json))
             if !effects.list.isEmpty { result.append(("effects", .array(effects.list))) }
-            if !closes, !(effects.dismisses && context.style != .transcript) {
-                result.append(("view", body(state: state, context: context).json))
-            }
-            return ["type": "result", "result": .object(result)]
+            let view = !closes && !(effects.dismisses && context.style != .transcript) ? body(state: state, context: context) : nil
+            return (["type": "result", "result": .object(result)], view)
         } catch {
-            if error.isUnimplemented { return ["type": "result", "result": ["id": .string(id), "unimplemented": true]] }
-            return ["type": "refuse", "refusal": ["id": .string(id), "code": .string(error.code.rawValue), "message": .string(error.message)]]
+            if error.isUnimplemented { return (["type": "result", "result": ["id": .string(id), "unimplemented": true]], nil) }
+            return (["type": "refuse", "refusal": ["id": .string(id), "code": .string(error.code.rawValue), "message": .string(error.message)]], nil)
         }
     }
 }

@@ -2,25 +2,47 @@
 public enum PercentEncoding {
     /// `text` with every byte but `A–Z a–z 0–9 - . _ ~` written as `%XX`.
     public static func encode(_ text: String) -> String {
-        var out: [UInt8] = []
+        var out = ByteWriter()
         encode(text, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return out.string
     }
 
-    /// Appends `text` percent-encoded to `out`.
-    static func encode(_ text: String, to out: inout [UInt8]) {
+    /// Appends `text` percent-encoded to `out`, runs of unreserved bytes copied whole.
+    static func encode(_ text: String, to out: inout ByteWriter) {
         withBytes(of: text) { bytes in
-            out.reserveCapacity(out.count + bytes.count)
-            for byte in bytes {
-                if isUnreserved(byte) {
-                    out.append(byte)
-                } else {
-                    out.append(UInt8(ascii: "%"))
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0x0F))
+            guard let base = bytes.baseAddress else { return }
+            let unreserved = unreservedTable.utf8Start
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                if unreserved[Int(base[index])] == UInt8(ascii: "1") {
+                    index += 1
+                    continue
                 }
+                out.append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                appendEscaped(base[index], to: &out)
+                index += 1
+                start = index
             }
+            out.append(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
         }
+    }
+
+    /// `1` at each byte that is written as itself (`A–Z a–z 0–9 - . _ ~`): one load a byte,
+    /// where the comparisons cost the interpreter several operators.
+    static let unreservedTable: StaticString = """
+        0000000000000000000000000000000000000000000001101111111111000000\
+        0111111111111111111111111110000101111111111111111111111111100010\
+        0000000000000000000000000000000000000000000000000000000000000000\
+        0000000000000000000000000000000000000000000000000000000000000000
+        """
+
+    /// `%XX`, out of the loop above so that its code is not in the loop's.
+    @inline(never)
+    static func appendEscaped(_ byte: UInt8, to out: inout ByteWriter) {
+        out.append(UInt8(ascii: "%"))
+        out.append(hexDigit(byte >> 4))
+        out.append(hexDigit(byte & 0x0F))
     }
 
     /// The upper-case hex digit of `value` (0–15).
@@ -37,9 +59,8 @@ public enum PercentEncoding {
     /// with no `%` (most names and values) become the string at once.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard var index = bytes.firstIndex(of: UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<index]))
+        var out = ByteWriter(capacity: bytes.count)
+        out.append(UnsafeBufferPointer(rebasing: bytes[0..<index]))
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
@@ -50,7 +71,21 @@ public enum PercentEncoding {
                 index += 1
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return out.string
+    }
+
+    /// Whether every `%` in `bytes` is followed by two hex digits.
+    static func isEncoded(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, hexValue(bytes[index + 1]) != nil, hexValue(bytes[index + 2]) != nil else { return false }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return true
     }
 
     static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -74,49 +109,87 @@ public enum PercentEncoding {
 
 /// A message's state as query items on its URL, as ParlorKit's `QueryItems` writes them:
 /// `https://example.org/app?name=value&…`, names and values percent-encoded.
+///
+/// The items are kept as the URL writes them, and an item's value is read only when asked for:
+/// a lookup compares bytes, where comparing Swift `String`s costs Parlor's interpreter hundreds
+/// of operators each.
 public struct QueryItems {
-    public private(set) var items: [(name: String, value: String)] = []
+    /// The query as written: `name=value&name=value`.
+    private var query: [UInt8] = []
+    /// Where an item's name and value are in `query`, and whether its name has a `%` escape.
+    private typealias Span = (name: Range<Int>, value: Range<Int>, nameIsEncoded: Bool)
+    private var spans: [Span] = []
 
     public init() {}
 
     /// Reads the items of `url`, which must be `base` followed by `?`.
     /// - Throws: `malformedURLState` for another address, or an item that is not `name=value`.
     public init(url: String, base: String) throws(AppError) {
-        let read: Result<[(name: String, value: String)], AppError> = withBytes(of: url) { bytes in
+        let read: Result<([UInt8], [Span]), AppError> = withBytes(of: url) { bytes in
             // `base?` begins the address.
             let begins: Bool = withBytes(of: base) { prefix in
-                guard bytes.count > prefix.count, bytes[prefix.count] == UInt8(ascii: "?") else { return false }
-                for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
-                return true
+                bytes.count > prefix.count && bytes[prefix.count] == UInt8(ascii: "?")
+                    && memcmp(bytes.baseAddress, prefix.baseAddress, prefix.count) == 0
             }
             guard begins else { return .failure(AppError(.malformedURLState, "This message's address is not this app's.")) }
-            var items: [(name: String, value: String)] = []
-            var start = base.utf8.count + 1
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
-                var equals = start
-                while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
-                guard equals < end,
-                    let name = PercentEncoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals])),
-                    let value = PercentEncoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]))
-                else {
-                    return .failure(AppError(.malformedURLState, "This message's address holds an item that is not name=value."))
+            let query = Array(UnsafeBufferPointer(rebasing: bytes[(base.utf8.count + 1)...]))
+            var spans: [Span] = []
+            let valid: Bool = query.withUnsafeBufferPointer { query in
+                var start = 0
+                while start <= query.count {
+                    var end = start
+                    while end < query.count, query[end] != UInt8(ascii: "&") { end += 1 }
+                    var equals = start
+                    while equals < end, query[equals] != UInt8(ascii: "=") { equals += 1 }
+                    guard equals < end, PercentEncoding.isEncoded(UnsafeBufferPointer(rebasing: query[start..<end])) else { return false }
+                    let encoded = UnsafeBufferPointer(rebasing: query[start..<equals]).contains(UInt8(ascii: "%"))
+                    spans.append((start..<equals, (equals + 1)..<end, encoded))
+                    start = end + 1
                 }
-                items.append((name, value))
-                start = end + 1
+                return true
             }
-            return .success(items)
+            guard valid else {
+                return .failure(AppError(.malformedURLState, "This message's address holds an item that is not name=value."))
+            }
+            return .success((query, spans))
         }
-        items = try read.get()
+        (query, spans) = try read.get()
     }
 
-    public mutating func append(_ name: String, _ value: String) { items.append((name, value)) }
+    /// Each item's name and value, percent-decoded, in the URL's order.
+    public var items: [(name: String, value: String)] {
+        spans.map { (text(at: $0.name), text(at: $0.value)) }
+    }
+
+    public mutating func append(_ name: String, _ value: String) {
+        var item = ByteWriter()
+        if !spans.isEmpty { item.append(UInt8(ascii: "&")) }
+        let start = query.count + item.count
+        PercentEncoding.encode(name, to: &item)
+        let equals = query.count + item.count
+        item.append(UInt8(ascii: "="))
+        PercentEncoding.encode(value, to: &item)
+        query.append(contentsOf: item.array)
+        spans.append((start..<equals, (equals + 1)..<query.count, query[start..<equals].contains(UInt8(ascii: "%"))))
+    }
 
     /// The first value of `name`.
     public subscript(name: String) -> String? {
-        for item in items where same(item.name, name) { return item.value }
-        return nil
+        let found: Int? = withBytes(of: name) { key in
+            query.withUnsafeBufferPointer { query in
+                for (index, span) in spans.enumerated() {
+                    if !span.nameIsEncoded {
+                        if span.name.count == key.count, memcmp(query.baseAddress.map { $0 + span.name.lowerBound }, key.baseAddress, key.count) == 0 {
+                            return index
+                        }
+                    } else if let decoded = PercentEncoding.decode(UnsafeBufferPointer(rebasing: query[span.name])), same(decoded, name) {
+                        return index
+                    }
+                }
+                return nil
+            }
+        }
+        return found.map { text(at: spans[$0].value) }
     }
 
     /// The first value of `name`.
@@ -128,14 +201,17 @@ public struct QueryItems {
 
     /// `base?name=value&…`.
     public func url(base: String) -> String {
-        var url: [UInt8] = []
-        withBytes(of: base) { url.append(contentsOf: $0) }
-        for (index, item) in items.enumerated() {
-            url.append(index == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
-            PercentEncoding.encode(item.name, to: &url)
-            url.append(UInt8(ascii: "="))
-            PercentEncoding.encode(item.value, to: &url)
+        var url = ByteWriter(capacity: base.utf8.count + 1 + query.count)
+        url.append(base)
+        if !spans.isEmpty {
+            url.append(UInt8(ascii: "?"))
+            query.withUnsafeBufferPointer { url.append($0) }
         }
-        return String(decoding: url, as: UTF8.self)
+        return url.string
+    }
+
+    /// The decoded text of `range` of the query (checked when it was read).
+    private func text(at range: Range<Int>) -> String {
+        query.withUnsafeBufferPointer { PercentEncoding.decode(UnsafeBufferPointer(rebasing: $0[range])) } ?? ""
     }
 }

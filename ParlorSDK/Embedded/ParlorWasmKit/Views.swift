@@ -5,11 +5,81 @@
 //         Button("Rematch", action: ["rematch": [:]])
 //     }
 
-/// A node of a view tree, as JSON.
+/// A node of a view tree: its JSON text, written once as it is built. A parent copies its
+/// children's text in, and the answer copies the whole, rather than building a tree of `JSON`
+/// values and writing it out afterwards (which cost a Tic-Tac-Toe board half of its call).
 public struct View {
-    public var json: JSON
+    /// The node as UTF-8 JSON text.
+    let text: [UInt8]
 
-    public init(json: JSON) { self.json = json }
+    public init(json: JSON) { text = json.text }
+
+    init(text: [UInt8]) { self.text = text }
+
+    /// The node as a JSON value, read back from its text.
+    public var json: JSON {
+        text.withUnsafeBufferPointer { (try? JSON(parsing: $0)) ?? .null }
+    }
+}
+
+/// Writes one node's object, member by member, in the order given.
+struct NodeWriter: ~Copyable {
+    private var out = ByteWriter(capacity: 128)
+    private var empty = true
+
+    init(type: StaticString) {
+        out.append(UInt8(ascii: "{"))
+        name("type")
+        out.append(UInt8(ascii: "\""))
+        out.append(type)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func name(_ name: StaticString) {
+        if !empty { out.append(UInt8(ascii: ",")) }
+        empty = false
+        out.append(UInt8(ascii: "\""))
+        out.append(name)
+        out.append("\":")
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        self.name(name)
+        JSON.writeString(value, to: &out)
+    }
+
+    mutating func int(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        self.name(name)
+        out.appendDecimal(value)
+    }
+
+    mutating func bool(_ name: StaticString, _ value: Bool) {
+        self.name(name)
+        out.append(value ? "true" : "false")
+    }
+
+    mutating func json(_ name: StaticString, _ value: JSON?) {
+        guard let value else { return }
+        self.name(name)
+        value.write(to: &out)
+    }
+
+    mutating func children(_ views: [View]) {
+        name("children")
+        out.append(UInt8(ascii: "["))
+        for (index, view) in views.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            view.text.withUnsafeBufferPointer { out.append($0) }
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    consuming func view() -> View {
+        out.append(UInt8(ascii: "}"))
+        return View(text: out.array)
+    }
 }
 
 /// Anything that is a node: the types below.
@@ -75,22 +145,13 @@ public struct ImageSource {
 
     /// An SVG drawing carried inline, as ParlorKit's `.svg` does.
     public static func svg(_ markup: String) -> ImageSource {
-        var url = utf8Bytes(of: "data:image/svg+xml;charset=utf-8,")
+        var url = ByteWriter(capacity: 2 * markup.utf8.count)
+        url.append("data:image/svg+xml;charset=utf-8,")
         PercentEncoding.encode(markup, to: &url)
-        return ImageSource(url: String(decoding: url, as: UTF8.self))
+        return ImageSource(url: url.string)
     }
 
     public var json: JSON { upload.map { ["upload": .string($0)] } ?? ["url": .string(url)] }
-}
-
-func children(_ views: [View]) -> JSON { .array(views.map { $0.json }) }
-
-func adding(_ members: [(String, JSON)], _ optional: [(String, JSON?)]) -> JSON {
-    var all = members
-    for (name, value) in optional {
-        if let value { all.append((name, value)) }
-    }
-    return .object(all)
 }
 
 public struct VStack: ViewContent {
@@ -98,9 +159,12 @@ public struct VStack: ViewContent {
 
     /// - Parameter alignment: `.leading` by default, as ParlorKit's.
     public init(alignment: Alignment = .leading, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        view = View(json: adding(
-            [("type", "stack"), ("axis", "vertical"), ("alignment", .string(alignment.rawValue))],
-            [("spacing", spacing.map { JSON.int($0) }), ("children", children(content()))]))
+        var node = NodeWriter(type: "stack")
+        node.string("axis", "vertical")
+        node.string("alignment", alignment.rawValue)
+        node.int("spacing", spacing)
+        node.children(content())
+        view = node.view()
     }
 }
 
@@ -108,9 +172,12 @@ public struct HStack: ViewContent {
     public let view: View
 
     public init(alignment: Alignment = .center, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        view = View(json: adding(
-            [("type", "stack"), ("axis", "horizontal"), ("alignment", .string(alignment.rawValue))],
-            [("spacing", spacing.map { JSON.int($0) }), ("children", children(content()))]))
+        var node = NodeWriter(type: "stack")
+        node.string("axis", "horizontal")
+        node.string("alignment", alignment.rawValue)
+        node.int("spacing", spacing)
+        node.children(content())
+        view = node.view()
     }
 }
 
@@ -118,9 +185,12 @@ public struct Text: ViewContent {
     public let view: View
 
     public init(_ text: String, style: TextStyle = .body, color: ColorRole? = nil, id: String? = nil) {
-        view = View(json: adding(
-            [("type", "text"), ("text", .string(text)), ("style", .string(style.rawValue))],
-            [("color", color.map { JSON.string($0.rawValue) }), ("id", id.map { JSON.string($0) })]))
+        var node = NodeWriter(type: "text")
+        node.string("text", text)
+        node.string("style", style.rawValue)
+        node.string("color", color?.rawValue)
+        node.string("id", id)
+        view = node.view()
     }
 }
 
@@ -134,10 +204,15 @@ public struct Button: ViewContent {
         _ title: String, action: JSON, role: ButtonRole = .secondary, label: String? = nil, disabled: Bool = false,
         color: ColorRole? = nil, id: String? = nil
     ) {
-        view = View(json: adding(
-            [("type", "button"), ("title", .string(title)), ("action", .string(action.textString)),
-             ("role", .string(role.rawValue)), ("label", .string(label ?? title)), ("disabled", .bool(disabled))],
-            [("id", id.map { JSON.string($0) }), ("color", color.map { JSON.string($0.rawValue) })]))
+        var node = NodeWriter(type: "button")
+        node.string("title", title)
+        node.string("action", action.textString)
+        node.string("role", role.rawValue)
+        node.string("label", label ?? title)
+        node.bool("disabled", disabled)
+        node.string("id", id)
+        node.string("color", color?.rawValue)
+        view = node.view()
     }
 }
 
@@ -146,19 +221,22 @@ public struct Image: ViewContent {
 
     /// - Parameter label: what screen readers say; nil for a decorative image.
     public init(_ source: ImageSource, label: String? = nil, width: Int? = nil, height: Int? = nil) {
-        view = View(json: adding(
-            [("type", "image"), ("source", source.json)],
-            [("label", label.map { JSON.string($0) }), ("width", width.map { JSON.int($0) }), ("height", height.map { JSON.int($0) })]))
+        var node = NodeWriter(type: "image")
+        node.json("source", source.json)
+        node.string("label", label)
+        node.int("width", width)
+        node.int("height", height)
+        view = node.view()
     }
 }
 
 public struct Spacer: ViewContent {
-    public let view = View(json: ["type": "spacer"])
+    public let view = NodeWriter(type: "spacer").view()
     public init() {}
 }
 
 public struct Divider: ViewContent {
-    public let view = View(json: ["type": "divider"])
+    public let view = NodeWriter(type: "divider").view()
     public init() {}
 }
 
@@ -177,10 +255,15 @@ public struct TextField: ViewContent {
         _ label: String, text: String, id: String, placeholder: String? = nil, kind: TextFieldKind = .text, maxLength: Int = 500,
         onChange: JSON? = nil, onSubmit: JSON? = nil
     ) {
-        view = View(json: adding(
-            [("type", "textField"), ("id", .string(id)), ("label", .string(label)), ("text", .string(text)),
-             ("kind", .string(kind.rawValue)), ("maxLength", .int(maxLength))],
-            [("placeholder", placeholder.map { JSON.string($0) }), ("onChange", onChange.map { JSON.string($0.textString) }),
-             ("onSubmit", onSubmit.map { JSON.string($0.textString) })]))
+        var node = NodeWriter(type: "textField")
+        node.string("id", id)
+        node.string("label", label)
+        node.string("text", text)
+        node.string("kind", kind.rawValue)
+        node.int("maxLength", maxLength)
+        node.string("placeholder", placeholder)
+        node.string("onChange", onChange?.textString)
+        node.string("onSubmit", onSubmit?.textString)
+        view = node.view()
     }
 }

@@ -112,16 +112,14 @@ public struct TicTacToe: MessagesApp {
 
     // MARK: Lifecycle
 
+    // Opening reads the game afresh from the tapped message (a new game from the drawer), so
+    // there is nothing to do when the app closes.
     public func willBecomeActive(state: inout State, context: AppContext) async throws {
         state = try State(showing: context.conversation.selectedMessage)
     }
 
     public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
         state = try State(showing: message)
-    }
-
-    public func didResignActive(state: inout State, context: AppContext) async throws {
-        state = State()  // The next open reads its message afresh.
     }
 
     // MARK: Host-side checks

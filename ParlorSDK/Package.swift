@@ -62,11 +62,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log", condition: .when(traits: ["AppRunner"])),
             .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["AppRunner"])),
         ]),
-        /// Hosts an app that is one WebAssembly module (docs/APPS-WASM.md).
+        /// Hosts an app that is one WebAssembly module (docs/APPS-WASM.md). ParlorWasmKit, the
+        /// Embedded Swift kit `parlor apps build` compiles apps with, ships as its resource.
         .target(name: "ParlorWasmHost", dependencies: [
             "ParlorKit", "ParlorHost",
             .product(name: "WasmKit", package: "WasmKit", condition: .when(traits: ["WasmHost"])),
-        ]),
+        ], resources: [.copy("ParlorWasmKit")]),
         .testTarget(name: "ParlorKitTests", dependencies: ["ParlorKit"]),
         .testTarget(name: "ParlorHostTests", dependencies: ["ParlorKit", "ParlorHost"]),
     ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Proves ParlorWasmKit's Unicode tables (ParlorSDK/Embedded/ParlorWasmKit/unicode_tables.c) right
+"""Proves ParlorWasmKit's Unicode tables (ParlorSDK/Sources/ParlorWasmHost/ParlorWasmKit/unicode_tables.c) right
 against the real thing: the same Swift code, compiled once as an Embedded Swift wasm32 module
 linked with the tables (as WasmAppBuilder links an app, runtime.c included) and once natively
 for this machine, where the standard library has its own Unicode data, is run over one corpus,
@@ -53,7 +53,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KIT = os.path.join(ROOT, "ParlorSDK", "Embedded", "ParlorWasmKit")
+KIT = os.path.join(ROOT, "ParlorSDK", "Sources", "ParlorWasmHost", "ParlorWasmKit")
 TABLES = os.path.join(KIT, "unicode_tables.c")
 RUNTIME = os.path.join(KIT, "runtime.c")
 GENERATOR = os.path.join(ROOT, "tools", "generate_unicode_tables.py")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes ParlorWasmKit's Unicode tables (ParlorSDK/Embedded/ParlorWasmKit/unicode_tables.c): the
+"""Writes ParlorWasmKit's Unicode tables (ParlorSDK/Sources/ParlorWasmHost/ParlorWasmKit/unicode_tables.c): the
 six symbols through which Embedded Swift's standard library reads Unicode data when a module
 compares or hashes Strings (normalization) or changes their case, for a wasm32 module that is
 linked without the toolchain's libswiftUnicodeDataTables.a.
@@ -59,7 +59,7 @@ import sys
 
 from generated_file import ROOT, settle
 
-OUTPUT = os.path.join(ROOT, "ParlorSDK", "Embedded", "ParlorWasmKit", "unicode_tables.c")
+OUTPUT = os.path.join(ROOT, "ParlorSDK", "Sources", "ParlorWasmHost", "ParlorWasmKit", "unicode_tables.c")
 DEFAULT_UCD = "/usr/share/unicode"
 UCD_FILES = ("UnicodeData.txt", "DerivedNormalizationProps.txt", "SpecialCasing.txt")
 

@@ -155,7 +155,7 @@ struct AppsCommand: AsyncParsableCommand {
         @Argument(help: "The app's folder (its .swift files and manifest.json), or one .swift file with manifest.json beside it.") var app: String
         @Option(name: .shortAndLong, help: "The module to write (default: app.wasm in the current folder).") var output = "app.wasm"
         @Option(help: "The manifest, when it is not the app's manifest.json.") var manifest: String?
-        @Option(help: "ParlorWasmKit's folder (ParlorSDK/Embedded/ParlorWasmKit), when this parlor was built elsewhere; or PARLOR_WASM_KIT.") var kit: String?
+        @Option(help: "Another ParlorWasmKit folder than the one this parlor carries among its resources (one you are changing, say); or PARLOR_WASM_KIT.") var kit: String?
 
         func run() async throws {
             do {

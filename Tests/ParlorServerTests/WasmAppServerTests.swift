@@ -35,6 +35,70 @@ struct WasmAppServerTests {
         return try await api.request(method, path, body: module, headers: headers)
     }
 
+    @Test("parlor carries the kit it builds apps with: a copy of the program and its resources, moved away from Parlor's sources, builds an app with the copy's own kit, and says which file of it failed")
+    func shippedKit() async throws {
+        let built = try ParlorProcess.binary()
+        let kit = WasmAppBuilder.shippedKitFolder
+        #expect(kit.deletingLastPathComponent().lastPathComponent.hasSuffix(".resources"), "\(kit.path)")
+        let sources = Self.root.appendingPathComponent("ParlorSDK/Sources/ParlorWasmHost/ParlorWasmKit")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kit.path).sorted() == files)
+        for file in files {
+            #expect(try Data(contentsOf: kit.appendingPathComponent(file)) == Data(contentsOf: sources.appendingPathComponent(file)), "\(file)")
+        }
+
+        // The program and the kit's resources in a folder of their own, as a build is installed,
+        // and the smallest app (built twice: a bigger one would hold the suite's clock-bound tests up).
+        let installed = FileManager.default.temporaryDirectory.appendingPathComponent("parlor-installed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: installed) }
+        let app = installed.appendingPathComponent("Hi")
+        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
+        let manifest = try String(contentsOf: Self.root.appendingPathComponent("examples/tictactoe-wasm/manifest.json"), encoding: .utf8)
+            .replacingOccurrences(of: "org.example.tictactoe-wasm", with: "org.example.hi").replacingOccurrences(of: "Tic-Tac-Toe (Wasm)", with: "Hi")
+        try Data(manifest.utf8).write(to: app.appendingPathComponent("manifest.json"))
+        try Data("""
+            import ParlorWasmKit
+            struct Hi: MessagesApp {
+                struct State: AppState {
+                    init() {}
+                    init(json: JSON) throws(AppError) {}
+                    var json: JSON { [:] }
+                }
+                var initialState: State { State() }
+                func body(state: State, context: Context) -> View { Text("Hi").view }
+                func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError) {}
+            }
+            @_expose(wasm, "parlor_call") @_cdecl("parlor_call")
+            func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 { Hi().answer(call, length) }
+            """.utf8).write(to: app.appendingPathComponent("App.swift"))
+        let program = installed.appendingPathComponent("parlor")
+        try FileManager.default.copyItem(at: built, to: program)
+        let bundle = installed.appendingPathComponent(kit.deletingLastPathComponent().lastPathComponent)
+        try FileManager.default.copyItem(at: kit.deletingLastPathComponent(), to: bundle)
+        func build() async throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = program
+            process.arguments = ["apps", "build", app.path, "-o", installed.appendingPathComponent("app.wasm").path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["PARLOR_WASM_KIT"] = nil
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, printed)
+        }
+        let first = try await build()
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.output.contains("Hi (org.example.hi)"), "\(first.output)")
+        // The copy's kit is the one used: broken there, and only there, the build says so.
+        try Data("not Swift".utf8).write(to: bundle.appendingPathComponent("ParlorWasmKit/ByteWriter.swift"))
+        let broken = try await build()
+        #expect(broken.status != 0 && broken.output.contains("ByteWriter.swift"), "\(broken.output)")
+    }
+
     @Test("The operator adds Dice as one .wasm file: people play it at once, the list shows its module's hash, an upgrade replaces it in place, a removal takes it off")
     func addPlayUpgradeRemove() async throws {
         try await TestServer { $0.adminToken(OperationsTests.token) }.run(.live) { api in

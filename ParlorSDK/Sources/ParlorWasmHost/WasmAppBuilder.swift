@@ -1,7 +1,7 @@
 import Foundation
 import ParlorKit
 
-/// Builds an app written in Embedded Swift with ParlorWasmKit (`ParlorSDK/Embedded/ParlorWasmKit`)
+/// Builds an app written in Embedded Swift with ParlorWasmKit (`ParlorSDK/Sources/ParlorWasmHost/ParlorWasmKit`)
 /// into one `.wasm` file, with the Swift toolchain alone (docs/APPS-WASM.md §6): the SDK compiled
 /// as a module for wasm32, the app's Swift files against it, the SDK's C runtime by the
 /// toolchain's clang, everything linked by its `wasm-ld`, and the manifest put in the module as
@@ -37,13 +37,17 @@ public struct WasmAppBuilder: Sendable {
         public var description: String
     }
 
-    /// The folder of ParlorWasmKit: `PARLOR_WASM_KIT` when set, else the one in the checkout of
-    /// Parlor this was built from.
+    /// The folder of ParlorWasmKit: `PARLOR_WASM_KIT` when set, else the copy this build of
+    /// Parlor carries among its resources (beside the program, as its web client is), so that a
+    /// `parlor` moved away from its sources still builds apps with the kit it was built with.
     public static var kitFolder: URL {
         if let given = ProcessInfo.processInfo.environment["PARLOR_WASM_KIT"], !given.isEmpty { return URL(fileURLWithPath: given) }
-        return URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Embedded/ParlorWasmKit")
+        return shippedKitFolder
+    }
+
+    /// The kit among this build's resources.
+    public static var shippedKitFolder: URL {
+        Bundle.module.bundleURL.appendingPathComponent("ParlorWasmKit")
     }
 
     /// An app in `folder` (its `.swift` files and `manifest.json`), or one Swift file with
@@ -93,7 +97,7 @@ public struct WasmAppBuilder: Sendable {
         let kitSources = ((try? FileManager.default.contentsOfDirectory(atPath: kit.path)) ?? []).sorted()
         let kitSwift = kitSources.filter { $0.hasSuffix(".swift") }.map { kit.appendingPathComponent($0).path }
         guard !kitSwift.isEmpty else {
-            throw Failure(description: "ParlorWasmKit's sources are not at \(kit.path): name the folder (ParlorSDK/Embedded/ParlorWasmKit in Parlor's sources) with --kit or PARLOR_WASM_KIT.")
+            throw Failure(description: "ParlorWasmKit's sources are not at \(kit.path): name the folder (ParlorSDK/Sources/ParlorWasmHost/ParlorWasmKit in Parlor's sources) with --kit or PARLOR_WASM_KIT.")
         }
         let kitObject = work.appendingPathComponent("ParlorWasmKit.o").path
         try Self.run(swiftc, flags + ["-enable-experimental-feature", "Extern", "-module-name", "ParlorWasmKit", "-emit-module",

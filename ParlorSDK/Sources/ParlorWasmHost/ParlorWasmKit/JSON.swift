@@ -114,12 +114,12 @@ public func same(_ a: String, _ b: String) -> Bool {
 }
 
 /// `body` given `text`'s UTF-8 bytes as one buffer. The kit reads strings so, never as
-/// `text.utf8`: in Embedded Swift, going through a `String.UTF8View` copies and releases the
-/// string's storage for every byte, and under Parlor's interpreter that was most of a
-/// Tic-Tac-Toe move's time (`same` comparing keys by `elementsEqual`, `PercentEncoding.encode`
-/// writing the board's picture).
+/// `text.utf8`, and an app that reads a string byte by byte should too: in Embedded Swift, going
+/// through a `String.UTF8View` copies and releases the string's storage for every byte, and under
+/// Parlor's interpreter that was most of a Tic-Tac-Toe move's time (`same` comparing keys by
+/// `elementsEqual`, `PercentEncoding.encode` writing the board's picture).
 @inline(__always)
-func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+public func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     var text = text
     return text.withUTF8(body)
 }

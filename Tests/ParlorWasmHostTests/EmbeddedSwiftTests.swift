@@ -98,6 +98,61 @@ struct EmbeddedSwiftTests {
         #expect(await alice.appError() == MessagesError(.invalidValue, "Say something."))
     }
 
+    @Test("The kit's query items and JSON reader at their edges: a name written with an escape, the first of two values, a URL written back as read, a bad escape at the very end, strings of eight and sixteen bytes with no closing quote, a name given twice in non-ASCII or in bytes that are not UTF-8")
+    func kitEdges() async throws {
+        let source = #"""
+            import ParlorWasmKit
+            struct Edges: MessagesApp {
+                struct State: AppState {
+                    init() {}
+                    init(json: JSON) throws(AppError) {}
+                    var json: JSON { [:] }
+                }
+                var initialState: State { State() }
+                func body(state: State, context: Context) -> View {
+                    VStack {
+                        for line in Edges.checks() { Text(line) }
+                    }.view
+                }
+                func handle(_ action: JSON, state: inout State, context: Context, effects: inout Effects) throws(AppError) {}
+
+                static func parses(_ bytes: [UInt8]) -> Bool {
+                    bytes.withUnsafeBufferPointer { (try? JSON(parsing: $0)) != nil }
+                }
+
+                static func checks() -> [String] {
+                    var lines: [String] = []
+                    func check(_ name: String, _ passed: Bool) { lines.append(passed ? "ok" : "failed: " + name) }
+                    let base = "https://example.org/a"
+                    let items = try? QueryItems(url: base + "?position%30=X&b=1&b=2&c=%7e", base: base)
+                    check("a name written with an escape", items?["position0"] == "X")
+                    check("the first of two values", items?["b"] == "1")
+                    check("a value read back", items?["c"] == "~")
+                    check("written back as read", items?.url(base: base) == base + "?position%30=X&b=1&b=2&c=%7e")
+                    check("a bad escape at the end", (try? QueryItems(url: base + "?a=%4", base: base)) == nil)
+                    check("a bad escape in a name", (try? QueryItems(url: base + "?%zz=1", base: base)) == nil)
+                    check("eight bytes unterminated", (try? JSON(parsing: #""abcdefgh"#)) == nil)
+                    check("sixteen bytes unterminated", (try? JSON(parsing: #""abcdefghabcdefgh"#)) == nil)
+                    check("eight bytes", (try? JSON(parsing: #""abcdefgh""#))?.string == "abcdefgh")
+                    check("a name twice, once escaped", !parses(Array(#"{"aé":1,"a\u00e9":2}"#.utf8)))
+                    check("a name twice, non-ASCII", !parses(Array(#"{"aé":1,"aé":2}"#.utf8)))
+                    check("a name twice, not UTF-8", !parses(Array(#"{"a"#.utf8) + [0xFF] + Array(#"":1,"a"#.utf8) + [0xFE] + Array(#"":2}"#.utf8)))
+                    check("names alike but not the same", parses(Array(#"{"ab":1,"ba":2,"a":3,"abcdefghi":4,"abcdefghj":5}"#.utf8)))
+                    return lines
+                }
+            }
+
+            @_expose(wasm, "parlor_call") @_cdecl("parlor_call")
+            func parlorCall(_ call: UnsafePointer<UInt8>, _ length: Int32) -> Int64 { Edges().answer(call, length) }
+            """#
+        let (report, folder) = try Self.build(source, manifest: #"{"id": "org.example.edges", "name": "Edges", "icon": {"url": "https://example.org/edges.png"}}"#)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let module = try WasmAppModule(bytes: Array(try Data(contentsOf: report.output)))
+        let simulator = ConversationSimulator(participants: ["Alice"], hosting: [WasmApp.app(module)])
+        let texts = try await simulator.participant("Alice").openApp(named: "Edges").visibleTexts
+        #expect(texts.count == 13 && texts.allSatisfy { $0 == "ok" }, "\(texts)")
+    }
+
     @Test("A kit app fetches through Parlor (Host.fetch): the answer reaches its view; a host the manifest does not allow gets the manifest's sentence")
     func kitFetch() async throws {
         let fetching = Self.echo.replacingOccurrences(of: "state.said = text", with: #"""

@@ -7,7 +7,7 @@ struct TicTacToe: MessagesApp {
     /// The game on screen (read again from its message's URL on every call), its session, and
     /// after Rematch the player of O in the new game.
     struct State: AppState {
-        /// The game's message URL, set with `match` only (by the two initialisers), so they agree.
+        /// The game's message URL.
         var url: String? { game.url }
         var session: String?
         var rematchOpponent: ParticipantID?
@@ -140,15 +140,18 @@ struct TicTacToe: MessagesApp {
 
     // MARK: Lifecycle
 
-    // Opening reads the game afresh from the tapped message (a new game from the drawer), so the
-    // app has nothing to do when it closes: it leaves out didResignActive, and Parlor stops
-    // calling it.
     func willBecomeActive(state: inout State, context: Context, effects: inout Effects) throws(AppError) {
         state = try State(showing: context.selectedMessage)
     }
 
     func didSelect(_ message: AppMessage, state: inout State, context: Context, effects: inout Effects) throws(AppError) {
         state = try State(showing: message)
+    }
+
+    /// The game is put away when the app closes: opening a message that carries no game (a hook
+    /// that throws keeps the state it was given) then shows a fresh board, not the last one.
+    func didResignActive(state: inout State, context: Context) throws(AppError) {
+        state = State()
     }
 
     // MARK: Host-side checks

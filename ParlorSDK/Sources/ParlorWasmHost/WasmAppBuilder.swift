@@ -24,7 +24,8 @@ public struct WasmAppBuilder: Sendable {
     /// false, the kit's generated tables: Unicode 15.0).
     public var usesToolchainUnicodeData = true
     /// Where ParlorWasmKit's sources are.
-    public var kit: URL = WasmAppBuilder.kitFolder
+    /// nil: `kitFolder`, looked up only when the app is built (a `kit` given needs no resources).
+    public var kit: URL?
 
     /// What a build made.
     public struct Report: Sendable {
@@ -47,7 +48,7 @@ public struct WasmAppBuilder: Sendable {
 
     /// The kit among this build's resources.
     public static var shippedKitFolder: URL {
-        Bundle.module.bundleURL.appendingPathComponent("ParlorWasmKit")
+        Bundle.module.url(forResource: "ParlorWasmKit", withExtension: nil) ?? Bundle.module.bundleURL.appendingPathComponent("ParlorWasmKit")
     }
 
     /// An app in `folder` (its `.swift` files and `manifest.json`), or one Swift file with
@@ -94,6 +95,7 @@ public struct WasmAppBuilder: Sendable {
             "-target", "wasm32-unknown-none-wasm", "-enable-experimental-feature", "Embedded", "-wmo", "-O",
             "-Xfrontend", "-disable-stack-protector", "-parse-as-library",
         ]
+        let kit = kit ?? Self.kitFolder
         let kitSources = ((try? FileManager.default.contentsOfDirectory(atPath: kit.path)) ?? []).sorted()
         let kitSwift = kitSources.filter { $0.hasSuffix(".swift") }.map { kit.appendingPathComponent($0).path }
         guard !kitSwift.isEmpty else {

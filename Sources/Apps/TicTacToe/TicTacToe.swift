@@ -112,14 +112,18 @@ public struct TicTacToe: MessagesApp {
 
     // MARK: Lifecycle
 
-    // Opening reads the game afresh from the tapped message (a new game from the drawer), so
-    // there is nothing to do when the app closes.
     public func willBecomeActive(state: inout State, context: AppContext) async throws {
         state = try State(showing: context.conversation.selectedMessage)
     }
 
     public func didSelect(_ message: Message, state: inout State, context: AppContext) async throws {
         state = try State(showing: message)
+    }
+
+    /// The game is put away when the app closes: opening a message that carries no game (a hook
+    /// that throws keeps the state it was given) then shows a fresh board, not the last one.
+    public func didResignActive(state: inout State, context: AppContext) async throws {
+        state = State()
     }
 
     // MARK: Host-side checks

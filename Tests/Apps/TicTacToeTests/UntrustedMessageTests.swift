@@ -177,4 +177,24 @@ struct UntrustedMessageTests {
         #expect(update.error?.error.message == "The message's 'position0' should be X or O, not '💥'.")
         #expect(update.view.visibleTexts.contains("Tap a square to start a game. You play X."))
     }
+
+    @Test("Opening a malformed message after a game was open and closed shows a fresh board, not the game before (however the app is hosted)")
+    func malformedMessageAfterAGame() async throws {
+        let (simulator, people) = conversation()
+        try await people[0].startGame(at: 4)
+        let game = try #require(await simulator.messages.last?.message)
+        let instance = hosted.makeInstance(InstanceConfiguration(
+            localParticipant: ParticipantID(), remoteParticipants: [ParticipantID()],
+            conversationHost: NoConversationHost(), container: InMemoryContainer()))
+        let fresh = "Tap a square to start a game. You play X."
+        let opened = await instance.tap(game)
+        #expect(opened.error == nil && !opened.view.visibleTexts.contains(fresh), "\(opened.view.visibleTexts)")
+        _ = await instance.dismiss()
+        let url = try #require(URL(string: "https://parlor.example/tictactoe?currentPlayer=X&position0=%F0%9F%92%A5") as URL?)
+        var malformed = Message(session: Session(), url: url)
+        malformed.appID = hosted.manifest.id
+        let update = await instance.tap(malformed)
+        #expect(update.error?.error.code == .malformedURLState)
+        #expect(update.view.visibleTexts.contains(fresh), "\(update.view.visibleTexts)")
+    }
 }

@@ -16,7 +16,10 @@ struct ByteWriter: ~Copyable {
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// Whether the bytes are still this writer's (`finish` hands them over).
+    private var owns = true
+
+    deinit { if owns { base.deallocate() } }
 
     private mutating func reserve(_ extra: Int) {
         guard count + extra > capacity else { return }
@@ -43,7 +46,7 @@ struct ByteWriter: ~Copyable {
     }
 
     /// Appends a literal's bytes, read where the literal is.
-    mutating func append(_ text: StaticString) {
+    mutating func appendLiteral(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -78,6 +81,12 @@ struct ByteWriter: ~Copyable {
     /// The bytes as a string (bytes that are not UTF-8 replaced, as `String(decoding:)` does).
     var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 
+    /// The bytes written, handed over as they are, without a copy: the writer is done with.
+    consuming func finish() -> WrittenBytes {
+        owns = false
+        return WrittenBytes(base: base, count: count)
+    }
+
     /// The bytes as an array.
     var array: [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -85,4 +94,19 @@ struct ByteWriter: ~Copyable {
             initialized = count
         }
     }
+}
+
+/// Bytes a `ByteWriter` wrote, kept where it wrote them (a view's text, an answer).
+final class WrittenBytes {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(base: UnsafeMutablePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { base.deallocate() }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 }

@@ -184,8 +184,8 @@ extension JSON {
 
     func write(to out: inout ByteWriter) {
         switch self {
-        case .null: out.append("null")
-        case .bool(let value): out.append(value ? "true" : "false")
+        case .null: out.appendLiteral("null")
+        case .bool(let value): if value { out.appendLiteral("true") } else { out.appendLiteral("false") }
         case .number(let text): out.append(text)
         case .string(let text): Self.writeString(text, to: &out)
         case .array(let elements):
@@ -233,11 +233,11 @@ extension JSON {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"):
             out.append(UInt8(ascii: "\\"))
             out.append(byte)
-        case UInt8(ascii: "\n"): out.append("\\n")
-        case UInt8(ascii: "\r"): out.append("\\r")
-        case UInt8(ascii: "\t"): out.append("\\t")
+        case UInt8(ascii: "\n"): out.appendLiteral("\\n")
+        case UInt8(ascii: "\r"): out.appendLiteral("\\r")
+        case UInt8(ascii: "\t"): out.appendLiteral("\\t")
         case 0..<0x20:
-            out.append("\\u00")
+            out.appendLiteral("\\u00")
             out.append(PercentEncoding.hexDigit(byte >> 4))
             out.append(PercentEncoding.hexDigit(byte & 0x0F))
         default: out.append(byte)
@@ -414,7 +414,7 @@ struct JSONReader {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<(index - 1)]), as: UTF8.self)
         }
         index = first
-        var out = ByteWriter()
+        var out = ByteWriter(capacity: 16)
         while true {
             // A run without escapes is copied whole.
             let run = index

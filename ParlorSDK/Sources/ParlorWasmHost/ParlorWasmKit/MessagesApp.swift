@@ -58,7 +58,7 @@ extension MessagesApp {
 // MARK: Answering a call
 
 /// The answer of the last call, kept alive until Parlor reads it.
-nonisolated(unsafe) var lastAnswer: [UInt8] = []
+nonisolated(unsafe) var lastAnswer: WrittenBytes?
 
 extension MessagesApp {
     /// Answers the call Parlor wrote at `pointer`: call this from the module's `parlor_call`.
@@ -66,19 +66,20 @@ extension MessagesApp {
     public func answer(_ pointer: UnsafePointer<UInt8>, _ length: Int32) -> Int64 {
         let call = (try? JSON(parsing: UnsafeBufferPointer(start: pointer, count: Int(max(0, length))))) ?? .null
         let (frame, view) = answerFrame(call)
-        var out = ByteWriter(capacity: 4096)
+        var out = ByteWriter(capacity: 1024 + (view?.text.count ?? 0))
         frame.write(to: &out)
         if let view {
-            // `{"type":"result","result":{…}}`: the view goes in last, as the text it was built as.
+            // `{"type":"result","result":{…}}` (a frame with a view always ends so): the view goes
+            // in last, as the text it was built as.
             out.removeLast()
             out.removeLast()
-            out.append(",\"view\":")
-            view.text.withUnsafeBufferPointer { out.append($0) }
-            out.append("}}")
+            out.appendLiteral(",\"view\":")
+            out.append(view.text.buffer)
+            out.appendLiteral("}}")
         }
-        lastAnswer = out.array
-        let address = lastAnswer.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        return Int64(address) << 32 | Int64(lastAnswer.count)
+        let answer = out.finish()
+        lastAnswer = answer
+        return Int64(UInt(bitPattern: answer.base)) << 32 | Int64(answer.count)
     }
 
     /// The answer frame to `call` (docs/APPS-WASM.md §1).

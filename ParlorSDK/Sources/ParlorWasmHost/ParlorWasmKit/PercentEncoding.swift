@@ -199,7 +199,8 @@ public struct QueryItems {
         return value
     }
 
-    /// `base?name=value&…`.
+    /// `base?name=value&…`. Items read from a URL are written as that URL wrote them (`%7e` stays
+    /// `%7e`); items appended are percent-encoded as ParlorKit encodes them.
     public func url(base: String) -> String {
         var url = ByteWriter(capacity: base.utf8.count + 1 + query.count)
         url.append(base)

@@ -9,38 +9,49 @@
 /// children's text in, and the answer copies the whole, rather than building a tree of `JSON`
 /// values and writing it out afterwards (which cost a Tic-Tac-Toe board half of its call).
 public struct View {
-    /// The node as UTF-8 JSON text.
-    let text: [UInt8]
+    /// The node as UTF-8 JSON text, where it was written: a module's memory is never given back
+    /// during a call, so each copy of a large image would stay until the call ends.
+    let text: WrittenBytes
 
-    public init(json: JSON) { text = json.text }
+    public init(json: JSON) {
+        var out = ByteWriter()
+        json.write(to: &out)
+        text = out.finish()
+    }
 
-    init(text: [UInt8]) { self.text = text }
+    init(text: WrittenBytes) { self.text = text }
 
     /// The node as a JSON value, read back from its text.
-    public var json: JSON {
-        text.withUnsafeBufferPointer { (try? JSON(parsing: $0)) ?? .null }
-    }
+    public var json: JSON { (try? JSON(parsing: text.buffer)) ?? .null }
 }
 
 /// Writes one node's object, member by member, in the order given.
 struct NodeWriter: ~Copyable {
-    private var out = ByteWriter(capacity: 128)
+    private var out: ByteWriter
     private var empty = true
 
-    init(type: StaticString) {
+    /// - Parameter capacity: room for what the node will hold beyond its few short members
+    ///   (its children's text, an image's URL), so that it is written without growing.
+    init(type: StaticString, capacity: Int = 0) {
+        out = ByteWriter(capacity: 128 + capacity)
         out.append(UInt8(ascii: "{"))
         name("type")
         out.append(UInt8(ascii: "\""))
-        out.append(type)
+        out.appendLiteral(type)
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The room `views` take as children.
+    static func capacity(of views: [View]) -> Int {
+        views.reduce(0) { $0 + $1.text.count + 1 }
     }
 
     private mutating func name(_ name: StaticString) {
         if !empty { out.append(UInt8(ascii: ",")) }
         empty = false
         out.append(UInt8(ascii: "\""))
-        out.append(name)
-        out.append("\":")
+        out.appendLiteral(name)
+        out.appendLiteral("\":")
     }
 
     mutating func string(_ name: StaticString, _ value: String?) {
@@ -57,7 +68,7 @@ struct NodeWriter: ~Copyable {
 
     mutating func bool(_ name: StaticString, _ value: Bool) {
         self.name(name)
-        out.append(value ? "true" : "false")
+        if value { out.appendLiteral("true") } else { out.appendLiteral("false") }
     }
 
     mutating func json(_ name: StaticString, _ value: JSON?) {
@@ -71,14 +82,14 @@ struct NodeWriter: ~Copyable {
         out.append(UInt8(ascii: "["))
         for (index, view) in views.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            view.text.withUnsafeBufferPointer { out.append($0) }
+            out.append(view.text.buffer)
         }
         out.append(UInt8(ascii: "]"))
     }
 
     consuming func view() -> View {
         out.append(UInt8(ascii: "}"))
-        return View(text: out.array)
+        return View(text: out.finish())
     }
 }
 
@@ -145,8 +156,8 @@ public struct ImageSource {
 
     /// An SVG drawing carried inline, as ParlorKit's `.svg` does.
     public static func svg(_ markup: String) -> ImageSource {
-        var url = ByteWriter(capacity: 2 * markup.utf8.count)
-        url.append("data:image/svg+xml;charset=utf-8,")
+        var url = ByteWriter(capacity: 40 + 3 * markup.utf8.count)
+        url.appendLiteral("data:image/svg+xml;charset=utf-8,")
         PercentEncoding.encode(markup, to: &url)
         return ImageSource(url: url.string)
     }
@@ -159,11 +170,12 @@ public struct VStack: ViewContent {
 
     /// - Parameter alignment: `.leading` by default, as ParlorKit's.
     public init(alignment: Alignment = .leading, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        var node = NodeWriter(type: "stack")
+        let children = content()
+        var node = NodeWriter(type: "stack", capacity: NodeWriter.capacity(of: children))
         node.string("axis", "vertical")
         node.string("alignment", alignment.rawValue)
         node.int("spacing", spacing)
-        node.children(content())
+        node.children(children)
         view = node.view()
     }
 }
@@ -172,11 +184,12 @@ public struct HStack: ViewContent {
     public let view: View
 
     public init(alignment: Alignment = .center, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        var node = NodeWriter(type: "stack")
+        let children = content()
+        var node = NodeWriter(type: "stack", capacity: NodeWriter.capacity(of: children))
         node.string("axis", "horizontal")
         node.string("alignment", alignment.rawValue)
         node.int("spacing", spacing)
-        node.children(content())
+        node.children(children)
         view = node.view()
     }
 }
@@ -221,7 +234,7 @@ public struct Image: ViewContent {
 
     /// - Parameter label: what screen readers say; nil for a decorative image.
     public init(_ source: ImageSource, label: String? = nil, width: Int? = nil, height: Int? = nil) {
-        var node = NodeWriter(type: "image")
+        var node = NodeWriter(type: "image", capacity: source.url.utf8.count)
         node.json("source", source.json)
         node.string("label", label)
         node.int("width", width)

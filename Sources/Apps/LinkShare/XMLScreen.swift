@@ -74,19 +74,10 @@ enum XMLScreen {
         output.reserveCapacity(bytes.count)
         var index = 0
         let blanks: [UInt8] = [0x20, 0x09, 0x0A, 0x0D]
-        func starts(with text: String, at start: Int) -> Bool {
-            let prefix = Array(text.utf8)
-            return start + prefix.count <= bytes.count && bytes[start..<(start + prefix.count)].elementsEqual(prefix)
-        }
-        func end(of text: String, from start: Int) -> Int {
-            var at = start
-            while at < bytes.count, !starts(with: text, at: at) { at += 1 }
-            return min(at + text.utf8.count, bytes.count)
-        }
         while index < bytes.count {
             // A CDATA section or a comment, kept as written.
-            let kept = starts(with: "<![CDATA[", at: index) ? end(of: "]]>", from: index + 9)
-                : starts(with: "<!--", at: index) ? end(of: "-->", from: index + 4) : nil
+            let kept = bytes.has("<![CDATA[", at: index) ? bytes.end(of: "]]>", from: index + 9)
+                : bytes.has("<!--", at: index) ? bytes.end(of: "-->", from: index + 4) : nil
             if let kept {
                 output.append(contentsOf: bytes[index..<kept])
                 index = kept
@@ -140,16 +131,16 @@ enum XMLScreen {
                 } else if byte != UInt8(ascii: "<") {
                     let next = bytes[index...].firstIndex { $0 == UInt8(ascii: "<") || (inSubset && $0 == UInt8(ascii: "]")) }
                     copy(to: next ?? bytes.count)
-                } else if starts(with: "<?") {
+                } else if bytes.has("<?", at: index) {
                     // A space in its place, so that what surrounds it cannot join into a new `<?`.
                     output.append(UInt8(ascii: " "))
-                    index = end(of: "?>", from: index + 2)
-                } else if starts(with: "<!--") {
-                    copy(to: end(of: "-->", from: index + 4))
-                } else if starts(with: "<![CDATA[") {
+                    index = bytes.end(of: "?>", from: index + 2)
+                } else if bytes.has("<!--", at: index) {
+                    copy(to: bytes.end(of: "-->", from: index + 4))
+                } else if bytes.has("<![CDATA[", at: index) {
                     guard depth > 0, !inSubset else { return stop("XML with a CDATA section outside its elements") }
-                    copy(to: end(of: "]]>", from: index + 9))
-                } else if starts(with: "<!") {
+                    copy(to: bytes.end(of: "]]>", from: index + 9))
+                } else if bytes.has("<!", at: index) {
                     try declaration()
                 } else {
                     tag()
@@ -159,8 +150,8 @@ enum XMLScreen {
 
         /// Copies the XML declaration, when the document starts with one.
         private mutating func copyDeclaration() throws(FeedError) {
-            guard starts(with: "<?xml"), bytes.count > 5, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[5]) else { return }
-            let end = end(of: "?>", from: 5)
+            guard bytes.has("<?xml", at: index), bytes.count > 5, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[5]) else { return }
+            let end = bytes.end(of: "?>", from: 5)
             let text = String(decoding: bytes[..<end], as: UTF8.self)
             guard text.range(of: XMLScreen.declaration, options: .regularExpression) != nil else {
                 throw .malformed("an XML declaration that is not one")
@@ -241,24 +232,6 @@ enum XMLScreen {
             return nil
         }
 
-        /// The index just past `terminator`, searched from `start`; the document's end without one.
-        private func end(of terminator: StaticString, from start: Int) -> Int {
-            let pattern = Array(UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount))
-            var position = start
-            while position + pattern.count <= bytes.count {
-                if bytes[position] == pattern[0], bytes[position..<(position + pattern.count)].elementsEqual(pattern) {
-                    return position + pattern.count
-                }
-                position += 1
-            }
-            return bytes.count
-        }
-
-        private func starts(with prefix: StaticString) -> Bool {
-            let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            return bytes.count - index >= pattern.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
-        }
-
         /// The ASCII letters at `start` (`DOCTYPE`, `ENTITY`).
         private func word(at start: Int) -> String {
             let letters = bytes[min(start, bytes.count)...].prefix { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
@@ -281,5 +254,26 @@ enum XMLScreen {
             (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == UInt8(ascii: "_")
                 || byte == UInt8(ascii: ":") || byte >= 0x80
         }
+    }
+}
+
+extension [UInt8] {
+    /// Whether `prefix` is written at `start`.
+    fileprivate func has(_ prefix: StaticString, at start: Int) -> Bool {
+        let pattern = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return start >= 0 && count - start >= pattern.count && self[start..<(start + pattern.count)].elementsEqual(pattern)
+    }
+
+    /// The index just past `terminator`, searched from `start`; the end without one.
+    fileprivate func end(of terminator: StaticString, from start: Int) -> Int {
+        let pattern = UnsafeBufferPointer(start: terminator.utf8Start, count: terminator.utf8CodeUnitCount)
+        var position = start
+        while position + pattern.count <= count {
+            if self[position] == pattern[0], self[position..<(position + pattern.count)].elementsEqual(pattern) {
+                return position + pattern.count
+            }
+            position += 1
+        }
+        return count
     }
 }

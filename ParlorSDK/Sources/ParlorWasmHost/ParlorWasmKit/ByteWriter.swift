@@ -51,8 +51,7 @@ struct ByteWriter: ~Copyable {
     }
 
     mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        withBytes(of: text) { append($0) }
     }
 
     /// Appends `value` in decimal, as JSON writes a whole number.

@@ -281,6 +281,8 @@ extension JSON {
 struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// Whether the last string read had no escape, so that its bytes are its text.
+    private(set) var lastStringIsAsWritten = false
 
     mutating func skipSpace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
@@ -335,7 +337,7 @@ struct JSONReader {
                 // A name given twice would let a lookup (the first) and what another reader takes
                 // (often the last) disagree: refused, as a forged state's trick.
                 let range = start..<(index - 1)
-                if written != nil, plainRun(bytes, from: start) == range.count, isASCII(UnsafeBufferPointer(rebasing: bytes[range])) {
+                if written != nil, lastStringIsAsWritten, isASCII(UnsafeBufferPointer(rebasing: bytes[range])) {
                     let base = bytes.baseAddress
                     for other in written ?? [] where other.count == range.count {
                         guard memcmp(base.map { $0 + other.lowerBound }, base.map { $0 + range.lowerBound }, range.count) != 0 else { throw fail() }
@@ -409,12 +411,14 @@ struct JSONReader {
         // Most strings have no escape: read where they are, without a copy in between.
         let first = index
         index += plainRun(bytes, from: index)
-        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+        lastStringIsAsWritten = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
+        if lastStringIsAsWritten {
             index += 1
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<(index - 1)]), as: UTF8.self)
         }
-        index = first
-        var out = ByteWriter(capacity: 16)
+        // An escape, a control character or the end: what was read so far is the text's start.
+        var out = ByteWriter(capacity: 16 + index - first)
+        out.append(UnsafeBufferPointer(rebasing: bytes[first..<index]))
         while true {
             // A run without escapes is copied whole.
             let run = index

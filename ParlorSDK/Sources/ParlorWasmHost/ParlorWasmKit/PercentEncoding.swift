@@ -63,8 +63,8 @@ public enum PercentEncoding {
         out.append(UnsafeBufferPointer(rebasing: bytes[0..<index]))
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
-                out.append(high << 4 | low)
+                guard let byte = escaped(bytes, at: index) else { return nil }
+                out.append(byte)
                 index += 3
             } else {
                 out.append(bytes[index])
@@ -74,12 +74,18 @@ public enum PercentEncoding {
         return out.string
     }
 
+    /// The byte the `%` at `index` stands for; nil when two hex digits do not follow it.
+    static func escaped(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt8? {
+        guard index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) else { return nil }
+        return high << 4 | low
+    }
+
     /// Whether every `%` in `bytes` is followed by two hex digits.
     static func isEncoded(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, hexValue(bytes[index + 1]) != nil, hexValue(bytes[index + 2]) != nil else { return false }
+                guard escaped(bytes, at: index) != nil else { return false }
                 index += 3
             } else {
                 index += 1

@@ -41,11 +41,6 @@ struct NodeWriter: ~Copyable {
         out.append(UInt8(ascii: "\""))
     }
 
-    /// The room `views` take as children.
-    static func capacity(of views: [View]) -> Int {
-        views.reduce(0) { $0 + $1.text.count + 1 }
-    }
-
     private mutating func name(_ name: StaticString) {
         if !empty { out.append(UInt8(ascii: ",")) }
         empty = false
@@ -170,13 +165,7 @@ public struct VStack: ViewContent {
 
     /// - Parameter alignment: `.leading` by default, as ParlorKit's.
     public init(alignment: Alignment = .leading, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        let children = content()
-        var node = NodeWriter(type: "stack", capacity: NodeWriter.capacity(of: children))
-        node.string("axis", "vertical")
-        node.string("alignment", alignment.rawValue)
-        node.int("spacing", spacing)
-        node.children(children)
-        view = node.view()
+        view = stack(axis: "vertical", alignment: alignment, spacing: spacing, children: content())
     }
 }
 
@@ -184,14 +173,18 @@ public struct HStack: ViewContent {
     public let view: View
 
     public init(alignment: Alignment = .center, spacing: Int? = nil, @ViewBuilder _ content: () -> [View]) {
-        let children = content()
-        var node = NodeWriter(type: "stack", capacity: NodeWriter.capacity(of: children))
-        node.string("axis", "horizontal")
-        node.string("alignment", alignment.rawValue)
-        node.int("spacing", spacing)
-        node.children(children)
-        view = node.view()
+        view = stack(axis: "horizontal", alignment: alignment, spacing: spacing, children: content())
     }
+}
+
+/// A stack's node, sized to hold its children's text.
+private func stack(axis: String, alignment: Alignment, spacing: Int?, children: [View]) -> View {
+    var node = NodeWriter(type: "stack", capacity: children.reduce(0) { $0 + $1.text.count + 1 })
+    node.string("axis", axis)
+    node.string("alignment", alignment.rawValue)
+    node.int("spacing", spacing)
+    node.children(children)
+    return node.view()
 }
 
 public struct Text: ViewContent {
